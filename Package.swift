@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "thermtop",
+    platforms: [.macOS(.v14)],
+    products: [
+        // The library other Swift programs import: readings, thermal state, tier, policy, monitor,
+        // and the Linux sysfs source. No terminal code.
+        .library(name: "Thermtop", targets: ["ThermtopCore", "ThermtopLinux"]),
+        .executable(name: "thermtop", targets: ["thermtop"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Pure core: no file, terminal or clock access.
+        .target(name: "ThermtopCore"),
+        // Linux sources: the sysfs reader funnel and one file per sysfs class.
+        .target(name: "ThermtopLinux", dependencies: ["ThermtopCore"]),
+        // Pure UI: cell buffer, widgets, app state, reducer, key map. No ncurses.
+        .target(name: "ThermtopUI", dependencies: ["ThermtopCore"]),
+        // The only code that talks to ncurses.
+        .systemLibrary(
+            name: "CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
+        ),
+        .target(name: "ThermtopTerminal", dependencies: ["CNcursesw", "ThermtopUI"]),
+        .executableTarget(
+            name: "thermtop",
+            dependencies: [
+                "ThermtopCore", "ThermtopLinux", "ThermtopUI", "ThermtopTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ThermtopCoreTests", dependencies: ["ThermtopCore"]),
+        .testTarget(
+            name: "ThermtopLinuxTests",
+            dependencies: ["ThermtopCore", "ThermtopLinux"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(name: "ThermtopUITests", dependencies: ["ThermtopCore", "ThermtopUI"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["thermtop"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
