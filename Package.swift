@@ -35,11 +35,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ThermtopCoreTests", dependencies: ["ThermtopCore"]),
-        .testTarget(
-            name: "ThermtopLinuxTests",
-            dependencies: ["ThermtopCore", "ThermtopLinux"],
-            exclude: ["Fixtures"]
-        ),
+        // Fixture sysfs trees live in Tests/Fixtures, outside any target: they hold symlinks
+        // (into /proc, dangling, cyclic like the real /sys) that SwiftPM must not walk.
+        .testTarget(name: "ThermtopLinuxTests", dependencies: ["ThermtopCore", "ThermtopLinux"]),
         .testTarget(name: "ThermtopUITests", dependencies: ["ThermtopCore", "ThermtopUI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["thermtop"]),
     ],

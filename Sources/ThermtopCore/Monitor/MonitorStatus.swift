@@ -1,0 +1,52 @@
+/// Everything decided from one sample, as a value: what the dashboard draws and what
+/// `thermtop status` prints.
+public struct MonitorStatus: Sendable, Equatable {
+    public var snapshot: Snapshot
+    /// The classifier's verdict from real readings (before overrides).
+    public var assessment: ThermalAssessment
+    /// The low-power verdict from real signals (before overrides).
+    public var lowPowerAssessment: LowPowerAssessment
+    public var overrides: Overrides
+    public var sourceLabel: String
+    public var sourceIsSimulated: Bool
+
+    public init(snapshot: Snapshot, assessment: ThermalAssessment, lowPowerAssessment: LowPowerAssessment,
+                overrides: Overrides, sourceLabel: String, sourceIsSimulated: Bool) {
+        self.snapshot = snapshot
+        self.assessment = assessment
+        self.lowPowerAssessment = lowPowerAssessment
+        self.overrides = overrides
+        self.sourceLabel = sourceLabel
+        self.sourceIsSimulated = sourceIsSimulated
+    }
+
+    /// The state in force: the override when one is set, else the measured one.
+    public var thermalState: ThermalState { overrides.thermalState ?? assessment.state }
+    public var isLowPowerModeEnabled: Bool { overrides.lowPower ?? lowPowerAssessment.enabled }
+    public var policy: QualityPolicy { QualityPolicy(state: thermalState, lowPower: isLowPowerModeEnabled) }
+    public var tier: QualityTier { policy.tier }
+    public var stateIsSimulated: Bool { overrides.thermalState != nil }
+    public var lowPowerIsSimulated: Bool { overrides.lowPower != nil }
+
+    /// The reason for the state in force (`simulated: …` when overridden).
+    public var reason: String {
+        if let s = overrides.thermalState { return "\(s): SIMULATED (measured \(assessment.reason))" }
+        return assessment.reason
+    }
+
+    public var lowPowerReason: String {
+        if let lp = overrides.lowPower { return "\(lp ? "on" : "off"): SIMULATED (measured \(lowPowerAssessment.summary))" }
+        return lowPowerAssessment.summary
+    }
+
+    /// The policy trail from sensor to state to tier to policy, for the debug overlay.
+    public var ruleTrail: [String] {
+        let p = policy
+        return [
+            "state \(thermalState)\(stateIsSimulated ? " (simulated)" : "") ← \(assessment.reason)",
+            "low power \(isLowPowerModeEnabled ? "on" : "off")\(lowPowerIsSimulated ? " (simulated)" : "") ← \(lowPowerAssessment.summary)",
+            "tier \(p.tier) ← \(thermalState) + low power \(isLowPowerModeEnabled ? "on" : "off")",
+            "policy: refresh \(Int(p.refreshIntervalSeconds)) s, animation \(p.animationsEnabled ? "on" : "off"), prefetch \(p.prefetchEnabled ? "on" : "off"), inference \(p.inference)",
+        ]
+    }
+}

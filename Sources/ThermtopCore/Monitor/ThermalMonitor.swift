@@ -1,0 +1,140 @@
+import Foundation
+import Observation
+
+/// A change the monitor announces.
+public enum MonitorEvent: Sendable, Equatable {
+    case thermalStateChanged(from: ThermalState, to: ThermalState)
+    case lowPowerChanged(Bool)
+    case tierChanged(from: QualityTier, to: QualityTier)
+}
+
+/// `ProcessInfo.thermalState`, `isLowPowerModeEnabled` and their change notifications for
+/// Linux, from real kernel data. Observable (Observation framework), and also delivers
+/// changes as an `AsyncStream` and as `NotificationCenter` notifications named like Apple's,
+/// so code written for Apple platforms ports with little change.
+///
+/// ```swift
+/// let monitor = ThermalMonitor(source: SysfsSource(), clock: SystemClock())
+/// monitor.sample()
+/// if monitor.policy.prefetchEnabled { prefetch() }
+/// for await event in monitor.events() { … }
+/// ```
+@MainActor
+@Observable
+public final class ThermalMonitor {
+    /// Posted when `thermalState` changes (Apple: `ProcessInfo.thermalStateDidChangeNotification`).
+    public nonisolated static let thermalStateDidChangeNotification =
+        Notification.Name("NSProcessInfoThermalStateDidChangeNotification")
+    /// Posted when `isLowPowerModeEnabled` changes (Apple: `.NSProcessInfoPowerStateDidChange`).
+    public nonisolated static let powerStateDidChangeNotification =
+        Notification.Name("NSProcessInfoPowerStateDidChangeNotification")
+
+    /// Everything decided from the last sample.
+    public private(set) var status: MonitorStatus
+    /// Simulation overrides; setting them re-decides at once and notifies.
+    public var overrides: Overrides {
+        didSet {
+            guard overrides != oldValue else { return }
+            publish(status: MonitorStatus(
+                snapshot: status.snapshot, assessment: status.assessment,
+                lowPowerAssessment: status.lowPowerAssessment, overrides: overrides,
+                sourceLabel: source.label, sourceIsSimulated: source.isSimulated))
+        }
+    }
+    /// Seconds the last `sample()` took on the monitor's clock.
+    public private(set) var lastSampleDuration: Double = 0
+    public private(set) var sampleCount = 0
+    public private(set) var lastRediscovery: Double
+
+    public var thermalState: ThermalState { status.thermalState }
+    public var isLowPowerModeEnabled: Bool { status.isLowPowerModeEnabled }
+    public var tier: QualityTier { status.tier }
+    public var policy: QualityPolicy { status.policy }
+    public var snapshot: Snapshot { status.snapshot }
+
+    @ObservationIgnored public let source: any SensorSource
+    @ObservationIgnored public let clock: any MonitorClock
+    @ObservationIgnored public var config: ThermalConfig
+    @ObservationIgnored public var notificationCenter: NotificationCenter
+    @ObservationIgnored private var memory = ClassifierMemory()
+    @ObservationIgnored private var continuations: [UUID: AsyncStream<MonitorEvent>.Continuation] = [:]
+
+    public init(source: any SensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
+                overrides: Overrides = .none, notificationCenter: NotificationCenter = .default) {
+        self.source = source
+        self.clock = clock
+        self.config = config
+        self.overrides = overrides
+        self.notificationCenter = notificationCenter
+        let now = clock.now()
+        lastRediscovery = now
+        status = MonitorStatus(
+            snapshot: Snapshot(time: now), assessment: .unknown,
+            lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []), overrides: overrides,
+            sourceLabel: source.label, sourceIsSimulated: source.isSimulated)
+    }
+
+    /// Read the source once and decide again. Posts notifications for what changed.
+    @discardableResult
+    public func sample() -> MonitorStatus {
+        let start = clock.now()
+        let snap = source.sample(at: start)
+        let assessment = Classifier.assess(snap, config: config, memory: &memory)
+        let lowPower = LowPowerAssessment.assess(snap, config: config)
+        lastSampleDuration = clock.now() - start
+        sampleCount += 1
+        publish(status: MonitorStatus(snapshot: snap, assessment: assessment, lowPowerAssessment: lowPower,
+                                      overrides: overrides, sourceLabel: source.label,
+                                      sourceIsSimulated: source.isSimulated))
+        return status
+    }
+
+    /// Rediscover devices and static attributes (the heavy, tier-paced refresh), then sample.
+    @discardableResult
+    public func refresh() -> MonitorStatus {
+        source.rediscover()
+        lastRediscovery = clock.now()
+        return sample()
+    }
+
+    /// Seconds until the next tier-paced refresh is due.
+    public func secondsUntilRefresh(now: Double? = nil) -> Double {
+        max(0, lastRediscovery + policy.refreshIntervalSeconds - (now ?? clock.now()))
+    }
+
+    /// Changes as an async sequence; each call gets its own stream.
+    public func events() -> AsyncStream<MonitorEvent> {
+        let (stream, continuation) = AsyncStream<MonitorEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let id = UUID()
+        continuations[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { @MainActor in self?.continuations[id] = nil }
+        }
+        return stream
+    }
+
+    /// Sample every `seconds` (and refresh at the policy's pace) until the task is cancelled.
+    public func run(every seconds: Double = 1) async {
+        refresh()
+        while !Task.isCancelled {
+            do { try await clock.sleep(seconds: seconds) } catch { return }
+            if secondsUntilRefresh() <= 0 { refresh() } else { sample() }
+        }
+    }
+
+    private func publish(status new: MonitorStatus) {
+        let old = status
+        status = new
+        var events: [MonitorEvent] = []
+        if old.thermalState != new.thermalState {
+            events.append(.thermalStateChanged(from: old.thermalState, to: new.thermalState))
+            notificationCenter.post(name: Self.thermalStateDidChangeNotification, object: nil)
+        }
+        if old.isLowPowerModeEnabled != new.isLowPowerModeEnabled {
+            events.append(.lowPowerChanged(new.isLowPowerModeEnabled))
+            notificationCenter.post(name: Self.powerStateDidChangeNotification, object: nil)
+        }
+        if old.tier != new.tier { events.append(.tierChanged(from: old.tier, to: new.tier)) }
+        for e in events { for c in continuations.values { c.yield(e) } }
+    }
+}

@@ -1,0 +1,124 @@
+/// One quality tier that every feature consults, instead of each one reading temperatures.
+public enum QualityTier: String, Sendable, Hashable, Comparable, CaseIterable, Codable, CustomStringConvertible {
+    case full
+    case reduced
+    case minimal
+
+    private var rank: Int {
+        switch self {
+        case .full: 0
+        case .reduced: 1
+        case .minimal: 2
+        }
+    }
+
+    public static func < (a: QualityTier, b: QualityTier) -> Bool { a.rank < b.rank }
+    public var description: String { rawValue }
+
+    /// serious or critical → minimal; fair → minimal when saving power, else reduced;
+    /// nominal → reduced when saving power, else full.
+    public init(state: ThermalState, lowPower: Bool) {
+        switch state {
+        case .serious, .critical: self = .minimal
+        case .fair: self = lowPower ? .minimal : .reduced
+        case .nominal: self = lowPower ? .reduced : .full
+        }
+    }
+
+    /// How often heavy periodic work runs: full 30 s, reduced 60 s, minimal 180 s.
+    public var refreshIntervalSeconds: Double {
+        switch self {
+        case .full: 30
+        case .reduced: 60
+        case .minimal: 180
+        }
+    }
+}
+
+/// How much on-device inference may run.
+public enum InferenceBudget: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Every frame.
+    case full
+    /// One inference every `everyNthFrame` frames.
+    case reduced(everyNthFrame: Int)
+    /// None until the machine cools down.
+    case suspended
+
+    /// nominal and fair → full, serious → one every 3 frames, critical → suspended.
+    public init(state: ThermalState) {
+        switch state {
+        case .nominal, .fair: self = .full
+        case .serious: self = .reduced(everyNthFrame: 3)
+        case .critical: self = .suspended
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .full: "full"
+        case .reduced(let n): "reduced (1 in \(n) frames)"
+        case .suspended: "suspended"
+        }
+    }
+
+    /// Whether frame number `frame` may run inference.
+    public func allows(frame: Int) -> Bool {
+        switch self {
+        case .full: true
+        case .reduced(let n): frame % n == 0
+        case .suspended: false
+        }
+    }
+}
+
+/// What changes while the machine saves power. Work the person explicitly asked for is never
+/// blocked: these only touch discretionary, background work.
+public struct LowPowerAdjustments: Sendable, Hashable, Codable {
+    public var skipBackgroundRefresh: Bool
+    public var deferPrefetch: Bool
+    public var coarseLocation: Bool
+    public var longBatchedSync: Bool
+
+    public static let none = LowPowerAdjustments(skipBackgroundRefresh: false, deferPrefetch: false,
+                                                 coarseLocation: false, longBatchedSync: false)
+    public static let saving = LowPowerAdjustments(skipBackgroundRefresh: true, deferPrefetch: true,
+                                                   coarseLocation: true, longBatchedSync: true)
+
+    /// Human list of what is on, for the dashboard.
+    public var summary: [String] {
+        var out: [String] = []
+        if skipBackgroundRefresh { out.append("skip background refresh") }
+        if deferPrefetch { out.append("defer prefetch") }
+        if coarseLocation { out.append("coarse location") }
+        if longBatchedSync { out.append("long batched sync") }
+        return out
+    }
+}
+
+/// The one policy value derived from (thermal state, low power). Features read this; none of
+/// them re-derive anything from temperatures.
+public struct QualityPolicy: Sendable, Hashable {
+    public var state: ThermalState
+    public var lowPower: Bool
+    public var tier: QualityTier
+    public var refreshIntervalSeconds: Double
+    /// Animations run at full and reduced; the UI is static at minimal.
+    public var animationsEnabled: Bool
+    /// Prefetching runs only at full (and never while saving power).
+    public var prefetchEnabled: Bool
+    public var inference: InferenceBudget
+    public var lowPowerAdjustments: LowPowerAdjustments
+    /// Always true: work the person explicitly asked for is never blocked.
+    public var userInitiatedWorkAllowed: Bool { true }
+
+    public init(state: ThermalState, lowPower: Bool) {
+        self.state = state
+        self.lowPower = lowPower
+        tier = QualityTier(state: state, lowPower: lowPower)
+        refreshIntervalSeconds = tier.refreshIntervalSeconds
+        animationsEnabled = tier != .minimal
+        prefetchEnabled = tier == .full && !lowPower
+        inference = InferenceBudget(state: state)
+        lowPowerAdjustments = lowPower ? .saving : .none
+    }
+}

@@ -1,0 +1,243 @@
+/// `status` of a power supply (Documentation/ABI/testing/sysfs-class-power).
+public enum BatteryStatus: String, Sendable, Hashable, Codable {
+    case charging
+    case discharging
+    /// On AC but not charging (charge thresholds, firmware): upower's "pending-charge".
+    case notCharging = "not-charging"
+    case full
+    case unknown
+
+    /// Parses the kernel's spelling (`Charging`, `Discharging`, `Not charging`, `Full`, `Unknown`).
+    public init(kernel text: String) {
+        switch text.lowercased() {
+        case "charging": self = .charging
+        case "discharging": self = .discharging
+        case "not charging": self = .notCharging
+        case "full": self = .full
+        default: self = .unknown
+        }
+    }
+}
+
+/// One battery from `/sys/class/power_supply/NAME` (type Battery, present).
+/// Raw values are in base units (Wh, Ah, W, A, V); derived values are computed properties.
+public struct Battery: Sendable, Equatable, Identifiable {
+    public var id: String
+    public var present: Bool?
+    public var status: BatteryStatus?
+    /// The kernel's `capacity` (%), what desktops show.
+    public var capacity: Double?
+    public var capacityLevel: String?
+    public var energyNow: Double?
+    public var energyFull: Double?
+    public var energyFullDesign: Double?
+    public var chargeNow: Double?
+    public var chargeFull: Double?
+    public var chargeFullDesign: Double?
+    /// `power_now` magnitude in W (some drivers sign it).
+    public var powerNow: Double?
+    /// `current_now` magnitude in A (positive while discharging on many ACPI batteries).
+    public var currentNow: Double?
+    public var voltageNow: Double?
+    public var voltageMinDesign: Double?
+    public var voltageMaxDesign: Double?
+    public var cycleCount: Int?
+    public var model: String?
+    public var manufacturer: String?
+    public var technology: String?
+    /// `scope`: `System` or `Device` (peripheral).
+    public var scope: String?
+    /// Battery temperature (`temp`, tenths of °C in sysfs) in °C.
+    public var celsius: Double?
+    public var issues: [ReadingIssue]
+
+    public init(id: String, present: Bool? = true, status: BatteryStatus? = nil, capacity: Double? = nil,
+                capacityLevel: String? = nil, energyNow: Double? = nil, energyFull: Double? = nil,
+                energyFullDesign: Double? = nil, chargeNow: Double? = nil, chargeFull: Double? = nil,
+                chargeFullDesign: Double? = nil, powerNow: Double? = nil, currentNow: Double? = nil,
+                voltageNow: Double? = nil, voltageMinDesign: Double? = nil, voltageMaxDesign: Double? = nil,
+                cycleCount: Int? = nil, model: String? = nil, manufacturer: String? = nil,
+                technology: String? = nil, scope: String? = nil, celsius: Double? = nil, issues: [ReadingIssue] = []) {
+        self.id = id
+        self.present = present
+        self.status = status
+        self.capacity = capacity
+        self.capacityLevel = capacityLevel
+        self.energyNow = energyNow
+        self.energyFull = energyFull
+        self.energyFullDesign = energyFullDesign
+        self.chargeNow = chargeNow
+        self.chargeFull = chargeFull
+        self.chargeFullDesign = chargeFullDesign
+        self.powerNow = powerNow
+        self.currentNow = currentNow
+        self.voltageNow = voltageNow
+        self.voltageMinDesign = voltageMinDesign
+        self.voltageMaxDesign = voltageMaxDesign
+        self.cycleCount = cycleCount
+        self.model = model
+        self.manufacturer = manufacturer
+        self.technology = technology
+        self.scope = scope
+        self.celsius = celsius
+        self.issues = issues
+    }
+}
+
+/// Below this rate (W) a time to empty or full is noise ("112208 days"): report unknown.
+public let minimumMeaningfulBatteryWatts = 0.05
+/// upower's caps: no time to empty above 240 h, no time to full above 20 h.
+public let maximumSecondsToEmpty = 240.0 * 3600
+public let maximumSecondsToFull = 20.0 * 3600
+
+extension Battery {
+    public enum PercentSource: String, Sendable, Codable {
+        /// The kernel's `capacity` file.
+        case capacity
+        /// energy (or charge) now ÷ full.
+        case computed
+    }
+
+    /// energy (or charge) now ÷ full × 100, psutil style.
+    public var computedPercent: Double? {
+        if let now = energyNow, let full = energyFull, full > 0 { return min(100 * now / full, 100) }
+        if let now = chargeNow, let full = chargeFull, full > 0 { return min(100 * now / full, 100) }
+        return nil
+    }
+
+    /// The percentage to show: `capacity` when the kernel exports it, else computed.
+    public var percent: Double? { capacity ?? computedPercent }
+
+    public var percentSource: PercentSource? {
+        if capacity != nil { return .capacity }
+        return computedPercent != nil ? .computed : nil
+    }
+
+    /// full ÷ design × 100, unclamped (above 100 % is common on new packs).
+    public var healthPercent: Double? {
+        if let full = energyFull, let design = energyFullDesign, design > 0 { return 100 * full / design }
+        if let full = chargeFull, let design = chargeFullDesign, design > 0 { return 100 * full / design }
+        return nil
+    }
+
+    /// The voltage used to turn charge (Ah) into energy (Wh), as upower does.
+    public var designVoltage: Double? {
+        for v in [voltageMaxDesign, voltageMinDesign, voltageNow] { if let v, v > 1 { return v } }
+        return nil
+    }
+
+    /// Power in or out, in W: `power_now`, else |current| × voltage.
+    public var watts: Double? {
+        if let p = powerNow { return p }
+        if let i = currentNow, let v = voltageNow { return i * v }
+        return nil
+    }
+
+    /// Energy now / full in Wh (charge × design voltage when only charge is known).
+    public var energyNowWh: Double? {
+        energyNow ?? chargeNow.flatMap { c in designVoltage.map { c * $0 } }
+    }
+
+    public var energyFullWh: Double? {
+        energyFull ?? chargeFull.flatMap { c in designVoltage.map { c * $0 } }
+    }
+
+    /// Seconds until empty while discharging at a meaningful rate; nil otherwise.
+    public var secondsToEmpty: Double? {
+        guard status == .discharging, let w = watts, w >= minimumMeaningfulBatteryWatts else { return nil }
+        let seconds: Double
+        if let now = energyNow, let p = powerNow, p > 0 {
+            seconds = now / p * 3600
+        } else if let now = chargeNow, let i = currentNow, i > 0 {
+            seconds = now / i * 3600
+        } else if let now = energyNowWh {
+            seconds = now / w * 3600
+        } else {
+            return nil
+        }
+        return seconds <= maximumSecondsToEmpty ? seconds.rounded(.down) : nil
+    }
+
+    /// Seconds until full while charging at a meaningful rate; nil otherwise.
+    public var secondsToFull: Double? {
+        guard status == .charging, let w = watts, w >= minimumMeaningfulBatteryWatts else { return nil }
+        let seconds: Double
+        if let now = energyNow, let full = energyFull, let p = powerNow, p > 0 {
+            seconds = max(full - now, 0) / p * 3600
+        } else if let now = chargeNow, let full = chargeFull, let i = currentNow, i > 0 {
+            seconds = max(full - now, 0) / i * 3600
+        } else {
+            return nil
+        }
+        return seconds <= maximumSecondsToFull ? seconds.rounded(.down) : nil
+    }
+
+    /// Why there is no time to empty/full, for the UI ("unknown: rate too low").
+    public var timeUnknownReason: String? {
+        switch status {
+        case .discharging:
+            if secondsToEmpty != nil { return nil }
+            guard let w = watts else { return "no power or current reading" }
+            return w < minimumMeaningfulBatteryWatts ? "rate too low to estimate" : "estimate out of range"
+        case .charging:
+            if secondsToFull != nil { return nil }
+            guard let w = watts else { return "no power or current reading" }
+            return w < minimumMeaningfulBatteryWatts ? "rate too low to estimate" : "estimate out of range"
+        default:
+            return "not charging or discharging"
+        }
+    }
+}
+
+/// Several system batteries seen as one, as upower's DisplayDevice does: energies and powers
+/// are summed, so a small internal pack and a large external one are weighted by their size.
+public struct CombinedBattery: Sendable, Equatable {
+    public var batteries: [Battery]
+
+    public init(_ batteries: [Battery]) { self.batteries = batteries }
+
+    /// Energy-weighted percentage; a plain mean when no battery reports energy or charge.
+    public var percent: Double? {
+        let known = batteries.compactMap { b -> (Double, Double?)? in b.percent.map { ($0, b.energyFullWh) } }
+        guard !known.isEmpty else { return nil }
+        if known.count == 1 { return known[0].0 }
+        if known.allSatisfy({ $0.1 != nil && $0.1! > 0 }) {
+            let total = known.reduce(0) { $0 + $1.1! }
+            return known.reduce(0) { $0 + $1.0 * $1.1! } / total
+        }
+        return nil
+    }
+
+    /// Summed power (W) of the batteries that report one.
+    public var watts: Double? {
+        let ws = batteries.compactMap(\.watts)
+        return ws.isEmpty ? nil : ws.reduce(0, +)
+    }
+
+    /// Discharging if any battery discharges, charging if any charges, else the first status.
+    public var status: BatteryStatus? {
+        let all = batteries.compactMap(\.status)
+        if all.contains(.discharging) { return .discharging }
+        if all.contains(.charging) { return .charging }
+        if !all.isEmpty, all.allSatisfy({ $0 == .full }) { return .full }
+        return all.first
+    }
+
+    public var secondsToEmpty: Double? {
+        if batteries.count == 1 { return batteries[0].secondsToEmpty }
+        guard status == .discharging, let w = watts, w >= minimumMeaningfulBatteryWatts else { return nil }
+        let energies = batteries.compactMap(\.energyNowWh)
+        guard energies.count == batteries.count else { return nil }
+        let s = energies.reduce(0, +) / w * 3600
+        return s <= maximumSecondsToEmpty ? s.rounded(.down) : nil
+    }
+
+    public var secondsToFull: Double? {
+        if batteries.count == 1 { return batteries[0].secondsToFull }
+        guard status == .charging, let w = watts, w >= minimumMeaningfulBatteryWatts else { return nil }
+        let now = batteries.compactMap(\.energyNowWh), full = batteries.compactMap(\.energyFullWh)
+        guard now.count == batteries.count, full.count == batteries.count else { return nil }
+        let s = max(full.reduce(0, +) - now.reduce(0, +), 0) / w * 3600
+        return s <= maximumSecondsToFull ? s.rounded(.down) : nil
+    }
+}

@@ -1,0 +1,83 @@
+/// Why a value is unknown. Every reading in thermtop is optional; when it is `nil`, one of
+/// these says why, next to the file it came from, so the UI and JSON can show the reason
+/// instead of a made-up number.
+public enum IssueReason: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The file does not exist (ENOENT): the driver does not export it.
+    case missing
+    /// EACCES / EPERM.
+    case permissionDenied = "permission-denied"
+    /// EIO: the hardware did not answer (e.g. iwlwifi while the radio is off).
+    case ioError = "io-error"
+    /// ENODATA: the sensor has no data now (e.g. disabled channel, firmware not running).
+    case noData = "no-data"
+    /// EAGAIN / EBUSY: try again later.
+    case busy
+    /// EINVAL or another errno the kernel returned for this attribute.
+    case readFailed = "read-failed"
+    /// The path is a directory or otherwise not a regular attribute file (EISDIR).
+    case notAFile = "not-a-file"
+    /// The file was read but held nothing.
+    case empty
+    /// The text is not the number the kernel ABI promises.
+    case notANumber = "not-a-number"
+    /// A number outside the range a real sensor can report (e.g. 999999 °C).
+    case implausible
+    /// A documented "no value" sentinel: −273.15 °C, 65261.85 °C (nvme), −274 °C…
+    case sentinel
+    /// The device is in a low-power state (`device/power_state` ≠ D0); reading would wake it.
+    case deviceAsleep = "device-asleep"
+    /// The device disappeared between two samples (hot-unplug).
+    case vanished
+    /// A value the kernel printed that thermtop does not know (e.g. an unknown trip type).
+    case unrecognised
+}
+
+/// One reason a value is unknown: which file, why, and the raw text or errno name when useful.
+public struct ReadingIssue: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Path relative to the sysfs root (`class/thermal/thermal_zone3/temp`), or a short label.
+    public var file: String
+    public var reason: IssueReason
+    /// The raw value (sanitised by the UI before display) or the errno name (`EIO`).
+    public var detail: String?
+
+    public init(file: String, reason: IssueReason, detail: String? = nil) {
+        self.file = file
+        self.reason = reason
+        self.detail = detail
+    }
+
+    public var description: String {
+        if let detail, !detail.isEmpty { return "\(file): \(reason.rawValue) (\(detail))" }
+        return "\(file): \(reason.rawValue)"
+    }
+}
+
+/// A value read from one file, or why it could not be.
+public enum Reading<Value: Sendable & Equatable>: Sendable, Equatable {
+    case value(Value)
+    case unknown(ReadingIssue)
+
+    public var value: Value? {
+        if case .value(let v) = self { return v }
+        return nil
+    }
+
+    public var issue: ReadingIssue? {
+        if case .unknown(let i) = self { return i }
+        return nil
+    }
+
+    public func map<T: Sendable & Equatable>(_ f: (Value) -> T) -> Reading<T> {
+        switch self {
+        case .value(let v): return .value(f(v))
+        case .unknown(let i): return .unknown(i)
+        }
+    }
+}
+
+extension Array where Element == ReadingIssue {
+    /// The first issue recorded for a file whose name ends with `suffix` (e.g. `"temp"`).
+    public func first(forFile suffix: String) -> ReadingIssue? {
+        first { $0.file == suffix || $0.file.hasSuffix("/" + suffix) }
+    }
+}

@@ -1,0 +1,235 @@
+/// What one sample of the machine saw. Every value is optional; `issues` on each part says why
+/// a value is missing. Built by a `SensorSource` (sysfs on Linux, the simulated laptop, …).
+public struct Snapshot: Sendable, Equatable {
+    /// Monotonic time of the sample, in seconds, from the monitor's clock.
+    public var time: Double
+    public var zones: [ThermalZone]
+    public var coolingDevices: [CoolingDevice]
+    public var hwmon: [HwmonChannel]
+    public var batteries: [Battery]
+    /// Batteries of peripherals (mice, keyboards): listed apart, never the system battery.
+    public var peripherals: [Battery]
+    public var adapters: [PowerAdapter]
+    public var lowPower: LowPowerSignals
+    public var throttle: ThrottleCounters?
+    /// Problems that belong to no single device (a class folder that cannot be listed…).
+    public var issues: [ReadingIssue]
+
+    public init(
+        time: Double, zones: [ThermalZone] = [], coolingDevices: [CoolingDevice] = [],
+        hwmon: [HwmonChannel] = [], batteries: [Battery] = [], peripherals: [Battery] = [],
+        adapters: [PowerAdapter] = [], lowPower: LowPowerSignals = LowPowerSignals(),
+        throttle: ThrottleCounters? = nil, issues: [ReadingIssue] = []
+    ) {
+        self.time = time
+        self.zones = zones
+        self.coolingDevices = coolingDevices
+        self.hwmon = hwmon
+        self.batteries = batteries
+        self.peripherals = peripherals
+        self.adapters = adapters
+        self.lowPower = lowPower
+        self.throttle = throttle
+        self.issues = issues
+    }
+
+    /// True when the source found no temperature sensor, cooling device or battery at all
+    /// (containers, most VMs, CI).
+    public var isEmpty: Bool {
+        zones.isEmpty && hwmon.isEmpty && batteries.isEmpty && coolingDevices.isEmpty
+    }
+
+    /// Every issue of every part, for the debug overlay and `--json`.
+    public var allIssues: [ReadingIssue] {
+        issues + zones.flatMap(\.issues) + coolingDevices.flatMap(\.issues) + hwmon.flatMap(\.issues)
+            + batteries.flatMap(\.issues) + adapters.flatMap(\.issues) + lowPower.issues
+    }
+}
+
+public enum TripKind: String, Sendable, Hashable, Codable {
+    /// A fan stage.
+    case active
+    /// Passive cooling (throttling) starts here.
+    case passive
+    /// The platform is notified; the last stop before critical.
+    case hot
+    /// The kernel shuts the machine down here.
+    case critical
+}
+
+/// `trip_point_K_*` of a thermal zone. Trip temperatures are read once per rediscovery.
+public struct TripPoint: Sendable, Equatable {
+    public var index: Int
+    public var kind: TripKind?
+    public var celsius: Double?
+    /// A delta in °C: the trip clears below `celsius − hysteresis`.
+    public var hysteresis: Double?
+    /// Why the trip is ignored (junk temperature or unknown type), nil when usable.
+    public var ignored: ReadingIssue?
+
+    public init(index: Int, kind: TripKind?, celsius: Double?, hysteresis: Double? = nil, ignored: ReadingIssue? = nil) {
+        self.index = index
+        self.kind = kind
+        self.celsius = celsius
+        self.hysteresis = hysteresis
+        self.ignored = ignored
+    }
+
+    public var isUsable: Bool { ignored == nil && kind != nil && celsius != nil }
+}
+
+/// `/sys/class/thermal/thermal_zoneN`.
+public struct ThermalZone: Sendable, Equatable, Identifiable {
+    /// `thermal_zone0`.
+    public var id: String
+    /// `type`: `acpitz`, `x86_pkg_temp`, `cpu-thermal`…
+    public var type: String?
+    public var celsius: Double?
+    /// `mode`: `enabled` / `disabled`.
+    public var mode: String?
+    public var policy: String?
+    public var trips: [TripPoint]
+    public var issues: [ReadingIssue]
+
+    public init(id: String, type: String?, celsius: Double?, mode: String? = nil, policy: String? = nil,
+                trips: [TripPoint] = [], issues: [ReadingIssue] = []) {
+        self.id = id
+        self.type = type
+        self.celsius = celsius
+        self.mode = mode
+        self.policy = policy
+        self.trips = trips
+        self.issues = issues
+    }
+}
+
+/// `/sys/class/thermal/cooling_deviceN`.
+public struct CoolingDevice: Sendable, Equatable, Identifiable {
+    public var id: String
+    /// `Processor`, `intel_powerclamp`, `thermal-cpufreq-0`, `Fan`, `TCHG`…
+    public var type: String?
+    public var currentState: Int?
+    public var maxState: Int?
+    public var issues: [ReadingIssue]
+
+    public init(id: String, type: String?, currentState: Int?, maxState: Int?, issues: [ReadingIssue] = []) {
+        self.id = id
+        self.type = type
+        self.currentState = currentState
+        self.maxState = maxState
+        self.issues = issues
+    }
+}
+
+/// One `tempK_*` channel of `/sys/class/hwmon/hwmonN`.
+public struct HwmonChannel: Sendable, Equatable, Identifiable {
+    /// `hwmon2/temp1`.
+    public var id: String { "\(device)/\(channel)" }
+    /// `hwmon2`.
+    public var device: String
+    /// `name` of the chip: `coretemp`, `k10temp`, `nvme`, `amdgpu`…
+    public var chip: String?
+    /// `temp1`.
+    public var channel: String
+    /// `temp1_label`: `Package id 0`, `Tctl`, `Composite`, `edge`…
+    public var label: String?
+    public var celsius: Double?
+    public var max: Double?
+    public var crit: Double?
+    /// An absolute temperature (not a delta): the crit alarm clears below it.
+    public var critHyst: Double?
+    public var emergency: Double?
+    public var min: Double?
+    /// `device/power_state` when it is not D0: the channel was not read so as not to wake it.
+    public var asleep: String?
+    /// The thermal zone this channel mirrors (the thermal core registers an hwmon copy of
+    /// each zone); such channels are shown once, as the zone.
+    public var mirrorsZone: String?
+    public var issues: [ReadingIssue]
+
+    public init(device: String, chip: String?, channel: String, label: String? = nil, celsius: Double?,
+                max: Double? = nil, crit: Double? = nil, critHyst: Double? = nil, emergency: Double? = nil,
+                min: Double? = nil, asleep: String? = nil, mirrorsZone: String? = nil, issues: [ReadingIssue] = []) {
+        self.device = device
+        self.chip = chip
+        self.channel = channel
+        self.label = label
+        self.celsius = celsius
+        self.max = max
+        self.crit = crit
+        self.critHyst = critHyst
+        self.emergency = emergency
+        self.min = min
+        self.asleep = asleep
+        self.mirrorsZone = mirrorsZone
+        self.issues = issues
+    }
+
+    /// `nvme Composite`, `coretemp Package id 0`, `radeon temp1`.
+    public var displayName: String {
+        let chipName = chip ?? device
+        return "\(chipName) \(label ?? channel)"
+    }
+}
+
+/// A mains or USB power adapter (`type` Mains / USB*).
+public struct PowerAdapter: Sendable, Equatable, Identifiable {
+    public var id: String
+    public var type: String?
+    public var online: Bool?
+    public var issues: [ReadingIssue]
+
+    public init(id: String, type: String?, online: Bool?, issues: [ReadingIssue] = []) {
+        self.id = id
+        self.type = type
+        self.online = online
+        self.issues = issues
+    }
+}
+
+/// `/sys/devices/system/cpu/cpuN/thermal_throttle/*_throttle_count`, summed.
+public struct ThrottleCounters: Sendable, Equatable {
+    /// Sum of `core_throttle_count` over CPUs.
+    public var core: Int64
+    /// `package_throttle_count` (the same on every CPU of a package; the maximum is kept).
+    public var package: Int64
+    public var cpus: Int
+
+    public init(core: Int64, package: Int64, cpus: Int) {
+        self.core = core
+        self.package = package
+        self.cpus = cpus
+    }
+
+    public var total: Int64 { core + package }
+}
+
+/// What the machine says about saving power, before the battery-saver rule is applied.
+public struct LowPowerSignals: Sendable, Equatable {
+    /// `/sys/firmware/acpi/platform_profile`, verbatim (may be `custom`, not in the choices).
+    public var platformProfile: String?
+    public var platformProfileChoices: [String]
+    /// `/sys/class/platform-profile/platform-profile-N` (kernel 6.14+): name and profile.
+    public var classProfiles: [NamedProfile]
+    /// power-profiles-daemon's active profile (`power-saver`, `balanced`, `performance`).
+    public var powerProfilesDaemon: String?
+    public var issues: [ReadingIssue]
+
+    public struct NamedProfile: Sendable, Equatable {
+        public var name: String
+        public var profile: String?
+        public init(name: String, profile: String?) {
+            self.name = name
+            self.profile = profile
+        }
+    }
+
+    public init(platformProfile: String? = nil, platformProfileChoices: [String] = [],
+                classProfiles: [NamedProfile] = [], powerProfilesDaemon: String? = nil, issues: [ReadingIssue] = []) {
+        self.platformProfile = platformProfile
+        self.platformProfileChoices = platformProfileChoices
+        self.classProfiles = classProfiles
+        self.powerProfilesDaemon = powerProfilesDaemon
+        self.issues = issues
+    }
+}

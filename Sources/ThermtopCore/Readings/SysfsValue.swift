@@ -1,0 +1,133 @@
+/// Parsers from the text of one sysfs attribute to a typed value. Pure: they see a string
+/// (already read by the platform layer, trailing newline included or not) and the file name
+/// used to label a failure. Units follow the kernel ABI documents
+/// (Documentation/ABI/testing/sysfs-class-thermal, sysfs-class-power, hwmon/sysfs-interface.rst).
+public enum SysfsValue {
+    /// Plausible range for a live temperature reading, in °C.
+    public static let plausibleTemperature: ClosedRange<Double> = -55...200
+    /// Plausible range for a trip point or chip limit, in °C. Trips at or below 0 °C are
+    /// firmware placeholders (0, −273.15, −274, −32768) and anything hotter than this is junk.
+    public static let plausibleLimit: ClosedRange<Double> = 0.001...150
+
+    /// Values the kernel and firmware print to mean "no value", in m°C.
+    public static let sentinelMilliCelsius: Set<Int64> = [
+        -273_150, -273_250, -274_000, -32_768_000, 65_261_850, 65_535_000, 127_000_000,
+    ]
+
+    /// The text with surrounding whitespace and the trailing newline removed.
+    public static func trimmed(_ raw: String) -> String {
+        var s = Substring(raw)
+        while let c = s.last, c == "\n" || c == " " || c == "\t" || c == "\r" || c == "\0" { s.removeLast() }
+        while let c = s.first, c == " " || c == "\t" || c == "\n" { s.removeFirst() }
+        return String(s)
+    }
+
+    /// An integer attribute (`cur_state`, `capacity`, `energy_now`…).
+    public static func integer(_ raw: String, file: String) -> Reading<Int64> {
+        let text = trimmed(raw)
+        if text.isEmpty { return .unknown(ReadingIssue(file: file, reason: .empty)) }
+        guard let n = Int64(text) else {
+            return .unknown(ReadingIssue(file: file, reason: .notANumber, detail: String(text.prefix(24))))
+        }
+        return .value(n)
+    }
+
+    /// A string attribute (`type`, `status`, `model_name`…). Empty text is unknown.
+    public static func string(_ raw: String, file: String) -> Reading<String> {
+        let text = trimmed(raw)
+        if text.isEmpty { return .unknown(ReadingIssue(file: file, reason: .empty)) }
+        return .value(text)
+    }
+
+    /// A live temperature in millidegrees Celsius → °C, rejecting sentinels, absurd values and
+    /// the exact 0 that drivers print for a channel they do not implement (amdgpu `mem`).
+    public static func temperature(_ raw: String, file: String) -> Reading<Double> {
+        switch integer(raw, file: file) {
+        case .unknown(let issue): return .unknown(issue)
+        case .value(let milli):
+            if sentinelMilliCelsius.contains(milli) {
+                return .unknown(ReadingIssue(file: file, reason: .sentinel, detail: "\(milli)"))
+            }
+            if milli == 0 {
+                return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "0 (channel not implemented)"))
+            }
+            let c = Double(milli) / 1000
+            guard plausibleTemperature.contains(c) else {
+                return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(milli)"))
+            }
+            return .value(c)
+        }
+    }
+
+    /// A trip point or chip limit in m°C → °C. Junk (≤ 0 °C, sentinels, implausibly high) is unknown.
+    public static func limit(_ raw: String, file: String) -> Reading<Double> {
+        switch integer(raw, file: file) {
+        case .unknown(let issue): return .unknown(issue)
+        case .value(let milli):
+            if sentinelMilliCelsius.contains(milli) {
+                return .unknown(ReadingIssue(file: file, reason: .sentinel, detail: "\(milli)"))
+            }
+            let c = Double(milli) / 1000
+            guard plausibleLimit.contains(c) else {
+                return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(milli)"))
+            }
+            return .value(c)
+        }
+    }
+
+    /// A trip hysteresis (a delta in m°C; the ABI text says °C but kernels print m°C).
+    public static func hysteresis(_ raw: String, file: String) -> Reading<Double> {
+        switch integer(raw, file: file) {
+        case .unknown(let issue): return .unknown(issue)
+        case .value(let milli):
+            let c = Double(milli) / 1000
+            guard (0...50).contains(c) else {
+                return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(milli)"))
+            }
+            return .value(c)
+        }
+    }
+
+    /// A non-negative micro-unit value (µWh, µAh, µW, µA, µV) → base unit (Wh, Ah, W, A, V),
+    /// bounded by `max` in base units. Signed values are accepted as magnitudes when `signed`.
+    public static func micro(_ raw: String, file: String, max: Double, signed: Bool = false) -> Reading<Double> {
+        switch integer(raw, file: file) {
+        case .unknown(let issue): return .unknown(issue)
+        case .value(var n):
+            if n < 0 {
+                guard signed else {
+                    return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)"))
+                }
+                n = -n
+            }
+            let v = Double(n) / 1_000_000
+            guard v <= max else { return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)")) }
+            return .value(v)
+        }
+    }
+
+    /// A percentage 0…100.
+    public static func percent(_ raw: String, file: String) -> Reading<Double> {
+        switch integer(raw, file: file) {
+        case .unknown(let issue): return .unknown(issue)
+        case .value(let n):
+            guard (0...100).contains(n) else {
+                return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)"))
+            }
+            return .value(Double(n))
+        }
+    }
+
+    /// A 0/1 flag (`present`, `online`; `online` 2 = "online, programmable").
+    public static func flag(_ raw: String, file: String) -> Reading<Bool> {
+        switch integer(raw, file: file) {
+        case .unknown(let issue): return .unknown(issue)
+        case .value(let n):
+            switch n {
+            case 0: return .value(false)
+            case 1, 2: return .value(true)
+            default: return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+/// Small formatters shared by the text report and the dashboard.
+public enum Format {
+    /// `1 h 23 min`, `45 min`, `30 s`.
+    public static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded(.down))
+        if s >= 3600 { return "\(s / 3600) h \((s % 3600) / 60) min" }
+        if s >= 60 { return "\(s / 60) min" }
+        return "\(s) s"
+    }
+
+    /// `72 %` / `29.7 %` (one decimal only when not whole).
+    public static func percent(_ p: Double) -> String {
+        let r = (p * 10).rounded() / 10
+        return r == r.rounded() ? "\(Int(r)) %" : "\(r) %"
+    }
+
+    /// `8.01 W`.
+    public static func watts(_ w: Double) -> String {
+        let r = (w * 100).rounded() / 100
+        return "\(r) W"
+    }
+
+    /// Text from sysfs made safe for a terminal: control characters (C0, DEL, C1, so also ESC)
+    /// become `?`, so a zone type like `evil\e[2J` can never move the cursor or clear a screen.
+    public static func clean(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            if u.value < 0x20 || u.value == 0x7f || (0x80..<0xa0).contains(u.value) || u == "\u{FFFD}" {
+                out += "?"
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+
+    /// Left-justify to a width (truncating with `…`).
+    public static func pad(_ s: String, _ width: Int) -> String {
+        if s.count > width { return String(s.prefix(max(width - 1, 0))) + "…" }
+        return s + String(repeating: " ", count: width - s.count)
+    }
+
+    public static func padLeft(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
+    }
+
+    /// `91.0` without the unit, `?` when unknown.
+    public static func degrees(_ c: Double?) -> String {
+        guard let c else { return "?" }
+        return String(formatDegrees(c).dropLast(3))
+    }
+}
+
+extension StatusReport {
+    /// The readable text of `thermtop status`.
+    public static func text(_ s: MonitorStatus) -> String {
+        let snap = s.snapshot
+        let p = s.policy
+        var lines: [String] = []
+        lines.append("thermtop status — source: \(Format.clean(s.sourceLabel))\(s.sourceIsSimulated ? " (SIMULATED)" : "")")
+        if snap.isEmpty {
+            lines.append("No thermal sensors, cooling devices or batteries were found under this sysfs root.")
+            lines.append("This is normal in containers and most VMs; run `thermtop status --simulate` to see the simulated laptop.")
+        }
+        lines.append("")
+        lines.append("State      \(s.thermalState)\(s.stateIsSimulated ? "  (SIMULATED; measured \(s.assessment.state))" : "")")
+        lines.append("Reason     \(Format.clean(s.reason))")
+        lines.append("Low power  \(s.isLowPowerModeEnabled ? "on" : "off")\(s.lowPowerIsSimulated ? "  (SIMULATED)" : "")")
+        for r in s.lowPowerAssessment.reasons { lines.append("           - \(Format.clean(r))") }
+        lines.append("Tier       \(p.tier)")
+        lines.append("Policy     refresh every \(Int(p.refreshIntervalSeconds)) s · animations \(p.animationsEnabled ? "on" : "off") · prefetch \(p.prefetchEnabled ? "on" : "off") · inference \(p.inference)")
+        if p.lowPower { lines.append("           low power: \(p.lowPowerAdjustments.summary.joined(separator: ", "))") }
+        lines.append("           work the person asks for is never blocked")
+
+        if !s.assessment.sensors.isEmpty {
+            lines.append("")
+            lines.append("Sensors" + String(repeating: " ", count: 24) + "     °C  level     fair serious critical  serious from")
+            for a in s.assessment.sensors {
+                let mark = a.sensor.id == s.assessment.decidedBy ? "*" : " "
+                let level: String
+                if a.sensor.celsius == nil {
+                    let why = a.sensor.issue.map { "\($0.reason.rawValue)\($0.detail.map { " \($0)" } ?? "")" } ?? "no reading"
+                    level = "unknown (\(Format.clean(why)))"
+                    lines.append("\(mark) \(Format.pad(Format.clean(a.sensor.name), 28)) \(Format.padLeft("?", 6))  \(level)")
+                    continue
+                }
+                level = a.ignored ? "ignored" : a.level.name + (a.heldByHysteresis ? "*" : "")
+                lines.append("\(mark) \(Format.pad(Format.clean(a.sensor.name), 28)) \(Format.padLeft(Format.degrees(a.sensor.celsius), 6))  \(Format.pad(level, 8)) \(Format.padLeft(Format.degrees(a.thresholds.fair.celsius), 6)) \(Format.padLeft(Format.degrees(a.thresholds.serious.celsius), 7)) \(Format.padLeft(Format.degrees(a.thresholds.critical.celsius), 8))  \(a.thresholds.serious.rule)")
+            }
+            lines.append("  (* decides the state; level* = held by hysteresis)")
+        }
+        if !s.assessment.cooling.isEmpty {
+            lines.append("")
+            lines.append("Cooling devices")
+            for c in s.assessment.cooling {
+                let st = c.device.currentState.map(String.init) ?? "?"
+                let mx = c.device.maxState.map(String.init) ?? "?"
+                lines.append("  \(Format.pad(Format.clean(c.device.type ?? c.device.id), 22)) \(Format.padLeft("\(st)/\(mx)", 7))  \(c.ignored ? "ignored" : c.level.name)")
+            }
+        }
+        if let t = s.assessment.throttle { lines.append(""); lines.append("Throttle   \(t.reason)") }
+        lines.append("")
+        if snap.batteries.isEmpty {
+            lines.append("Battery    none")
+        } else {
+            let sys = CombinedBattery(snap.batteries)
+            if snap.batteries.count > 1 {
+                lines.append("Battery    \(sys.percent.map(Format.percent) ?? "?") combined (\(snap.batteries.count) batteries, weighted by energy), \(sys.status?.rawValue ?? "unknown")")
+            }
+            for b in snap.batteries { lines.append(batteryLine(b)) }
+        }
+        for b in snap.peripherals { lines.append("Peripheral \(batteryLine(b).dropFirst(11))") }
+        for a in snap.adapters {
+            lines.append("Adapter    \(Format.clean(a.id)) (\(Format.clean(a.type ?? "?"))): \(a.online.map { $0 ? "online" : "offline" } ?? "unknown")")
+        }
+        if let pp = snap.lowPower.platformProfile { lines.append("Profile    platform_profile \(Format.clean(pp))") }
+        if let ppd = snap.lowPower.powerProfilesDaemon { lines.append("Profile    power-profiles-daemon \(Format.clean(ppd))") }
+        let issues = snap.allIssues
+        if !issues.isEmpty {
+            lines.append("")
+            lines.append("Reading issues (\(issues.count)): values shown as unknown")
+            for i in issues { lines.append("  \(Format.clean(i.description))") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func batteryLine(_ b: Battery) -> String {
+        var parts: [String] = []
+        parts.append(b.percent.map(Format.percent) ?? (b.capacityLevel.map { "level \(Format.clean($0))" } ?? "?"))
+        parts.append(b.status?.rawValue ?? "unknown")
+        if let w = b.watts { parts.append(Format.watts(w)) }
+        if let t = b.secondsToEmpty { parts.append("\(Format.duration(t)) to empty") } else if let t = b.secondsToFull {
+            parts.append("\(Format.duration(t)) to full")
+        } else if b.status == .discharging || b.status == .charging, let why = b.timeUnknownReason {
+            parts.append("time unknown (\(why))")
+        }
+        if let h = b.healthPercent { parts.append("health \(Format.percent(h))") }
+        if let m = b.model { parts.append(Format.clean(m)) }
+        return "Battery    \(Format.clean(b.id)): " + parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,177 @@
+/// `thermtop status`: the device state, reason, low power, tier, policy, every sensor with its
+/// level, and batteries, as text or as a versioned JSON object.
+public enum StatusReport {
+    /// Bumped when a field changes meaning or disappears; new fields may be added within a version.
+    public static let schema = "thermtop.status/1"
+
+    public static func json(_ s: MonitorStatus, version: String) -> JSONValue {
+        let snap = s.snapshot
+        let p = s.policy
+        let system = CombinedBattery(snap.batteries)
+        let acOnline: JSONValue = {
+            let known = snap.adapters.compactMap(\.online)
+            if known.isEmpty { return .null }
+            return .bool(known.contains(true))
+        }()
+        var inferenceNth: Int?
+        if case .reduced(let n) = p.inference { inferenceNth = n }
+        let inferenceName: String = {
+            switch p.inference {
+            case .full: "full"
+            case .reduced: "reduced"
+            case .suspended: "suspended"
+            }
+        }()
+        return .object([
+            ("schema", .string(schema)),
+            ("thermtop_version", .string(version)),
+            ("source", .object([("label", .string(s.sourceLabel)), ("simulated", .bool(s.sourceIsSimulated))])),
+            ("no_sensors", .bool(snap.isEmpty)),
+            ("thermal_state", .string(s.thermalState.name)),
+            ("thermal_state_simulated", .bool(s.stateIsSimulated)),
+            ("measured_thermal_state", .string(s.assessment.state.name)),
+            ("reason", .string(s.reason)),
+            ("decided_by", .str(s.assessment.decidedBy)),
+            ("low_power", .object([
+                ("enabled", .bool(s.isLowPowerModeEnabled)),
+                ("simulated", .bool(s.lowPowerIsSimulated)),
+                ("measured", .bool(s.lowPowerAssessment.enabled)),
+                ("reasons", .array(s.lowPowerAssessment.reasons.map(JSONValue.string))),
+            ])),
+            ("tier", .string(p.tier.rawValue)),
+            ("policy", .object([
+                ("refresh_interval_seconds", .num(p.refreshIntervalSeconds)),
+                ("animations", .bool(p.animationsEnabled)),
+                ("prefetch", .bool(p.prefetchEnabled)),
+                ("inference", .string(inferenceName)),
+                ("inference_every_nth_frame", .int(inferenceNth)),
+                ("skip_background_refresh", .bool(p.lowPowerAdjustments.skipBackgroundRefresh)),
+                ("defer_prefetch", .bool(p.lowPowerAdjustments.deferPrefetch)),
+                ("coarse_location", .bool(p.lowPowerAdjustments.coarseLocation)),
+                ("long_batched_sync", .bool(p.lowPowerAdjustments.longBatchedSync)),
+                ("user_initiated_work_allowed", .bool(p.userInitiatedWorkAllowed)),
+            ])),
+            ("sensors", .array(s.assessment.sensors.map { a in
+                .object([
+                    ("id", .string(a.sensor.id)),
+                    ("name", .string(a.sensor.name)),
+                    ("kind", .string(a.sensor.kind.rawValue)),
+                    ("celsius", .num(a.sensor.celsius)),
+                    ("unknown_reason", .str(a.sensor.issue?.reason.rawValue)),
+                    ("level", .string(a.level.name)),
+                    ("held_by_hysteresis", .bool(a.heldByHysteresis)),
+                    ("ignored", .bool(a.ignored)),
+                    ("decides_state", .bool(a.sensor.id == s.assessment.decidedBy)),
+                    ("fair_celsius", .num(a.thresholds.fair.celsius)),
+                    ("serious_celsius", .num(a.thresholds.serious.celsius)),
+                    ("serious_rule", .string(a.thresholds.serious.rule)),
+                    ("serious_hysteresis_celsius", .num(a.thresholds.serious.hysteresis)),
+                    ("critical_celsius", .num(a.thresholds.critical.celsius)),
+                    ("critical_rule", .string(a.thresholds.critical.rule)),
+                    ("reason", .string(a.reason)),
+                ])
+            })),
+            ("zones", .array(snap.zones.map { z in
+                .object([
+                    ("id", .string(z.id)),
+                    ("type", .str(z.type)),
+                    ("celsius", .num(z.celsius)),
+                    ("mode", .str(z.mode)),
+                    ("policy", .str(z.policy)),
+                    ("trips", .array(z.trips.map { t in
+                        .object([
+                            ("index", .int(t.index)),
+                            ("type", .str(t.kind?.rawValue)),
+                            ("celsius", .num(t.celsius)),
+                            ("hysteresis_celsius", .num(t.hysteresis)),
+                            ("ignored_reason", .str(t.ignored.map { "\($0.reason.rawValue)\($0.detail.map { " (\($0))" } ?? "")" })),
+                        ])
+                    })),
+                ])
+            })),
+            ("cooling_devices", .array(s.assessment.cooling.map { c in
+                .object([
+                    ("id", .string(c.device.id)),
+                    ("type", .str(c.device.type)),
+                    ("kind", .string(c.kind.rawValue)),
+                    ("current_state", .int(c.device.currentState)),
+                    ("max_state", .int(c.device.maxState)),
+                    ("level", .string(c.level.name)),
+                    ("ignored", .bool(c.ignored)),
+                ])
+            })),
+            ("hwmon", .array(snap.hwmon.map { h in
+                .object([
+                    ("device", .string(h.device)),
+                    ("chip", .str(h.chip)),
+                    ("channel", .string(h.channel)),
+                    ("label", .str(h.label)),
+                    ("celsius", .num(h.celsius)),
+                    ("max_celsius", .num(h.max)),
+                    ("crit_celsius", .num(h.crit)),
+                    ("crit_hyst_celsius", .num(h.critHyst)),
+                    ("emergency_celsius", .num(h.emergency)),
+                    ("min_celsius", .num(h.min)),
+                    ("asleep", .str(h.asleep)),
+                    ("mirrors_zone", .str(h.mirrorsZone)),
+                ])
+            })),
+            ("battery", snap.batteries.isEmpty ? .null : .object([
+                ("count", .int(snap.batteries.count)),
+                ("percent", .num(system.percent, places: 2)),
+                ("status", .str(system.status?.rawValue)),
+                ("watts", .num(system.watts)),
+                ("seconds_to_empty", .num(system.secondsToEmpty, places: 0)),
+                ("seconds_to_full", .num(system.secondsToFull, places: 0)),
+            ])),
+            ("batteries", .array(snap.batteries.map(batteryJSON))),
+            ("peripherals", .array(snap.peripherals.map(batteryJSON))),
+            ("adapters", .array(snap.adapters.map { a in
+                .object([("name", .string(a.id)), ("type", .str(a.type)), ("online", a.online.map(JSONValue.bool) ?? .null)])
+            })),
+            ("ac_online", acOnline),
+            ("platform_profile", .str(snap.lowPower.platformProfile)),
+            ("platform_profile_choices", .array(snap.lowPower.platformProfileChoices.map(JSONValue.string))),
+            ("power_profiles_daemon", .str(snap.lowPower.powerProfilesDaemon)),
+            ("throttle", s.assessment.throttle.map { t in
+                .object([
+                    ("core_count", .int(snap.throttle?.core)),
+                    ("package_count", .int(snap.throttle?.package)),
+                    ("seconds_since_increase", .num(t.secondsSinceIncrease, places: 1)),
+                    ("level", .string(t.level.name)),
+                ])
+            } ?? .null),
+            ("issues", .array(snap.allIssues.map { i in
+                .object([("file", .string(i.file)), ("reason", .string(i.reason.rawValue)), ("detail", .str(i.detail))])
+            })),
+        ])
+    }
+
+    static func batteryJSON(_ b: Battery) -> JSONValue {
+        .object([
+            ("name", .string(b.id)),
+            ("status", .str(b.status?.rawValue)),
+            ("percent", .num(b.percent, places: 2)),
+            ("percent_source", .str(b.percentSource?.rawValue)),
+            ("computed_percent", .num(b.computedPercent, places: 2)),
+            ("capacity_level", .str(b.capacityLevel)),
+            ("energy_now_wh", .num(b.energyNow)),
+            ("energy_full_wh", .num(b.energyFull)),
+            ("energy_full_design_wh", .num(b.energyFullDesign)),
+            ("charge_now_ah", .num(b.chargeNow)),
+            ("charge_full_ah", .num(b.chargeFull)),
+            ("charge_full_design_ah", .num(b.chargeFullDesign)),
+            ("watts", .num(b.watts)),
+            ("voltage_volts", .num(b.voltageNow)),
+            ("seconds_to_empty", .num(b.secondsToEmpty, places: 0)),
+            ("seconds_to_full", .num(b.secondsToFull, places: 0)),
+            ("time_unknown_reason", .str(b.timeUnknownReason)),
+            ("health_percent", .num(b.healthPercent, places: 2)),
+            ("cycle_count", .int(b.cycleCount)),
+            ("celsius", .num(b.celsius)),
+            ("model", .str(b.model)),
+            ("manufacturer", .str(b.manufacturer)),
+            ("technology", .str(b.technology)),
+        ])
+    }
+}

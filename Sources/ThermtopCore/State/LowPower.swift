@@ -1,0 +1,39 @@
+/// Whether the machine is saving power, and why. Linux has no single Low Power Mode flag:
+/// power-profiles-daemon's `power-saver` is the closest, then the firmware platform profile,
+/// then a battery-saver rule (discharging at or below a percentage).
+public struct LowPowerAssessment: Sendable, Equatable {
+    public var enabled: Bool
+    /// Each signal that says "saving power", e.g. `platform_profile is low-power`.
+    public var reasons: [String]
+
+    public init(enabled: Bool, reasons: [String]) {
+        self.enabled = enabled
+        self.reasons = reasons
+    }
+
+    public var summary: String {
+        enabled ? "on: " + reasons.joined(separator: "; ") : "off"
+    }
+
+    public static func assess(_ snapshot: Snapshot, config: ThermalConfig) -> LowPowerAssessment {
+        var reasons: [String] = []
+        let lp = snapshot.lowPower
+        if let ppd = lp.powerProfilesDaemon, ppd == "power-saver" {
+            reasons.append("power-profiles-daemon profile is power-saver")
+        }
+        if let p = lp.platformProfile, config.lowPowerProfiles.contains(p) {
+            reasons.append("platform_profile is \(p)")
+        }
+        for cp in lp.classProfiles {
+            if let p = cp.profile, config.lowPowerProfiles.contains(p), p != lp.platformProfile {
+                reasons.append("platform profile \(cp.name) is \(p)")
+            }
+        }
+        let system = CombinedBattery(snapshot.batteries)
+        if !snapshot.batteries.isEmpty, system.status == .discharging, let pct = system.percent,
+           pct <= config.batterySaverPercent {
+            reasons.append("battery \(Int(pct.rounded())) % ≤ \(Int(config.batterySaverPercent)) % and discharging")
+        }
+        return LowPowerAssessment(enabled: !reasons.isEmpty, reasons: reasons)
+    }
+}

@@ -1,0 +1,109 @@
+/// Every margin and default the classifier and the low-power rule use, in one place, with
+/// named defaults. Override a field, or a sensor through `overrides`.
+public struct ThermalConfig: Sendable, Equatable {
+    /// Serious threshold for a sensor with no passive trip, hwmon max or critical trip.
+    public var defaultSerious: Double = 85
+    /// Serious threshold for a battery temperature sensor with no limits of its own.
+    public var defaultBatterySerious: Double = 45
+    /// serious = critical trip − this, when there is no passive trip or hwmon max.
+    public var seriousBelowCriticalTrip: Double = 15
+    /// critical = critical trip − this, when there is no hot trip.
+    public var criticalBelowCriticalTrip: Double = 5
+    /// critical = serious + this, when the sensor has no hot, critical or crit limit.
+    public var criticalAboveSerious: Double = 10
+    /// fair = serious − this.
+    public var fairBelowSerious: Double = 10
+    /// Hysteresis when the trip gives none (or 0): a level clears below threshold − this.
+    public var defaultHysteresis: Double = 2
+    /// Intel throttle counters that rose within this many seconds raise the state to serious.
+    public var throttleWindowSeconds: Double = 30
+    /// Battery saver: discharging at or below this percentage counts as low power.
+    public var batterySaverPercent: Double = 20
+    /// platform_profile values that mean the machine is saving power.
+    public var lowPowerProfiles: Set<String> = ["low-power", "quiet", "cool"]
+    /// Cooling device types whose state is not a response to heat (LCD brightness,
+    /// a fixed TCC offset): they never raise the state.
+    public var ignoredCoolingTypes: Set<String> = ["LCD", "TCC Offset"]
+    /// ChromeOS powerd's cur/max ratios per cooling-device kind (fair, serious, critical).
+    public var coolingRatios: [CoolingKind: CoolingRatios] = CoolingRatios.chromeOS
+    /// Per-sensor overrides, keyed by sensor id (`thermal_zone1`, `hwmon2/temp1`) or display
+    /// name (`x86_pkg_temp`, `coretemp Package id 0`).
+    public var overrides: [String: SensorOverride] = [:]
+
+    public init() {}
+
+    /// The override for a sensor, by id first, then by name.
+    public func override(for sensor: TemperatureSensor) -> SensorOverride? {
+        overrides[sensor.id] ?? overrides[sensor.name]
+    }
+}
+
+/// Thresholds a user pins for one sensor; nil fields keep the derived value.
+public struct SensorOverride: Sendable, Equatable {
+    public var serious: Double?
+    public var critical: Double?
+    public var fairBelowSerious: Double?
+    public var hysteresis: Double?
+    /// Leave this sensor out of the device state (a sensor known to lie).
+    public var ignore: Bool
+
+    public init(serious: Double? = nil, critical: Double? = nil, fairBelowSerious: Double? = nil,
+                hysteresis: Double? = nil, ignore: Bool = false) {
+        self.serious = serious
+        self.critical = critical
+        self.fairBelowSerious = fairBelowSerious
+        self.hysteresis = hysteresis
+        self.ignore = ignore
+    }
+}
+
+/// How ChromeOS groups cooling devices.
+public enum CoolingKind: String, Sendable, Hashable, CaseIterable {
+    case processor, fan, charger, other
+
+    /// Kind from the cooling device `type` (`Processor`, `thermal-cpufreq-0`, `intel_powerclamp`,
+    /// `Fan`, `TFN1`, `pwm-fan`, `TCHG`…).
+    public init(type: String) {
+        let t = type.lowercased()
+        if t == "processor" || t.contains("cpufreq") || t.hasPrefix("cpu") || t == "intel_powerclamp" {
+            self = .processor
+        } else if t.contains("fan") || t.hasPrefix("tfn") {
+            self = .fan
+        } else if t.contains("charger") || t.hasPrefix("tchg") {
+            self = .charger
+        } else {
+            self = .other
+        }
+    }
+}
+
+/// The fraction of `max_state` at which a cooling device reaches fair, serious and critical
+/// (`cur_state ≥ ceil(max_state × ratio)`); nil = that kind never reaches the level.
+public struct CoolingRatios: Sendable, Equatable {
+    public var fair: Double?
+    public var serious: Double?
+    public var critical: Double?
+
+    public init(fair: Double?, serious: Double?, critical: Double?) {
+        self.fair = fair
+        self.serious = serious
+        self.critical = critical
+    }
+
+    /// ChromeOS powerd's table ("approximately similar to NSProcessInfoThermalState").
+    public static let chromeOS: [CoolingKind: CoolingRatios] = [
+        .processor: CoolingRatios(fair: 0.1, serious: 0.5, critical: 0.8),
+        .fan: CoolingRatios(fair: 0.5, serious: 1.0, critical: nil),
+        .charger: CoolingRatios(fair: 0.7, serious: 1.0, critical: nil),
+        .other: CoolingRatios(fair: 0.5, serious: 0.8, critical: 1.0),
+    ]
+
+    public func ratio(for state: ThermalState) -> Double? {
+        switch state {
+        case .nominal: nil
+        case .fair: fair
+        case .serious: serious
+        case .critical: critical
+        }
+    }
+}

@@ -1,0 +1,119 @@
+/// One threshold of a sensor: where the level starts, how far below it the level clears, and
+/// the rule that produced it (shown in reasons and in the detail view).
+public struct Threshold: Sendable, Equatable {
+    public var celsius: Double
+    public var hysteresis: Double
+    /// Where the value comes from: `passive trip`, `hwmon max`, `critical trip 103.0 °C − 15.0 °C`…
+    public var rule: String
+    /// True when the value is the named limit itself (a trip, an hwmon limit, a configured
+    /// value), false when it was derived from another one.
+    public var isDirect: Bool
+
+    public init(celsius: Double, hysteresis: Double, rule: String, isDirect: Bool = true) {
+        self.celsius = celsius
+        self.hysteresis = hysteresis
+        self.rule = rule
+        self.isDirect = isDirect
+    }
+
+    /// `passive trip 90.0 °C`, or `88.0 °C (critical trip 103.0 °C − 15.0 °C)`.
+    public var label: String {
+        isDirect ? "\(rule) \(formatDegrees(celsius))" : "\(formatDegrees(celsius)) (\(rule))"
+    }
+
+    /// The temperature below which this level clears.
+    public var clearsBelow: Double { celsius - hysteresis }
+}
+
+/// The fair, serious and critical thresholds of one sensor.
+public struct SensorThresholds: Sendable, Equatable {
+    public var fair: Threshold
+    public var serious: Threshold
+    public var critical: Threshold
+
+    public init(fair: Threshold, serious: Threshold, critical: Threshold) {
+        self.fair = fair
+        self.serious = serious
+        self.critical = critical
+    }
+
+    public subscript(state: ThermalState) -> Threshold? {
+        switch state {
+        case .nominal: nil
+        case .fair: fair
+        case .serious: serious
+        case .critical: critical
+        }
+    }
+
+    /// Thresholds from the sensor's own data, in this order of preference:
+    /// - serious: lowest passive trip; hwmon `max`; critical trip − 15 °C; a default by kind.
+    /// - critical: hot trip; critical trip − 5 °C; hwmon `crit` or `emergency`; serious + 10 °C.
+    /// - fair: serious − 10 °C.
+    /// A level clears below its threshold minus the trip's hysteresis (default 2 °C).
+    public static func derive(for sensor: TemperatureSensor, config: ThermalConfig) -> SensorThresholds {
+        let o = config.override(for: sensor)
+        let defaultHyst = o?.hysteresis ?? config.defaultHysteresis
+        func hyst(_ trip: TripPoint?) -> Double {
+            if let h = o?.hysteresis { return h }
+            if let h = trip?.hysteresis, h > 0 { return h }
+            return defaultHyst
+        }
+
+        var serious: Threshold
+        if let t = o?.serious {
+            serious = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
+        } else if let p = sensor.passiveTrips.first, let c = p.celsius {
+            serious = Threshold(celsius: c, hysteresis: hyst(p), rule: "passive trip")
+        } else if let m = sensor.max {
+            serious = Threshold(celsius: m, hysteresis: defaultHyst, rule: "hwmon max")
+        } else if let ct = sensor.criticalTrip, let c = ct.celsius {
+            serious = Threshold(celsius: c - config.seriousBelowCriticalTrip, hysteresis: hyst(ct),
+                                rule: "critical trip \(formatDegrees(c)) − \(formatDegrees(config.seriousBelowCriticalTrip))",
+                                isDirect: false)
+        } else {
+            let d = sensor.isBattery ? config.defaultBatterySerious : config.defaultSerious
+            serious = Threshold(celsius: d, hysteresis: defaultHyst,
+                                rule: sensor.isBattery ? "default for batteries" : "default for sensors without limits",
+                                isDirect: false)
+        }
+
+        var critical: Threshold
+        if let t = o?.critical {
+            critical = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
+        } else if let h = sensor.hotTrip, let c = h.celsius {
+            critical = Threshold(celsius: c, hysteresis: hyst(h), rule: "hot trip")
+        } else if let ct = sensor.criticalTrip, let c = ct.celsius {
+            critical = Threshold(celsius: c - config.criticalBelowCriticalTrip, hysteresis: hyst(ct),
+                                 rule: "critical trip \(formatDegrees(c)) − \(formatDegrees(config.criticalBelowCriticalTrip))",
+                                 isDirect: false)
+        } else if let c = sensor.crit ?? sensor.emergency {
+            var h = defaultHyst
+            if o?.hysteresis == nil, sensor.crit != nil, let ch = sensor.critHyst, ch < c, c - ch <= 50 { h = c - ch }
+            critical = Threshold(celsius: c, hysteresis: h, rule: sensor.crit != nil ? "hwmon crit" : "hwmon emergency")
+        } else {
+            critical = Threshold(celsius: serious.celsius + config.criticalAboveSerious, hysteresis: defaultHyst,
+                                 rule: "serious \(formatDegrees(serious.celsius)) + \(formatDegrees(config.criticalAboveSerious))",
+                                 isDirect: false)
+        }
+        // Firmware can put a passive trip above the hot one; keep the levels ordered.
+        if critical.celsius < serious.celsius { critical.celsius = serious.celsius }
+
+        let fairMargin = o?.fairBelowSerious ?? config.fairBelowSerious
+        let fair = Threshold(celsius: serious.celsius - fairMargin, hysteresis: defaultHyst,
+                             rule: "serious \(formatDegrees(serious.celsius)) − \(formatDegrees(fairMargin))",
+                             isDirect: false)
+        return SensorThresholds(fair: fair, serious: serious, critical: critical)
+    }
+}
+
+/// `91.0 °C`: one decimal, the way every thermtop output prints temperatures.
+public func formatDegrees(_ c: Double) -> String {
+    let r = (c * 10).rounded() / 10
+    let whole = Int(r.rounded(.towardZero))
+    var tenths = Int(((abs(r) - Double(abs(whole))) * 10).rounded())
+    var w = abs(whole)
+    if tenths == 10 { tenths = 0; w += 1 }
+    let sign = r < 0 ? "−" : ""
+    return "\(sign)\(w).\(tenths) °C"
+}

@@ -1,0 +1,81 @@
+import Foundation
+import ThermtopCore
+
+/// Low-power signals: the ACPI platform profile (legacy file and the 6.14+ class),
+/// power-profiles-daemon's stored profile, and Intel throttle counters.
+struct LowPowerReader: Sendable {
+    var hasLegacyProfile: Bool
+    var classProfiles: [(dir: String, name: String)]
+    var choices: [String]
+    /// power-profiles-daemon keeps its profile in `state.ini` (world-readable, no root needed).
+    var ppdStatePath: String?
+
+    static func discover(_ root: SysfsRoot, ppdStatePath: String?) -> LowPowerReader {
+        let legacy = root.exists("firmware/acpi/platform_profile")
+        let choices = root.value("firmware/acpi/platform_profile_choices", Parse.string).value?
+            .split(separator: " ").map(String.init) ?? []
+        var classes: [(String, String)] = []
+        for entry in root.list("class/platform-profile") ?? [] {
+            let dir = "class/platform-profile/\(entry)"
+            classes.append((dir, root.value("\(dir)/name", Parse.string).value ?? entry))
+        }
+        return LowPowerReader(hasLegacyProfile: legacy, classProfiles: classes, choices: choices, ppdStatePath: ppdStatePath)
+    }
+
+    func sample(_ root: SysfsRoot) -> LowPowerSignals {
+        var issues: [ReadingIssue] = []
+        let profile = hasLegacyProfile
+            ? root.take("firmware/acpi/platform_profile", Parse.string, into: &issues) : nil
+        let classes = classProfiles.map {
+            LowPowerSignals.NamedProfile(name: $0.name, profile: root.take("\($0.dir)/profile", Parse.string, into: &issues))
+        }
+        var ppd: String?
+        if let path = ppdStatePath, case .success(let text) = SysfsRoot(path: "/").read(String(path.dropFirst())) {
+            ppd = Self.ppdProfile(fromStateINI: text)
+        }
+        return LowPowerSignals(platformProfile: profile, platformProfileChoices: choices,
+                               classProfiles: classes, powerProfilesDaemon: ppd, issues: issues)
+    }
+
+    /// `Profile=` in the `[State]` section of power-profiles-daemon's state.ini.
+    static func ppdProfile(fromStateINI text: String) -> String? {
+        var inState = false
+        for line in text.split(whereSeparator: \.isNewline) {
+            let l = line.trimmingCharacters(in: .whitespaces)
+            if l.hasPrefix("[") { inState = l == "[State]"; continue }
+            if inState, l.hasPrefix("Profile=") {
+                let v = String(l.dropFirst("Profile=".count))
+                return v.isEmpty ? nil : v
+            }
+        }
+        return nil
+    }
+}
+
+/// `devices/system/cpu/cpuN/thermal_throttle/*_throttle_count` (Intel; absent on AMD and VMs).
+struct ThrottleReader: Sendable {
+    var cpuDirs: [String]
+    /// One CPU per physical package: package counters repeat on every CPU of a package.
+    var packageDirs: [String]
+
+    static func discover(_ root: SysfsRoot) -> ThrottleReader {
+        var cpus: [String] = []
+        var packages: [String: String] = [:]
+        for name in root.list("devices/system/cpu") ?? [] where name.hasPrefix("cpu") && Int(name.dropFirst(3)) != nil {
+            let dir = "devices/system/cpu/\(name)/thermal_throttle"
+            guard root.exists("\(dir)/core_throttle_count") || root.exists("\(dir)/package_throttle_count") else { continue }
+            cpus.append(dir)
+            let pkg = root.value("devices/system/cpu/\(name)/topology/physical_package_id", Parse.string).value ?? "0"
+            if packages[pkg] == nil { packages[pkg] = dir }
+        }
+        return ThrottleReader(cpuDirs: cpus, packageDirs: packages.values.sorted())
+    }
+
+    func sample(_ root: SysfsRoot) -> ThrottleCounters? {
+        guard !cpuDirs.isEmpty else { return nil }
+        var core: Int64 = 0, package: Int64 = 0
+        for d in cpuDirs { core += root.value("\(d)/core_throttle_count", Parse.integer).value ?? 0 }
+        for d in packageDirs { package += root.value("\(d)/package_throttle_count", Parse.integer).value ?? 0 }
+        return ThrottleCounters(core: core, package: package, cpus: cpuDirs.count)
+    }
+}

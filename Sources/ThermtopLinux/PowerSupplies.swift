@@ -1,0 +1,103 @@
+import ThermtopCore
+
+/// `/sys/class/power_supply/NAME`. Names, type, scope, model and design capacity are read once
+/// per rediscovery; the changing attributes each sample, from the attribute files of one pass
+/// (never mixed with `uevent`, which may have been written at another moment).
+struct SupplyLayout: Sendable {
+    enum Role: Sendable { case battery, peripheral, adapter, other }
+
+    var id: String
+    var dir: String
+    var type: String?
+    var role: Role
+    var scope: String?
+    var model, manufacturer, technology: String?
+    var energyFullDesign, chargeFullDesign, voltageMinDesign, voltageMaxDesign: Double?
+    /// Attribute files present at discovery; only these are read per sample.
+    var files: Set<String>
+    var staticIssues: [ReadingIssue]
+
+    static func discover(_ root: SysfsRoot) -> [SupplyLayout] {
+        let base = "class/power_supply"
+        return (root.list(base) ?? []).map { id in
+            let dir = "\(base)/\(id)"
+            var issues: [ReadingIssue] = []
+            let files = Set(root.list(dir) ?? [])
+            let type = root.take("\(dir)/type", Parse.string, into: &issues)
+            let scope = root.take("\(dir)/scope", Parse.string, into: &issues, required: false)
+            let model = root.take("\(dir)/model_name", Parse.string, into: &issues, required: false)
+            let lower = id.lowercased()
+            let role: Role
+            switch type {
+            case "Battery"?:
+                // Mice and keyboards report through HID (`hidpp_battery_0`, `hid-…-battery`)
+                // with scope Device: they are never the system battery.
+                let hid = lower.hasPrefix("hidpp") || lower.hasPrefix("hid-") || lower.contains("wacom")
+                    || lower.contains("controller")
+                role = (scope == "Device" || hid) ? .peripheral : .battery
+            case "Mains"?, "UPS"?: role = .adapter
+            case let t? where t.hasPrefix("USB"): role = .adapter
+            default: role = .other
+            }
+            func micro(_ name: String, max: Double) -> Double? {
+                root.take("\(dir)/\(name)", Parse.micro(max: max), into: &issues, required: false)
+            }
+            return SupplyLayout(
+                id: id, dir: dir, type: type, role: role, scope: scope, model: model,
+                manufacturer: root.take("\(dir)/manufacturer", Parse.string, into: &issues, required: false),
+                technology: root.take("\(dir)/technology", Parse.string, into: &issues, required: false),
+                energyFullDesign: micro("energy_full_design", max: 10_000),
+                chargeFullDesign: micro("charge_full_design", max: 1_000),
+                voltageMinDesign: micro("voltage_min_design", max: 100),
+                voltageMaxDesign: micro("voltage_max_design", max: 100),
+                files: files, staticIssues: issues)
+        }
+    }
+
+    func sampleAdapter(_ root: SysfsRoot) -> PowerAdapter {
+        var issues = staticIssues
+        let online = root.take("\(dir)/online", Parse.flag, into: &issues)
+        return PowerAdapter(id: id, type: type, online: online, issues: issues)
+    }
+
+    /// The battery, or nil when `present` is 0 (an empty bay is not a battery).
+    func sampleBattery(_ root: SysfsRoot) -> (Battery?, ReadingIssue?) {
+        var issues = staticIssues
+        func r<T>(_ name: String, _ parse: (String, String) -> Reading<T>) -> T? {
+            guard files.contains(name) else { return nil }
+            return root.take("\(dir)/\(name)", parse, into: &issues)
+        }
+        let present = r("present", Parse.flag)
+        if present == false {
+            return (nil, ReadingIssue(file: "\(dir)/present", reason: .missing, detail: "present 0: empty bay, not a battery"))
+        }
+        let status = r("status", Parse.string).map(BatteryStatus.init(kernel:))
+        var energyNow = r("energy_now", Parse.micro(max: 10_000))
+        let energyFull = r("energy_full", Parse.micro(max: 10_000))
+        var chargeNow = r("charge_now", Parse.micro(max: 1_000))
+        let chargeFull = r("charge_full", Parse.micro(max: 1_000))
+        // A gauge that reports more than full is recalibrating: clamp for percent, keep a note.
+        if let n = energyNow, let f = energyFull, n > f * 1.05 {
+            issues.append(ReadingIssue(file: "\(dir)/energy_now", reason: .implausible, detail: "above energy_full"))
+            energyNow = f
+        }
+        if let n = chargeNow, let f = chargeFull, n > f * 1.05 {
+            issues.append(ReadingIssue(file: "\(dir)/charge_now", reason: .implausible, detail: "above charge_full"))
+            chargeNow = f
+        }
+        let battery = Battery(
+            id: id, present: present ?? true, status: status,
+            capacity: r("capacity", Parse.percent),
+            capacityLevel: r("capacity_level", Parse.string),
+            energyNow: energyNow, energyFull: energyFull, energyFullDesign: energyFullDesign,
+            chargeNow: chargeNow, chargeFull: chargeFull, chargeFullDesign: chargeFullDesign,
+            powerNow: r("power_now", Parse.micro(max: 500, signed: true)),
+            currentNow: r("current_now", Parse.micro(max: 50, signed: true)),
+            voltageNow: r("voltage_now", Parse.micro(max: 100)),
+            voltageMinDesign: voltageMinDesign, voltageMaxDesign: voltageMaxDesign,
+            cycleCount: r("cycle_count", Parse.int).flatMap { $0 >= 0 ? $0 : nil },
+            model: model, manufacturer: manufacturer, technology: technology, scope: scope,
+            celsius: r("temp", Parse.tenthsCelsius), issues: issues)
+        return (battery, nil)
+    }
+}

@@ -1,0 +1,162 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ThermtopCore
+
+/// The one funnel through which thermtop touches sysfs. Every read goes through `read(_:)`,
+/// relative to a root directory: `/sys` in production, a fixture tree in tests. Failures come
+/// back as a typed `ReadingIssue` carrying the errno name, never as a crash or a guess.
+public final class SysfsRoot: @unchecked Sendable {
+    /// Absolute path of the root (`/sys`).
+    public let path: String
+    /// Attribute reads since creation (for the debug overlay and benchmarks).
+    public private(set) var readCount = 0
+    /// Directory listings since creation.
+    public private(set) var listCount = 0
+
+    public init(path: String = "/sys") {
+        var p = path
+        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+        self.path = p
+    }
+
+    /// Whether the root is a directory that can be listed.
+    public var isUsable: Bool { isDirectory("") }
+
+    private func absolute(_ relative: String) -> String {
+        relative.isEmpty ? path : path + "/" + relative
+    }
+
+    /// Read one attribute file (`class/thermal/thermal_zone0/temp`) in one `read(2)`.
+    /// sysfs attributes are at most a page long.
+    public func read(_ relative: String) -> Result<String, ReadingIssue> {
+        readCount += 1
+        let fd = open(absolute(relative), O_RDONLY | O_CLOEXEC)
+        if fd < 0 { return .failure(Self.issue(relative, errno: errno)) }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var n: Int
+        repeat {
+            n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 4096) }
+        } while n < 0 && errno == EINTR
+        if n < 0 { return .failure(Self.issue(relative, errno: errno)) }
+        return .success(String(decoding: buffer[0..<n], as: UTF8.self))
+    }
+
+    /// The entries of a directory, in natural order (`thermal_zone2` before `thermal_zone10`);
+    /// nil when it cannot be listed.
+    public func list(_ relative: String) -> [String]? {
+        listCount += 1
+        guard let dir = opendir(absolute(relative)) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted(by: naturalLess)
+    }
+
+    /// Whether a path exists (following links).
+    public func exists(_ relative: String) -> Bool {
+        access(absolute(relative), F_OK) == 0
+    }
+
+    public func isDirectory(_ relative: String) -> Bool {
+        var st = stat()
+        guard stat(absolute(relative), &st) == 0 else { return false }
+        return (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The target of a symlink, as stored (`../../devices/...`); nil if not a link.
+    public func linkTarget(_ relative: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink(absolute(relative), &buffer, 4095)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The canonical path relative to the root (`devices/platform/coretemp.0/hwmon/hwmon1`),
+    /// or the absolute path when it lies outside the root; nil when it does not resolve.
+    public func resolved(_ relative: String) -> String? {
+        guard let r = realpath(absolute(relative), nil) else { return nil }
+        defer { free(r) }
+        let full = String(cString: r)
+        guard let rootReal = realpath(path, nil) else { return full }
+        defer { free(rootReal) }
+        let root = String(cString: rootReal)
+        if full == root { return "" }
+        if full.hasPrefix(root + "/") { return String(full.dropFirst(root.count + 1)) }
+        return full
+    }
+
+    static func issue(_ file: String, errno code: Int32) -> ReadingIssue {
+        let reason: IssueReason
+        switch code {
+        case ENOENT, ENOTDIR: reason = .missing
+        case EACCES, EPERM: reason = .permissionDenied
+        case EIO: reason = .ioError
+        case ENODATA: reason = .noData
+        case EAGAIN, EBUSY: reason = .busy
+        case EISDIR: reason = .notAFile
+        default: reason = .readFailed
+        }
+        return ReadingIssue(file: file, reason: reason, detail: errnoName(code))
+    }
+
+    static func errnoName(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "ENOENT"
+        case ENOTDIR: "ENOTDIR"
+        case EACCES: "EACCES"
+        case EPERM: "EPERM"
+        case EIO: "EIO"
+        case ENODATA: "ENODATA"
+        case EAGAIN: "EAGAIN"
+        case EBUSY: "EBUSY"
+        case EISDIR: "EISDIR"
+        case EINVAL: "EINVAL"
+        case ENXIO: "ENXIO"
+        case ENODEV: "ENODEV"
+        case EOPNOTSUPP: "EOPNOTSUPP"
+        default: "errno \(code)"
+        }
+    }
+}
+
+/// `a2 < a10`: compare digit runs as numbers.
+func naturalLess(_ a: String, _ b: String) -> Bool {
+    var i = a.unicodeScalars.makeIterator(), j = b.unicodeScalars.makeIterator()
+    var ca = i.next(), cb = j.next()
+    while let x = ca, let y = cb {
+        if x.properties.numericType != nil, y.properties.numericType != nil,
+           let dx = Int(String(x)), let dy = Int(String(y)) {
+            var na = dx, nb = dy
+            ca = i.next(); cb = j.next()
+            while let c = ca, let d = Int(String(c)), c.isASCII { na = na * 10 + d; ca = i.next() }
+            while let c = cb, let d = Int(String(c)), c.isASCII { nb = nb * 10 + d; cb = j.next() }
+            if na != nb { return na < nb }
+            continue
+        }
+        if x != y { return x.value < y.value }
+        ca = i.next(); cb = j.next()
+    }
+    return ca == nil && cb != nil
+}
+
+/// Monotonic clock (CLOCK_MONOTONIC) for the monitor.
+public struct SystemClock: MonitorClock {
+    public init() {}
+    public func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+    public func sleep(seconds: Double) async throws {
+        try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+    }
+}

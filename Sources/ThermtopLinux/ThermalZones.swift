@@ -1,0 +1,96 @@
+import ThermtopCore
+
+/// `/sys/class/thermal/thermal_zoneN`: static part (type, trips) read once per rediscovery.
+struct ZoneLayout: Sendable {
+    var id: String
+    var dir: String
+    var type: String?
+    var policy: String?
+    var trips: [TripPoint]
+    var staticIssues: [ReadingIssue]
+    var hasMode: Bool
+
+    static func discover(_ root: SysfsRoot) -> [ZoneLayout] {
+        let base = "class/thermal"
+        return (root.list(base) ?? []).filter { $0.hasPrefix("thermal_zone") }.map { id in
+            let dir = "\(base)/\(id)"
+            var issues: [ReadingIssue] = []
+            let type = root.take("\(dir)/type", Parse.string, into: &issues)
+            let policy = root.take("\(dir)/policy", Parse.string, into: &issues, required: false)
+            let files = root.list(dir) ?? []
+            let tripIndices = Set(files.compactMap { name -> Int? in
+                guard name.hasPrefix("trip_point_"), name.hasSuffix("_type") || name.hasSuffix("_temp") else { return nil }
+                return Int(name.dropFirst("trip_point_".count).prefix { $0.isNumber })
+            }).sorted()
+            let trips = tripIndices.map { k in readTrip(root, dir: dir, index: k) }
+            return ZoneLayout(id: id, dir: dir, type: type, policy: policy, trips: trips, staticIssues: issues,
+                              hasMode: files.contains("mode"))
+        }
+    }
+
+    static func readTrip(_ root: SysfsRoot, dir: String, index k: Int) -> TripPoint {
+        let prefix = "\(dir)/trip_point_\(k)"
+        var kind: TripKind?
+        var ignored: ReadingIssue?
+        switch root.value("\(prefix)_type", Parse.string) {
+        case .value(let t):
+            // Kernels print `active` (older ones `active0`…); `high` does not exist for zones.
+            if t.hasPrefix("active") { kind = .active } else if let k = TripKind(rawValue: t) { kind = k } else {
+                ignored = ReadingIssue(file: "\(prefix)_type", reason: .unrecognised, detail: String(t.prefix(24)))
+            }
+        case .unknown(let issue): ignored = issue
+        }
+        var celsius: Double?
+        switch root.value("\(prefix)_temp", Parse.limit) {
+        case .value(let c): celsius = c
+        case .unknown(let issue): if ignored == nil { ignored = issue }
+        }
+        let hyst = root.value("\(prefix)_hyst", Parse.hysteresis).value
+        return TripPoint(index: k, kind: kind, celsius: celsius, hysteresis: hyst, ignored: ignored)
+    }
+
+    /// Reread what changes: `temp` and `mode`.
+    func sample(_ root: SysfsRoot) -> ThermalZone {
+        var issues = staticIssues
+        let celsius = root.take("\(dir)/temp", Parse.temperature, into: &issues)
+        let mode = hasMode ? root.take("\(dir)/mode", Parse.string, into: &issues, required: false) : nil
+        for t in trips { if let i = t.ignored { issues.append(i) } }
+        return ThermalZone(id: id, type: type, celsius: celsius, mode: mode, policy: policy, trips: trips, issues: issues)
+    }
+}
+
+/// `/sys/class/thermal/cooling_deviceN`: type and max_state read once, cur_state each sample.
+struct CoolingLayout: Sendable {
+    var id: String
+    var dir: String
+    var type: String?
+    var maxState: Int?
+    var staticIssues: [ReadingIssue]
+
+    static func discover(_ root: SysfsRoot) -> [CoolingLayout] {
+        let base = "class/thermal"
+        return (root.list(base) ?? []).filter { $0.hasPrefix("cooling_device") }.map { id in
+            let dir = "\(base)/\(id)"
+            var issues: [ReadingIssue] = []
+            let type = root.take("\(dir)/type", Parse.string, into: &issues)
+            var maxState = root.take("\(dir)/max_state", Parse.int, into: &issues)
+            if let m = maxState, m < 0 {
+                issues.append(ReadingIssue(file: "\(dir)/max_state", reason: .implausible, detail: "\(m)"))
+                maxState = nil
+            }
+            return CoolingLayout(id: id, dir: dir, type: type, maxState: maxState, staticIssues: issues)
+        }
+    }
+
+    func sample(_ root: SysfsRoot) -> CoolingDevice {
+        var issues = staticIssues
+        var cur = root.take("\(dir)/cur_state", Parse.int, into: &issues)
+        // intel_powerclamp prints -1 while idle.
+        if let c = cur, c < 0 { cur = 0 }
+        if let c = cur, let m = maxState, c > m {
+            issues.append(ReadingIssue(file: "\(dir)/cur_state", reason: .implausible, detail: "\(c) > max \(m)"))
+            cur = nil
+        }
+        return CoolingDevice(id: id, type: type, currentState: cur, maxState: maxState, issues: issues)
+    }
+}

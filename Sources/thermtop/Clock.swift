@@ -1,0 +1,2 @@
+import ThermtopLinux
+typealias SystemClockForCLI = SystemClock

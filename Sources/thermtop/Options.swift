@@ -1,0 +1,64 @@
+import ArgumentParser
+import ThermtopCore
+import ThermtopLinux
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ThermalState: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.name) }
+}
+
+enum OnOff: String, ExpressibleByArgument, CaseIterable {
+    case on, off
+    var bool: Bool { self == .on }
+}
+
+/// Options shared by the dashboard and `status`.
+struct SourceOptions: ParsableArguments {
+    @Option(name: .customLong("sysfs-root"), help: ArgumentHelp("Read sensors from this sysfs tree instead of /sys.", valueName: "dir"))
+    var sysfsRoot: String?
+
+    @Flag(help: "Use the simulated laptop instead of real sensors.")
+    var simulate = false
+
+    @Option(name: .customLong("simulate-state"), help: ArgumentHelp("Start with the thermal state forced (nominal|fair|serious|critical).", valueName: "state"))
+    var simulateState: ThermalState?
+
+    @Option(name: .customLong("low-power"), help: ArgumentHelp("Start with low power forced on or off.", valueName: "on|off"))
+    var lowPower: OnOff?
+
+    @Option(name: .customLong("ppd-state"), help: ArgumentHelp("power-profiles-daemon state file (default: /var/lib/power-profiles-daemon/state.ini for the live /sys).", valueName: "file"))
+    var ppdState: String?
+
+    func validate() throws {
+        if let root = sysfsRoot {
+            if simulate { throw ValidationError("--sysfs-root and --simulate cannot be used together.") }
+            var st = stat()
+            guard stat(root, &st) == 0 else {
+                throw ValidationError("--sysfs-root \(root): no such directory.")
+            }
+            guard (st.st_mode & S_IFMT) == S_IFDIR else {
+                throw ValidationError("--sysfs-root \(root): not a directory.")
+            }
+            guard access(root, R_OK | X_OK) == 0 else {
+                throw ValidationError("--sysfs-root \(root): permission denied.")
+            }
+        }
+    }
+
+    var overrides: Overrides { Overrides(thermalState: simulateState, lowPower: lowPower?.bool) }
+
+    /// The source the options ask for.
+    func makeSource() -> any SensorSource {
+        if simulate { return SimulatedLaptop() }
+        let ppd: String?? = ppdState.map { .some($0) } ?? .none
+        return SysfsSource(path: sysfsRoot ?? "/sys", ppdStatePath: ppd)
+    }
+}
+
+enum ThermtopInfo {
+    static let version = "0.1.0"
+}

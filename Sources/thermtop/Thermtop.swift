@@ -1,0 +1,39 @@
+import ArgumentParser
+import ThermtopCore
+
+@main
+struct Thermtop: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thermtop",
+        abstract: "top for heat: how hot this machine is, and how hard software should push right now.",
+        discussion: """
+            With no subcommand, opens the live dashboard. `thermtop status` prints the same \
+            decision once, as text or JSON.
+            """,
+        version: ThermtopInfo.version,
+        subcommands: [Dashboard.self, Status.self],
+        defaultSubcommand: Dashboard.self
+    )
+}
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the thermal state, low power, tier, policy, sensors and batteries once.")
+
+    @OptionGroup var source: SourceOptions
+
+    @Flag(help: "Print a versioned JSON object (schema thermtop.status/1) instead of text.")
+    var json = false
+
+    @MainActor
+    mutating func run() async throws {
+        let src = source.makeSource()
+        let monitor = ThermalMonitor(source: src, clock: SystemClockForCLI(), overrides: source.overrides)
+        let status = monitor.sample()
+        if json {
+            print(StatusReport.json(status, version: ThermtopInfo.version).serialized())
+        } else {
+            print(StatusReport.text(status), terminator: "")
+        }
+    }
+}
