@@ -1,0 +1,202 @@
+import CNcursesw
+import Glibc
+import ThermtopUI
+
+/// A full-screen ncurses session on standard input/output: draws `CellBuffer`s and
+/// reads keys. Use it from one thread (the main run loop); it is not `Sendable`.
+///
+/// Start it with `newterm`, never `initscr` (which exits the process when TERM is
+/// unusable); stop it with `restore()` or by letting it deinitialise.
+public final class Terminal {
+    private let screen: OpaquePointer
+    private let window: UnsafeMutablePointer<WINDOW>
+    private var active = true
+    private var previous: CellBuffer?
+    private var needsFullRedraw = true
+    private var lastScreenSize = (width: -1, height: -1)
+    private let palette: Palette
+
+    /// Number of colours the terminal offers; 0 when drawing in monochrome (colour not
+    /// wanted, or the terminal has none).
+    public let colorCount: Int
+
+    /// Whether the locale's character set is UTF-8. When it is not, `present` draws
+    /// `CellBuffer.asciiFallback` of every non-ASCII character.
+    public let unicode: Bool
+
+    /// Checks, without starting curses, that a full-screen session can start: standard
+    /// input and output are terminals and `TERM` names a usable terminfo entry (via
+    /// `setupterm` with an error out-parameter). Returns nil when all is well.
+    public static func preflight() -> TerminalProblem? {
+        guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else { return .notATerminal }
+        guard let raw = getenv("TERM"), raw.pointee != 0 else { return .termNotSet }
+        let term = String(cString: raw)
+        switch thermtop_probe_terminal(raw, STDOUT_FILENO) {
+        case 1: return nil
+        case -1: return .noTerminfoDatabase(term)
+        default: return .unusableTerm(term)
+        }
+    }
+
+    /// Starts curses: `setlocale(LC_ALL, "")`, `newterm`, cbreak, no echo, keypad,
+    /// hidden cursor, and colour pairs when `color` is true and the terminal has colours.
+    ///
+    /// Also arms `TerminalSignals.emergencyRestore()` (from `atexit` and crash signals).
+    /// Call `TerminalSignals.install()` first if the run loop should handle quit signals.
+    ///
+    /// - Throws: `TerminalProblem` when `preflight()` finds one or `newterm` fails.
+    public init(color: Bool) throws {
+        if let problem = Terminal.preflight() { throw problem }
+        setlocale(LC_ALL, "")
+        let codeset = thermtop_codeset().map { String(cString: $0) } ?? ""
+        unicode = ["utf-8", "utf8"].contains(codeset.lowercased())
+
+        EmergencyRestore.saveTermios(fd: STDIN_FILENO)
+        guard let screen = newterm(nil, thermtop_stdout(), thermtop_stdin()) else {
+            throw TerminalProblem.initializationFailed(getenv("TERM").map { String(cString: $0) } ?? "")
+        }
+        self.screen = screen
+        set_term(screen)
+        window = thermtop_stdscr()
+
+        cbreak()
+        noecho()
+        nonl()
+        intrflush(window, false)
+        keypad(window, true)
+        leaveok(window, true)
+        curs_set(0)
+        // A lone ESC is the Escape key after 25 ms rather than the default second.
+        set_escdelay(25)
+
+        if color && has_colors() {
+            start_color()
+            let defaults = use_default_colors() == OK
+            colorCount = Int(thermtop_colors())
+            palette = Palette(colors: colorCount, pairs: Int(thermtop_color_pairs()), defaultColors: defaults)
+        } else {
+            colorCount = 0
+            palette = Palette(colors: 0, pairs: 0, defaultColors: false)
+        }
+
+        EmergencyRestore.arm(sequence: Terminal.restoreSequence())
+        TerminalSignals.installCrashRestore()
+    }
+
+    deinit {
+        restore()
+    }
+
+    /// The screen size in cells, as curses last saw it (updated on `Key.resize`).
+    public var size: (width: Int, height: Int) {
+        guard active else { return (max(0, lastScreenSize.width), max(0, lastScreenSize.height)) }
+        var y: Int32 = 0, x: Int32 = 0
+        thermtop_getmaxyx(window, &y, &x)
+        return (Int(max(0, x)), Int(max(0, y)))
+    }
+
+    /// Draws the cells of `buffer` that differ from the buffer presented last, then
+    /// refreshes once. After a resize (or on the first frame) it clears and redraws
+    /// everything. Cells beyond the screen are clipped; screen cells beyond the buffer
+    /// stay blank.
+    ///
+    /// - Returns: the number of cells handed to curses.
+    @discardableResult
+    public func present(_ buffer: CellBuffer) -> Int {
+        guard active else { return 0 }
+        let screenSize = size
+        if screenSize != lastScreenSize {
+            lastScreenSize = screenSize
+            needsFullRedraw = true
+        }
+        var base = previous
+        if needsFullRedraw {
+            werase(window)
+            clearok(window, true)
+            base = nil
+            needsFullRedraw = false
+        }
+
+        var written = 0
+        var line: [cchar_t] = []
+        line.reserveCapacity(screenSize.width)
+        for run in buffer.diff(from: base) where run.y < screenSize.height && run.x < screenSize.width {
+            let count = min(run.cells.count, screenSize.width - run.x)
+            line.removeAll(keepingCapacity: true)
+            for cell in run.cells.prefix(count) { line.append(character(for: cell)) }
+            // wadd_wchnstr does not move the cursor, so the bottom-right cell is safe
+            // and nothing wraps or scrolls.
+            mvwadd_wchnstr(window, Int32(run.y), Int32(run.x), line, Int32(count))
+            written += count
+        }
+        wrefresh(window)
+        previous = buffer
+        return written
+    }
+
+    /// Forgets what is on screen so the next `present` redraws every cell (for example
+    /// after something else wrote to the terminal).
+    public func invalidate() {
+        needsFullRedraw = true
+    }
+
+    /// Waits up to `timeoutMilliseconds` (negative: forever, 0: don't wait) for a key.
+    ///
+    /// Returns nil on timeout, on an unmapped key, and when a signal interrupted the
+    /// wait: check `TerminalSignals.quitRequested` after every call.
+    public func readKey(timeoutMilliseconds: Int) -> Key? {
+        guard active else { return nil }
+        wtimeout(window, Int32(clamping: timeoutMilliseconds))
+        var code: wint_t = 0
+        let result = wget_wch(window, &code)
+        let key: Key?
+        switch result {
+        case KEY_CODE_YES: key = Terminal.functionKey(Int32(bitPattern: code))
+        case OK: key = Terminal.characterKey(code)
+        default: key = nil  // ERR: timeout, or EINTR from a signal
+        }
+        if key == .resize { needsFullRedraw = true }
+        return key
+    }
+
+    /// Ends the curses session (`endwin`) and frees it. Idempotent; after it,
+    /// `present` and `readKey` do nothing.
+    public func restore() {
+        guard active else { return }
+        active = false
+        EmergencyRestore.disarm()
+        endwin()
+        delscreen(screen)
+    }
+
+    // MARK: - Cells
+
+    private func character(for cell: Cell) -> cchar_t {
+        var c = CellBuffer.isSafe(cell.char) ? cell.char : CellBuffer.replacement
+        if !unicode { c = CellBuffer.asciiFallback(c) }
+        let scalar = c.unicodeScalars.first?.value ?? 0x3F
+        let (attributes, pair) = palette.attributes(for: cell.style)
+        var result = cchar_t()
+        var text: (wchar_t, wchar_t) = (wchar_t(bitPattern: scalar), 0)
+        withUnsafePointer(to: &text) { pointer in
+            pointer.withMemoryRebound(to: wchar_t.self, capacity: 2) { wide in
+                _ = setcchar(&result, wide, attributes, pair, nil)
+            }
+        }
+        return result
+    }
+
+    /// The terminfo strings that undo curses' modes, for the async-signal-safe
+    /// emergency restore: reset attributes, show the cursor, leave keypad-transmit
+    /// mode and the alternate screen.
+    private static func restoreSequence() -> [UInt8] {
+        var bytes: [UInt8] = []
+        for capability in ["sgr0", "cnorm", "rmkx", "rmcup"] {
+            if let value = thermtop_tigetstr(capability) {
+                bytes.append(contentsOf: Array(String(cString: value).utf8))
+            }
+        }
+        bytes.append(contentsOf: Array("\r\n".utf8))
+        return bytes
+    }
+}
