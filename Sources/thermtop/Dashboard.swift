@@ -1,5 +1,12 @@
 import ArgumentParser
 import ThermtopCore
+import ThermtopLinux
+import ThermtopTerminal
+import ThermtopUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct Dashboard: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -7,8 +14,183 @@ struct Dashboard: AsyncParsableCommand {
 
     @OptionGroup var source: SourceOptions
 
+    @Option(help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600).", valueName: "seconds"))
+    var delay: Double = 1
+
+    @Flag(name: .customLong("no-color"), help: "Monochrome (also when NO_COLOR is set).")
+    var noColor = false
+
+    @Flag(help: "ASCII bars, sparklines and boxes instead of Unicode.")
+    var ascii = false
+
+    func validate() throws {
+        guard delay.isFinite, (0.2...3600).contains(delay) else {
+            throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(delay)).")
+        }
+    }
+
     @MainActor
     mutating func run() async throws {
-        print("dashboard: not yet")
+        if let problem = Terminal.preflight() {
+            printError("thermtop: \(problem). The dashboard needs an interactive terminal; use `thermtop status` (or `thermtop status --json`) for a one-shot report.")
+            throw ExitCode(2)
+        }
+        var src = source.makeSource()
+        var note: String?
+        let clock = SystemClock()
+        if !source.simulate, source.sysfsRoot == nil, src.sample(at: clock.now()).isEmpty {
+            src = SimulatedLaptop()
+            note = "No sensors under /sys (a container or VM?): showing the SIMULATED laptop. `thermtop status` shows what was found."
+        }
+        let monitor = ThermalMonitor(source: src, clock: clock, overrides: source.overrides)
+        let envNoColor = getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
+
+        TerminalSignals.install()
+        let term: Terminal
+        do {
+            term = try Terminal(color: !noColor && !envNoColor)
+        } catch {
+            printError("thermtop: \(error). Use `thermtop status` instead.")
+            throw ExitCode(2)
+        }
+        defer { term.restore() }
+
+        var loop = RunLoop(monitor: monitor, terminal: term, delay: delay)
+        loop.app.note = note
+        loop.app.unicode = term.unicode && !ascii
+        loop.app.color = term.colorCount > 0 && !noColor && !envNoColor
+        loop.app.hostname = hostname()
+        loop.run()
+        term.restore()
+        if TerminalSignals.lastSignal != 0 && TerminalSignals.lastSignal != SIGINT {
+            throw ExitCode(128 + TerminalSignals.lastSignal)
+        }
     }
+}
+
+/// The dashboard's loop: sample on the delay, refresh on the policy's interval, animate the
+/// pulse only while the tier allows, redraw only when something changed, and sleep in the
+/// terminal's key wait in between (no other timers).
+@MainActor
+struct RunLoop {
+    let monitor: ThermalMonitor
+    let terminal: Terminal
+    let delay: Double
+    var app: AppState
+
+    init(monitor: ThermalMonitor, terminal: Terminal, delay: Double) {
+        self.monitor = monitor
+        self.terminal = terminal
+        self.delay = delay
+        monitor.refresh()
+        app = AppState(status: monitor.status)
+        app.sampleDelay = delay
+        app.apply(monitor.status)
+        if let sim = monitor.source as? SimulatedLaptop { app.simulatedLoad = sim.load }
+    }
+
+    var clock: any MonitorClock { monitor.clock }
+
+    mutating func run() {
+        var nextSample = clock.now() + delay
+        var nextFrame = clock.now()
+        var needsRender = true
+        updateClock()
+        while !app.quit && !TerminalSignals.quitRequested {
+            let now = clock.now()
+            if !app.paused && now >= nextSample {
+                sample(now: now)
+                nextSample = max(nextSample + delay, now + delay * 0.5)
+                needsRender = true
+            }
+            let fps = Pulse.framesPerSecond(app.status.tier)
+            if fps > 0 && now >= nextFrame {
+                app.tick += 1
+                nextFrame = now + 1 / fps
+                needsRender = true
+            }
+            if needsRender {
+                render()
+                needsRender = false
+            }
+            var wake = app.paused ? now + 60 : nextSample
+            if fps > 0 { wake = min(wake, nextFrame) }
+            let timeout = Int(max(0, min(wake - clock.now(), 60)) * 1000)
+            guard let key = terminal.readKey(timeoutMilliseconds: max(timeout, 1)) else { continue }
+            if key == .resize {
+                terminal.invalidate()
+                needsRender = true
+                continue
+            }
+            guard let action = KeyMap.action(for: key) else { continue }
+            for effect in Reducer.reduce(&app, action) { perform(effect) }
+            needsRender = true
+        }
+    }
+
+    mutating func sample(now: Double) {
+        let t0 = clock.now()
+        if monitor.secondsUntilRefresh(now: now) <= 0 { monitor.refresh() } else { monitor.sample() }
+        app.stats.sampleMilliseconds = (clock.now() - t0) * 1000
+        app.stats.samples = monitor.sampleCount
+        app.apply(monitor.status)
+        updateClock()
+    }
+
+    mutating func updateClock() {
+        app.secondsUntilRefresh = monitor.secondsUntilRefresh()
+        app.clock = localTime()
+        if let sys = monitor.source as? SysfsSource { app.stats.fileReads = sys.root.readCount }
+    }
+
+    mutating func perform(_ effect: Effect) {
+        switch effect {
+        case .setOverrides(let o):
+            monitor.overrides = o
+            app.status = monitor.status
+        case .refresh:
+            monitor.refresh()
+            app.apply(monitor.status)
+            updateClock()
+        case .adjustLoad(let d):
+            if let sim = monitor.source as? SimulatedLaptop {
+                sim.setLoad(sim.load + d)
+                app.simulatedLoad = sim.load
+            }
+        }
+    }
+
+    mutating func render() {
+        let t0 = clock.now()
+        let size = terminal.size
+        app.stats.terminalWidth = size.width
+        app.stats.terminalHeight = size.height
+        app.stats.colorCount = terminal.colorCount
+        let buffer = Screen.render(app, width: size.width, height: size.height)
+        let cells = terminal.present(buffer)
+        app.stats.frames += 1
+        app.stats.cellsLastFrame = cells
+        app.stats.cellsTotal += cells
+        app.stats.renderMilliseconds = (clock.now() - t0) * 1000
+    }
+}
+
+func printError(_ s: String) {
+    fputs(s + "\n", stderrStream())
+}
+
+func stderrStream() -> UnsafeMutablePointer<FILE> { fdopen(2, "w") }
+
+func hostname() -> String {
+    var buf = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buf, 255) == 0 else { return "localhost" }
+    return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+func localTime() -> String {
+    var t = time(nil)
+    var tmv = tm()
+    localtime_r(&t, &tmv)
+    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return "\(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec))"
 }

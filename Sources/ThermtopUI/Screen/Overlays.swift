@@ -1,0 +1,139 @@
+import ThermtopCore
+
+/// Help, debug and sensor-detail overlays, drawn in a box over the dashboard.
+enum Overlays {
+    static func boxRect(_ buf: CellBuffer, lines: Int, maxWidth: Int = 100) -> Rect {
+        let w = min(buf.width - 2, maxWidth)
+        let h = min(buf.height - 2, lines + 2)
+        return Rect(x: (buf.width - w) / 2, y: max(1, (buf.height - h) / 2), width: w, height: h)
+    }
+
+    static func draw(_ lines: [(String, CellStyle)], title: String, into buf: inout CellBuffer, theme: Theme) {
+        let r = boxRect(buf, lines: lines.count)
+        buf.box(r, title: title, theme: theme)
+        for (i, (text, style)) in lines.enumerated() where i < r.height - 2 {
+            buf.text(CellBuffer.sanitize(text), x: r.x + 2, y: r.y + 1 + i, style: style, maxWidth: r.width - 4, theme: theme)
+        }
+        if lines.count > r.height - 2 {
+            buf.put("…", x: r.maxX - 3, y: r.maxY - 2, style: theme.dim)
+        }
+    }
+
+    /// The help screen, generated from the key map.
+    static func help(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
+        var lines: [(String, CellStyle)] = []
+        for b in KeyMap.bindings {
+            lines.append((Format.pad(b.label, 10) + b.help, .plain))
+        }
+        lines.append(("", .plain))
+        lines.append(("State: the hottest sensor vs its own trips (passive → serious, hot → critical).", theme.dim))
+        lines.append(("Tier: serious/critical → minimal; fair → reduced (minimal on low power);", theme.dim))
+        lines.append(("      nominal → full (reduced on low power). Esc or ? closes.", theme.dim))
+        draw(lines, title: "thermtop keys", into: &buf, theme: theme)
+    }
+
+    /// Files behind a sensor's reading.
+    static func files(for sensor: TemperatureSensor, snapshot: Snapshot) -> [String] {
+        switch sensor.kind {
+        case .zone:
+            let trips = snapshot.zones.first { $0.id == sensor.id }?.trips.count ?? 0
+            return ["class/thermal/\(sensor.id)/temp", "class/thermal/\(sensor.id)/type"]
+                + (trips > 0 ? ["class/thermal/\(sensor.id)/trip_point_{0..\(trips - 1)}_{type,temp,hyst}"] : [])
+        case .hwmon:
+            let parts = sensor.id.split(separator: "/")
+            guard parts.count == 2 else { return [] }
+            return ["class/hwmon/\(parts[0])/\(parts[1])_{input,label,max,crit,crit_hyst,emergency}", "class/hwmon/\(parts[0])/name"]
+        case .battery:
+            return ["class/power_supply/\(sensor.name)/temp"]
+        }
+    }
+
+    static func debug(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
+        let s = state.status
+        let st = state.stats
+        var lines: [(String, CellStyle)] = []
+        lines.append(("Rule trail", theme.title))
+        for l in s.ruleTrail { lines.append(("  " + Format.clean(l), .plain)) }
+        if let id = s.assessment.decidedBy, let a = s.assessment.sensors.first(where: { $0.sensor.id == id }) {
+            lines.append(("Deciding sensor \(Format.clean(a.sensor.name)) (\(id)): raw \(a.sensor.celsius.map { String(Int(($0 * 1000).rounded())) } ?? "?") m°C", theme.title))
+            for f in files(for: a.sensor, snapshot: s.snapshot) { lines.append(("  " + f, theme.dim)) }
+            lines.append(("  serious \(a.thresholds.serious.label), hyst \(formatDegrees(a.thresholds.serious.hysteresis)); critical \(a.thresholds.critical.label)", .plain))
+        } else if let id = s.assessment.decidedBy {
+            lines.append(("Decided by \(id)", theme.title))
+        }
+        let issues = s.snapshot.allIssues
+        lines.append(("Reading issues (\(issues.count))", theme.title))
+        for i in issues.prefix(6) { lines.append(("  " + Format.clean(i.description), theme.dim)) }
+        if issues.count > 6 { lines.append(("  … \(issues.count - 6) more (thermtop status lists all)", theme.dim)) }
+        lines.append(("Runtime", theme.title))
+        lines.append((String(format2("  sample %.2f ms · render %.2f ms · frames %d · samples %d · file reads %d",
+                                     st.sampleMilliseconds, st.renderMilliseconds, st.frames, st.samples, st.fileReads)), .plain))
+        lines.append(("  cells redrawn: last frame \(st.cellsLastFrame), total \(st.cellsTotal) · next refresh in \(Int(state.secondsUntilRefresh.rounded(.up))) s", .plain))
+        let o = s.overrides
+        lines.append(("  overrides: state \(o.thermalState?.name ?? "live"), low power \(o.lowPower.map { $0 ? "on" : "off" } ?? "live") · source \(Format.clean(s.sourceLabel))\(s.sourceIsSimulated ? " (simulated)" : "")", .plain))
+        lines.append(("  terminal \(st.terminalWidth)x\(st.terminalHeight) · colours \(st.colorCount) · \(state.unicode ? "UTF-8" : "ASCII") · pulse \(Pulse.framesPerSecond(s.tier)) fps", .plain))
+        draw(lines, title: "debug (d closes)", into: &buf, theme: theme)
+    }
+
+    static func detail(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
+        guard let a = state.selectedSensor else {
+            draw([("No sensor selected.", .plain)], title: "sensor", into: &buf, theme: theme)
+            return
+        }
+        let s = a.sensor
+        let th = a.thresholds
+        var lines: [(String, CellStyle)] = []
+        lines.append(("\(Format.clean(s.name)) · \(s.id) · \(s.kind.rawValue)", theme.title))
+        let temp = s.celsius.map(formatDegrees) ?? "unknown (\(s.issue.map(\.description) ?? "no reading"))"
+        lines.append(("now \(Format.clean(temp)) · level \(a.level)\(a.heldByHysteresis ? " (held by hysteresis)" : "")", theme.level(a.level)))
+        lines.append((Format.clean(a.reason), .plain))
+        lines.append(("Thresholds", theme.title))
+        for (name, t) in [("fair", th.fair), ("serious", th.serious), ("critical", th.critical)] {
+            lines.append(("  \(Format.pad(name, 9))\(Format.pad(formatDegrees(t.celsius), 10)) clears below \(formatDegrees(t.clearsBelow)) · \(Format.clean(t.rule))", theme.level(ThermalState(name: name)!)))
+        }
+        if let zone = state.status.snapshot.zones.first(where: { $0.id == s.id }) {
+            lines.append(("Trips (mode \(zone.mode ?? "?"), policy \(Format.clean(zone.policy ?? "?")))", theme.title))
+            for t in zone.trips {
+                let temp = t.celsius.map(formatDegrees) ?? "—"
+                let hyst = t.hysteresis.map(formatDegrees) ?? "—"
+                let ign = t.ignored.map { " IGNORED: \($0.reason.rawValue) \($0.detail ?? "")" } ?? ""
+                lines.append(("  trip \(t.index): \(t.kind?.rawValue ?? "?") \(temp) hyst \(hyst)\(ign)", t.ignored == nil ? .plain : theme.dim))
+            }
+            if zone.trips.isEmpty { lines.append(("  none", theme.dim)) }
+        }
+        if s.kind == .hwmon {
+            lines.append(("hwmon limits: max \(s.max.map(formatDegrees) ?? "—") · crit \(s.crit.map(formatDegrees) ?? "—") · crit_hyst \(s.critHyst.map(formatDegrees) ?? "—") · emergency \(s.emergency.map(formatDegrees) ?? "—")", .plain))
+        }
+        lines.append(("Files", theme.title))
+        for f in files(for: s, snapshot: state.status.snapshot) { lines.append(("  " + f, theme.dim)) }
+        draw(lines, title: "sensor detail (Enter/Esc closes)", into: &buf, theme: theme)
+    }
+
+    /// printf-style formatting without Foundation: only %.2f and %d are used here.
+    static func format2(_ f: String, _ args: any CVarArg...) -> String {
+        var out = ""
+        var it = args.makeIterator()
+        var i = f.startIndex
+        while i < f.endIndex {
+            if f[i] == "%" {
+                let rest = f[i...]
+                if rest.hasPrefix("%.2f"), let v = it.next() as? Double {
+                    let r = (v * 100).rounded() / 100
+                    let whole = Int(r)
+                    let frac = Int((abs(r - Double(whole)) * 100).rounded())
+                    out += "\(whole).\(frac < 10 ? "0" : "")\(frac)"
+                    i = f.index(i, offsetBy: 4)
+                    continue
+                }
+                if rest.hasPrefix("%d"), let v = it.next() as? Int {
+                    out += "\(v)"
+                    i = f.index(i, offsetBy: 2)
+                    continue
+                }
+            }
+            out.append(f[i])
+            i = f.index(after: i)
+        }
+        return out
+    }
+}

@@ -1,0 +1,76 @@
+import ThermtopCore
+
+extension CellBuffer {
+    /// A temperature bar scaled to the sensor's critical threshold (+10 %), with markers at the
+    /// fair, serious and critical thresholds. Filled cells take the colour of the level the
+    /// temperature at that cell would have.
+    public mutating func thermalBar(_ a: SensorAssessment, x: Int, y: Int, width: Int, theme: Theme) {
+        guard width > 2 else { return }
+        let th = a.thresholds
+        let top = max(th.critical.celsius * 1.1, (a.sensor.celsius ?? 0) + 1)
+        let bottom = 20.0
+        func col(_ c: Double) -> Int { Int(((c - bottom) / (top - bottom) * Double(width)).rounded(.down)) }
+        let filled = a.sensor.celsius.map { min(max(col($0) + 1, 0), width) } ?? 0
+        let markers: [(Int, ThermalState)] = [(col(th.fair.celsius), .fair), (col(th.serious.celsius), .serious),
+                                              (col(th.critical.celsius), .critical)]
+        for i in 0..<width {
+            let cellTemp = bottom + (Double(i) + 0.5) / Double(width) * (top - bottom)
+            var lvl = ThermalState.nominal
+            for s in [ThermalState.fair, .serious, .critical] where cellTemp >= th[s]!.celsius { lvl = s }
+            if let m = markers.last(where: { $0.0 == i }), i >= filled {
+                self[x + i, y] = Cell(theme.marker, style: theme.level(m.1))
+            } else if i < filled {
+                self[x + i, y] = Cell(theme.barFull, style: CellStyle(fg: theme.color ? theme.levelColor(lvl) : .defaultColor))
+            } else {
+                self[x + i, y] = Cell(theme.barEmpty, style: theme.dim)
+            }
+        }
+    }
+
+    /// A percentage gauge `■■■■□□□□`.
+    public mutating func gauge(percent: Double?, x: Int, y: Int, width: Int, theme: Theme, style: CellStyle) {
+        guard width > 0 else { return }
+        let n = percent.map { Int(($0 / 100 * Double(width)).rounded()) } ?? 0
+        for i in 0..<width {
+            self[x + i, y] = i < n ? Cell(theme.gaugeFull, style: style) : Cell(theme.gaugeEmpty, style: theme.dim)
+        }
+    }
+
+    /// A sparkline of the last `width` values, scaled between `low` and `high`.
+    public mutating func sparkline(_ values: [Double], x: Int, y: Int, width: Int, low: Double, high: Double,
+                                   theme: Theme, style: CellStyle) {
+        guard width > 0, !values.isEmpty else { return }
+        let tail = values.suffix(width)
+        let sparks = theme.sparks
+        let span = max(high - low, 1)
+        for (i, v) in tail.enumerated() {
+            let idx = Int(((v - low) / span * Double(sparks.count - 1)).rounded())
+            self[x + width - tail.count + i, y] = Cell(sparks[min(max(idx, 0), sparks.count - 1)], style: style)
+        }
+    }
+
+    /// A box outline with a title.
+    public mutating func box(_ r: Rect, title: String, theme: Theme) {
+        guard r.width >= 2, r.height >= 2 else { return }
+        let c = theme.corners
+        fill(Rect(x: r.x, y: r.y, width: r.width, height: r.height), with: .blank)
+        for i in 1..<(r.width - 1) {
+            self[r.x + i, r.y] = Cell(theme.horizontal)
+            self[r.x + i, r.maxY - 1] = Cell(theme.horizontal)
+        }
+        for j in 1..<(r.height - 1) {
+            self[r.x, r.y + j] = Cell(theme.vertical)
+            self[r.maxX - 1, r.y + j] = Cell(theme.vertical)
+        }
+        self[r.x, r.y] = Cell(c[0]); self[r.maxX - 1, r.y] = Cell(c[1])
+        self[r.x, r.maxY - 1] = Cell(c[2]); self[r.maxX - 1, r.maxY - 1] = Cell(c[3])
+        put(" \(title) ", x: r.x + 2, y: r.y, style: theme.title, maxWidth: r.width - 4)
+    }
+
+    /// Write text in ASCII when the theme says so.
+    @discardableResult
+    public mutating func text(_ s: String, x: Int, y: Int, style: CellStyle = .plain, maxWidth: Int? = nil, theme: Theme) -> Int {
+        let t = theme.unicode ? s : String(s.map(CellBuffer.asciiFallback))
+        return put(t, x: x, y: y, style: style, maxWidth: maxWidth)
+    }
+}
