@@ -8,9 +8,19 @@ import ThermtopUI
 import Glibc
 #endif
 
-struct Dashboard: AsyncParsableCommand {
+@main
+struct Thermtop: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dashboard", abstract: "The live full-screen dashboard (the default).")
+        commandName: "thermtop",
+        abstract: "top for heat: how hot this machine is, and how hard software should push right now.",
+        discussion: """
+            With no subcommand, opens the live dashboard (keys: 1-4 simulate a state, 0 live, \
+            l low power, d debug, ? help, q quit). `thermtop status` prints the same decision \
+            once, as text or JSON.
+            """,
+        version: ThermtopInfo.version,
+        subcommands: [Status.self]
+    )
 
     @OptionGroup var source: SourceOptions
 
@@ -176,10 +186,9 @@ struct RunLoop {
 }
 
 func printError(_ s: String) {
-    fputs(s + "\n", stderrStream())
+    let bytes = Array((s + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
-
-func stderrStream() -> UnsafeMutablePointer<FILE> { fdopen(2, "w") }
 
 func hostname() -> String {
     var buf = [CChar](repeating: 0, count: 256)

@@ -24,10 +24,10 @@ struct SourceOptions: ParsableArguments {
     @Flag(help: "Use the simulated laptop instead of real sensors.")
     var simulate = false
 
-    @Option(name: .customLong("simulate-state"), help: ArgumentHelp("Start with the thermal state forced (nominal|fair|serious|critical).", valueName: "state"))
+    @Option(name: .customLong("simulate-state"), help: ArgumentHelp("Start with the thermal state forced, as keys 1-4 do.", valueName: "state"))
     var simulateState: ThermalState?
 
-    @Option(name: .customLong("low-power"), help: ArgumentHelp("Start with low power forced on or off.", valueName: "on|off"))
+    @Option(name: .customLong("low-power"), help: ArgumentHelp("Start with low power forced on or off, as key l does.", valueName: "on|off"))
     var lowPower: OnOff?
 
     @Option(name: .customLong("ppd-state"), help: ArgumentHelp("power-profiles-daemon state file (default: /var/lib/power-profiles-daemon/state.ini for the live /sys).", valueName: "file"))

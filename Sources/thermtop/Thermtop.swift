@@ -1,21 +1,6 @@
 import ArgumentParser
 import ThermtopCore
 
-@main
-struct Thermtop: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "thermtop",
-        abstract: "top for heat: how hot this machine is, and how hard software should push right now.",
-        discussion: """
-            With no subcommand, opens the live dashboard. `thermtop status` prints the same \
-            decision once, as text or JSON.
-            """,
-        version: ThermtopInfo.version,
-        subcommands: [Dashboard.self, Status.self],
-        defaultSubcommand: Dashboard.self
-    )
-}
-
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the thermal state, low power, tier, policy, sensors and batteries once.")
