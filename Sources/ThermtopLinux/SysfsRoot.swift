@@ -46,7 +46,8 @@ public final class SysfsRoot: @unchecked Sendable {
     }
 
     /// The entries of a directory, in natural order (`thermal_zone2` before `thermal_zone10`);
-    /// nil when it cannot be listed.
+    /// nil when it cannot be listed. Hidden entries (`.gitkeep` in a fixture tree) are skipped:
+    /// sysfs never has any, so they are never devices or attributes.
     public func list(_ relative: String) -> [String]? {
         listCount += 1
         guard let dir = opendir(absolute(relative)) else { return nil }
@@ -56,7 +57,7 @@ public final class SysfsRoot: @unchecked Sendable {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
-            if name != "." && name != ".." { names.append(name) }
+            if !name.hasPrefix(".") { names.append(name) }
         }
         return names.sorted(by: naturalLess)
     }

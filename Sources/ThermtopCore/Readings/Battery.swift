@@ -133,6 +133,14 @@ extension Battery {
         return nil
     }
 
+    /// The rate in W that matches `energyNowWh`: `power_now` for energy gauges; for charge
+    /// gauges |current| × the same voltage that turned charge into energy (mixing voltages
+    /// skews a combined time to empty).
+    var energyRateWatts: Double? {
+        if energyNow == nil, chargeNow != nil, let i = currentNow, let v = designVoltage { return i * v }
+        return watts
+    }
+
     /// Energy now / full in Wh (charge × design voltage when only charge is known).
     public var energyNowWh: Double? {
         energyNow ?? chargeNow.flatMap { c in designVoltage.map { c * $0 } }
@@ -196,7 +204,7 @@ public struct CombinedBattery: Sendable, Equatable {
 
     public init(_ batteries: [Battery]) { self.batteries = batteries }
 
-    /// Energy-weighted percentage; a plain mean when no battery reports energy or charge.
+    /// Energy-weighted percentage; unknown (never a plain mean) when a battery's size is unknown.
     public var percent: Double? {
         let known = batteries.compactMap { b -> (Double, Double?)? in b.percent.map { ($0, b.energyFullWh) } }
         guard !known.isEmpty else { return nil }
@@ -223,9 +231,15 @@ public struct CombinedBattery: Sendable, Equatable {
         return all.first
     }
 
+    /// Summed rate (W), each battery's at the voltage its energy was computed with.
+    var energyRateWatts: Double? {
+        let ws = batteries.compactMap(\.energyRateWatts)
+        return ws.isEmpty ? nil : ws.reduce(0, +)
+    }
+
     public var secondsToEmpty: Double? {
         if batteries.count == 1 { return batteries[0].secondsToEmpty }
-        guard status == .discharging, let w = watts, w >= minimumMeaningfulBatteryWatts else { return nil }
+        guard status == .discharging, let w = energyRateWatts, w >= minimumMeaningfulBatteryWatts else { return nil }
         let energies = batteries.compactMap(\.energyNowWh)
         guard energies.count == batteries.count else { return nil }
         let s = energies.reduce(0, +) / w * 3600
@@ -234,7 +248,7 @@ public struct CombinedBattery: Sendable, Equatable {
 
     public var secondsToFull: Double? {
         if batteries.count == 1 { return batteries[0].secondsToFull }
-        guard status == .charging, let w = watts, w >= minimumMeaningfulBatteryWatts else { return nil }
+        guard status == .charging, let w = energyRateWatts, w >= minimumMeaningfulBatteryWatts else { return nil }
         let now = batteries.compactMap(\.energyNowWh), full = batteries.compactMap(\.energyFullWh)
         guard now.count == batteries.count, full.count == batteries.count else { return nil }
         let s = max(full.reduce(0, +) - now.reduce(0, +), 0) / w * 3600

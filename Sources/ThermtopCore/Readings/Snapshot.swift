@@ -75,7 +75,12 @@ public struct TripPoint: Sendable, Equatable {
         self.ignored = ignored
     }
 
-    public var isUsable: Bool { ignored == nil && kind != nil && celsius != nil }
+    /// A trip with a known kind and a plausible temperature. Junk temperatures (≤ 0 °C,
+    /// −273 °C, implausibly hot) are never usable, whichever source built the trip.
+    public var isUsable: Bool {
+        guard ignored == nil, kind != nil, let c = celsius else { return false }
+        return SysfsValue.plausibleLimit.contains(c)
+    }
 }
 
 /// `/sys/class/thermal/thermal_zoneN`.

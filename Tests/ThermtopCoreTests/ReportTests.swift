@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import ThermtopCore
+
+@Suite("Report: JSON escaping and terminal-safe text")
+struct ReportTests {
+    @Test("JSON strings escape quotes, backslashes and every control character")
+    func jsonEscaping() throws {
+        let raw = "evil\u{1B}[2J zone\u{07}\n\t\"q\"\\\u{00}\u{7F}\u{85}é°"
+        let text = JSONValue.string(raw).serialized()
+        #expect(text == "\"evil\\u001b[2J zone\\u0007\\n\\t\\\"q\\\"\\\\\\u0000\\u007f\\u0085é°\"")
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) })
+        // And it round-trips through a real JSON parser.
+        let parsed = try JSONSerialization.jsonObject(with: Data("[\(text)]".utf8)) as? [String]
+        #expect(parsed == [raw])
+    }
+
+    @Test("JSON object keys are escaped too, and nulls are explicit")
+    func jsonKeys() throws {
+        let v = JSONValue.object([("a\u{1B}b", .null), ("n", .num(36857.4, places: 0)), ("t", .num(48.0))])
+        let obj = try JSONSerialization.jsonObject(with: Data(v.serialized().utf8)) as? [String: Any]
+        #expect(obj?["a\u{1B}b"] is NSNull)
+        #expect((obj?["n"] as? NSNumber)?.doubleValue == 36857)
+        #expect((obj?["t"] as? NSNumber)?.doubleValue == 48)
+    }
+
+    @Test("Format.clean turns ESC, BEL, DEL and C1 controls into ?", arguments: [
+        ("evil\u{1B}[2J zone\u{07}\n", "evil?[2J zone??"),
+        ("CPU\tcore\u{FFFD}\u{FFFD}", "CPU?core??"),
+        ("a\u{7F}b\u{9B}c", "a?b?c"),
+        ("x86_pkg_temp", "x86_pkg_temp"),
+        ("°C é", "°C é"),
+    ])
+    func clean(_ raw: String, _ expected: String) {
+        let out = Format.clean(raw)
+        #expect(out == expected)
+        #expect(!out.unicodeScalars.contains { $0.value == 0x1B })
+    }
+
+    @Test("the status text never carries a raw escape byte from a sensor name")
+    func statusTextSanitised() {
+        var memory = ClassifierMemory()
+        let snap = Snapshot(time: 0, zones: [ThermalZone(id: "thermal_zone7", type: "evil\u{1B}[2J zone\u{07}", celsius: 40)])
+        let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+        let status = MonitorStatus(snapshot: snap, assessment: a, lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []),
+                                   overrides: .none, sourceLabel: "test", sourceIsSimulated: false)
+        let text = StatusReport.text(status)
+        #expect(text.contains("evil?[2J zone?"))
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
+
+    @Test("formatDegrees prints one decimal and a real minus sign",
+          arguments: [(91.0, "91.0 °C"), (52.582, "52.6 °C"), (88.0, "88.0 °C"), (-5.04, "−5.0 °C"), (99.96, "100.0 °C")])
+    func degrees(_ c: Double, _ expected: String) {
+        #expect(formatDegrees(c) == expected)
+    }
+
+    @Test("durations and percentages read like a person wrote them")
+    func formats() {
+        #expect(Format.duration(15468) == "4 h 17 min")
+        #expect(Format.duration(982) == "16 min")
+        #expect(Format.duration(42) == "42 s")
+        #expect(Format.percent(70) == "70 %")
+        #expect(Format.percent(63.774) == "63.8 %")
+    }
+}
