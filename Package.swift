@@ -38,7 +38,11 @@ let package = Package(
         // Fixture sysfs trees live in Tests/Fixtures, outside any target: they hold symlinks
         // (into /proc, dangling, cyclic like the real /sys) that SwiftPM must not walk.
         .testTarget(name: "ThermtopLinuxTests", dependencies: ["ThermtopCore", "ThermtopLinux"]),
-        .testTarget(name: "ThermtopUITests", dependencies: ["ThermtopCore", "ThermtopUI"]),
+        .testTarget(
+            name: "ThermtopUITests",
+            dependencies: ["ThermtopCore", "ThermtopUI"],
+            exclude: ["Snapshots"]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["thermtop"]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,7 +15,7 @@ enum Overlays {
             buf.text(CellBuffer.sanitize(text), x: r.x + 2, y: r.y + 1 + i, style: style, maxWidth: r.width - 4, theme: theme)
         }
         if lines.count > r.height - 2 {
-            buf.put("…", x: r.maxX - 3, y: r.maxY - 2, style: theme.dim)
+            buf.text("…", x: r.maxX - 3, y: r.maxY - 2, style: theme.dim, theme: theme)
         }
     }
 

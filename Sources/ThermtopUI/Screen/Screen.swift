@@ -87,8 +87,8 @@ public enum Screen {
         for a in rows where y < buf.height - 1 {
             let mark = a.sensor.id == s.assessment.decidedBy ? String(theme.pointer) : " "
             buf.text(mark, x: 0, y: y, style: theme.level(a.level), theme: theme)
-            buf.put(Format.pad(CellBuffer.sanitize(Format.clean(a.sensor.name)), nameWidth), x: 2, y: y)
-            buf.put(Format.padLeft(Format.degrees(a.sensor.celsius), 6), x: 2 + nameWidth, y: y)
+            buf.text(Format.pad(CellBuffer.sanitize(Format.clean(a.sensor.name)), nameWidth), x: 2, y: y, theme: theme)
+            buf.text(Format.padLeft(Format.degrees(a.sensor.celsius), 6), x: 2 + nameWidth, y: y, theme: theme)
             buf.put(a.sensor.celsius == nil ? "unknown" : a.level.name, x: 10 + nameWidth, y: y, style: theme.level(a.level))
             y += 1
         }
@@ -106,7 +106,7 @@ public enum Screen {
         let w = buf.width
         // Header
         var x = buf.put(" thermtop ", x: 0, y: 0, style: theme.title)
-        x += buf.put(Format.pad(CellBuffer.sanitize(state.hostname), 16), x: x, y: 0, style: theme.dim) + 1
+        x += buf.text(Format.pad(CellBuffer.sanitize(state.hostname), 16), x: x, y: 0, style: theme.dim, theme: theme) + 1
         x += buf.put(badgeText(s), x: x, y: 0, style: theme.badge(s.thermalState)) + 1
         x += buf.text(" tier \(s.tier) ", x: x, y: 0, style: theme.title, theme: theme) + 1
         x += buf.text(" \(pulse(state, theme)) ", x: x, y: 0, style: theme.level(s.thermalState), theme: theme)
@@ -167,16 +167,18 @@ public enum Screen {
             buf.text("No temperature sensors under \(Format.clean(s.sourceLabel)).", x: 2, y: y, style: theme.dim, maxWidth: w - 4, theme: theme)
             y += 1
         }
-        // Keep the selection visible.
-        let visible = max(listBottom - y, 1)
+        // Keep the selection visible. When the list overflows, its last row says how many more
+        // there are, so it is not drawn over a sensor (possibly the selected one).
+        let room = max(listBottom - y, 1)
+        let visible = rows.count > room ? max(room - 1, 1) : room
         let first = state.selected >= visible ? state.selected - visible + 1 : 0
-        for (i, a) in rows.enumerated().dropFirst(first) where y < listBottom {
+        for (i, a) in rows.enumerated().dropFirst(first) where y < listBottom && i < first + visible {
             let isSel = i == min(state.selected, rows.count - 1)
             let decides = a.sensor.id == s.assessment.decidedBy
             buf.text(decides ? String(theme.pointer) : " ", x: 0, y: y, style: theme.level(a.level), theme: theme)
             let name = CellBuffer.sanitize(Format.clean(a.sensor.name))
-            buf.put(Format.pad(name, nameW), x: 2, y: y, style: isSel ? theme.selected : .plain)
-            buf.put(Format.padLeft(Format.degrees(a.sensor.celsius), tempW - 1), x: 2 + nameW, y: y, style: theme.level(a.level))
+            buf.text(Format.pad(name, nameW), x: 2, y: y, style: isSel ? theme.selected : .plain, theme: theme)
+            buf.text(Format.padLeft(Format.degrees(a.sensor.celsius), tempW - 1), x: 2 + nameW, y: y, style: theme.level(a.level), theme: theme)
             if a.sensor.celsius != nil {
                 buf.thermalBar(a, x: bx, y: y, width: barW, theme: theme)
                 var lvl = a.level.name
@@ -192,8 +194,8 @@ public enum Screen {
             }
             y += 1
         }
-        if rows.count > visible + first {
-            buf.put("… \(rows.count - visible - first) more (↓)", x: 2, y: listBottom - 1 < y ? y - 1 : y, style: theme.dim)
+        if rows.count > visible + first, y < listBottom {
+            buf.text("… \(rows.count - visible - first) more (↓)", x: 2, y: y, style: theme.dim, theme: theme)
         }
         y = listBottom
         if let sel = state.selectedSensor {

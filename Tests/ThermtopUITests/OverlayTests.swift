@@ -1,0 +1,209 @@
+import Testing
+import ThermtopCore
+@testable import ThermtopUI
+
+@Suite("Overlays: help from the key map, debug trail, sensor detail")
+struct OverlayTests {
+    static func open(_ key: Key, on scenario: Fixtures.Scenario = .reduced, _ size: Size = .large,
+                     before: [Key] = []) -> (AppState, [String]) {
+        var state = scenario.state
+        for k in before { state.press(k) }
+        state.press(key)
+        return (state, state.render(size).rows)
+    }
+
+    // MARK: - golden pictures
+
+    @Test("each overlay matches its golden snapshot",
+          arguments: [("help", Key.char("?"), Size.large), ("help", .char("?"), .standard),
+                      ("debug", .char("d"), .large), ("debug", .char("d"), .standard),
+                      ("detail", .enter, .large), ("detail", .enter, .compact)])
+    func goldenOverlay(name: String, key: Key, size: Size) {
+        let (_, rows) = Self.open(key, on: .reduced, size)
+        GoldenSnapshot.check(CellBuffer.trimmed(rows), named: "overlay-\(name)-\(size.width)x\(size.height)")
+    }
+
+    @Test("the ASCII theme matches its golden snapshot")
+    func goldenAscii() {
+        var state = Fixtures.Scenario.reduced.state
+        state.unicode = false
+        GoldenSnapshot.check(state.render(.standard).text(), named: "ascii-reduced-80x24")
+        state.overlay = .help
+        GoldenSnapshot.check(state.render(.standard).text(), named: "ascii-overlay-help-80x24")
+    }
+
+    // MARK: - help
+
+    @Test("help lists every binding's keys and help text, in key map order",
+          arguments: [Size.large, Size.standard])
+    func helpListsEveryBinding(size: Size) {
+        let (state, rows) = Self.open(.char("?"), size)
+        #expect(state.overlay == .help)
+        #expect(rows.contains { $0.contains(" thermtop keys ") })
+        var last = -1
+        for b in KeyMap.bindings {
+            let line = Format.pad(b.label, 10) + b.help
+            let at = rows.firstIndex { $0.contains("│ " + line) }
+            #expect(at != nil, "help is missing \(b.label): \(b.help)")
+            if let at {
+                #expect(at > last, "\(b.label) out of order")
+                last = at
+            }
+        }
+    }
+
+    @Test("help opened with h or F1 is the same screen as with ?", arguments: [Key.char("h"), .function(1)])
+    func helpKeysAgree(key: Key) {
+        #expect(Self.open(key).1 == Self.open(.char("?")).1)
+    }
+
+    @Test("closing the help with Esc or ? brings the dashboard back unchanged", arguments: [Key.escape, .char("?")])
+    func helpCloses(key: Key) {
+        let plain = Fixtures.Scenario.reduced.state.render(.large)
+        var state = Fixtures.Scenario.reduced.state
+        state.press(.char("?"))
+        state.press(key)
+        #expect(state.render(.large) == plain)
+    }
+
+    // MARK: - debug
+
+    @Test("debug shows the rule trail, the deciding sensor's raw value and files, reading issues and runtime numbers")
+    func debugContents() {
+        let (state, rows) = Self.open(.char("d"))
+        let text = rows.joined(separator: "\n")
+        #expect(state.overlay == .debug)
+        #expect(text.contains(" debug (d closes) "))
+        #expect(text.contains("│ Rule trail"))
+        for line in state.status.ruleTrail {
+            #expect(text.contains("│   " + String(line.prefix(60))), "missing trail line \(line)")
+        }
+        #expect(text.contains("state fair ← fair: x86_pkg_temp 83.0 °C ≥ 80.0 °C"))
+        #expect(text.contains("low power off ← off"))
+        #expect(text.contains("tier reduced ← fair + low power off"))
+        #expect(text.contains("policy: refresh 60 s, animation on, prefetch off, inference full"))
+        #expect(text.contains("Deciding sensor x86_pkg_temp (thermal_zone1): raw 83000 m°C"))
+        #expect(text.contains("class/thermal/thermal_zone1/temp"))
+        #expect(text.contains("serious passive trip 90.0 °C, hyst 2.0 °C"))
+        #expect(text.contains("Reading issues (2)"))
+        #expect(text.contains("class/thermal/thermal_zone2/temp: io-error (EIO)"))
+        #expect(text.contains("class/power_supply/BAT0/voltage_min_design: missing"))
+        #expect(text.contains("│ Runtime"))
+        #expect(text.contains("sample 0.42 ms · render 1.50 ms · frames 1234 · samples 24 · file reads 4321"))
+        #expect(text.contains("cells redrawn: last frame 37, total 98765 · next refresh in 17 s"))
+        #expect(text.contains("overrides: state live, low power live · source /sys"))
+        #expect(text.contains("terminal 120x40 · colours 256 · UTF-8 · pulse 2.0 fps"))
+    }
+
+    @Test("debug names the overrides and the simulated source when simulating")
+    func debugShowsOverrides() {
+        let (_, rows) = Self.open(.char("d"), on: .minimal)
+        let text = rows.joined(separator: "\n")
+        #expect(text.contains("state serious (simulated) ← nominal: every sensor below its fair threshold"))
+        #expect(text.contains("overrides: state serious, low power live · source simulated laptop (simulated)"))
+        #expect(text.contains("pulse 0.0 fps"))
+    }
+
+    @Test("more than six reading issues are summarised with a count")
+    func debugSummarisesIssues() {
+        var snap = Fixtures.intelLaptop(time: 0, package: 60, skin: 40)
+        snap.issues = (0..<9).map { ReadingIssue(file: "class/hwmon/hwmon\($0)/name", reason: .permissionDenied, detail: "EACCES") }
+        var state = Fixtures.appState([snap], sourceLabel: "/sys", simulated: false)
+        state.overlay = .debug
+        let text = state.render(.large).text()
+        #expect(text.contains("Reading issues (11)"))
+        #expect(text.contains("… 5 more (thermtop status lists all)"))
+    }
+
+    // MARK: - detail
+
+    @Test("detail lists the selected zone's thresholds, trips with hysteresis, and files")
+    func detailOfPackageZone() {
+        // Full scenario: TSKN first, x86_pkg_temp second.
+        let (state, rows) = Self.open(.enter, on: .full, before: [.char("j")])
+        #expect(state.overlay == .detail)
+        #expect(state.selectedSensor?.sensor.id == "thermal_zone1")
+        let text = rows.joined(separator: "\n")
+        #expect(text.contains(" sensor detail (Enter/Esc closes) "))
+        #expect(text.contains("x86_pkg_temp · thermal_zone1 · zone"))
+        #expect(text.contains("now 71.0 °C · level nominal"))
+        #expect(text.contains("│ Thresholds"))
+        #expect(text.contains("fair     80.0 °C    clears below 78.0 °C · serious 90.0 °C − 10.0 °C"))
+        #expect(text.contains("serious  90.0 °C    clears below 88.0 °C · passive trip"))
+        #expect(text.contains("critical 95.0 °C    clears below 93.0 °C · critical trip 100.0 °C − 5.0 °C"))
+        #expect(text.contains("Trips (mode enabled, policy step_wise)"))
+        #expect(text.contains("trip 0: passive 90.0 °C hyst 2.0 °C"))
+        #expect(text.contains("trip 1: critical 100.0 °C hyst 0.0 °C"))
+        #expect(text.contains("class/thermal/thermal_zone1/trip_point_{0..1}_{type,temp,hyst}"))
+    }
+
+    @Test("detail of the skin zone shows its hot trip as the critical threshold")
+    func detailOfSkinZone() {
+        let (_, rows) = Self.open(.enter, on: .full)
+        let text = rows.joined(separator: "\n")
+        #expect(text.contains("TSKN · thermal_zone3 · zone"))
+        #expect(text.contains("critical 65.0 °C    clears below 63.0 °C · hot trip"))
+        #expect(text.contains("Trips (mode enabled, policy user_space)"))
+        #expect(text.contains("trip 0: passive 55.0 °C hyst 3.0 °C"))
+        #expect(text.contains("trip 1: hot 65.0 °C hyst 2.0 °C"))
+        #expect(text.contains("trip 2: critical 70.0 °C hyst 0.0 °C"))
+    }
+
+    @Test("detail shows an ignored trip as ignored, with why")
+    func detailOfIgnoredTrip() {
+        // Full scenario order: TSKN, x86_pkg_temp, nvme Composite, acpitz.
+        let (state, rows) = Self.open(.enter, on: .full, before: [.char("j"), .char("j"), .char("j")])
+        #expect(state.selectedSensor?.sensor.name == "acpitz")
+        let text = rows.joined(separator: "\n")
+        #expect(text.contains("trip 0: critical 119.0 °C hyst 0.0 °C"))
+        #expect(text.contains("trip 1: ? — hyst — IGNORED: unrecognised weird"))
+        #expect(text.contains("serious  104.0 °C   clears below 102.0 °C · critical trip 119.0 °C − 15.0 °C"))
+    }
+
+    @Test("detail of an hwmon channel shows its hwmon limits and files")
+    func detailOfHwmon() {
+        let (state, rows) = Self.open(.enter, on: .full, before: [.char("j"), .char("j")])
+        #expect(state.selectedSensor?.sensor.id == "hwmon2/temp1")
+        let text = rows.joined(separator: "\n")
+        #expect(text.contains("nvme Composite · hwmon2/temp1 · hwmon"))
+        #expect(text.contains("hwmon limits: max 81."))
+        #expect(text.contains("serious  81."))
+        #expect(text.contains("hwmon max"))
+        #expect(text.contains("class/hwmon/hwmon2/temp1_{input,label,max,crit,crit_hyst,emergency}"))
+        #expect(!text.contains("Trips ("))
+    }
+
+    @Test("detail of an unreadable sensor says why it is unknown")
+    func detailOfUnknown() {
+        let (state, rows) = Self.open(.enter, on: .full, before: Array(repeating: .char("j"), count: 9))
+        #expect(state.selectedSensor?.sensor.name == "iwlwifi_1")
+        let text = rows.joined(separator: "\n")
+        #expect(text.contains("now unknown (class/thermal/thermal_zone2/temp: io-error (EIO))"))
+        #expect(text.contains("│   none"))
+    }
+
+    @Test("detail with no sensors says so")
+    func detailWithoutSensors() {
+        var state = Fixtures.appState([Snapshot(time: 0)], sourceLabel: "/sys", simulated: false)
+        state.press(.enter)
+        #expect(state.render(.standard).text().contains("No sensor selected."))
+    }
+
+    @Test("overlays are not drawn when the terminal is too small", arguments: [Key.char("?"), .char("d"), .enter])
+    func noOverlayWhenTooSmall(key: Key) {
+        let (_, rows) = Self.open(key, on: .reduced, .tiny)
+        #expect(rows.joined(separator: "\n").contains("terminal too small"))
+        #expect(!rows.contains { $0.contains("┌") })
+    }
+}
+
+extension CellBuffer {
+    /// Rows as `text()` gives them: trailing spaces removed, joined by newlines.
+    static func trimmed(_ rows: [String]) -> String {
+        rows.map { r -> String in
+            var s = Substring(r)
+            while s.last == " " { s.removeLast() }
+            return String(s)
+        }.joined(separator: "\n")
+    }
+}
