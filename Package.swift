@@ -7,7 +7,7 @@ let package = Package(
     products: [
         // The library other Swift programs import: readings, thermal state, tier, policy, monitor,
         // and the Linux sysfs source. No terminal code.
-        .library(name: "Thermtop", targets: ["ThermtopCore", "ThermtopLinux"]),
+        .library(name: "Thermtop", targets: ["Thermtop", "ThermtopCore", "ThermtopLinux"]),
         .executable(name: "thermtop", targets: ["thermtop"]),
     ],
     dependencies: [
@@ -18,6 +18,9 @@ let package = Package(
         .target(name: "ThermtopCore"),
         // Linux sources: the sysfs reader funnel and one file per sysfs class.
         .target(name: "ThermtopLinux", dependencies: ["ThermtopCore"]),
+        // `import Thermtop`: re-exports both, plus the Foundation conveniences (notifications).
+        // The dashboard does not depend on it, so it never loads Foundation.
+        .target(name: "Thermtop", dependencies: ["ThermtopCore", "ThermtopLinux"]),
         // Pure UI: cell buffer, widgets, app state, reducer, key map. No ncurses.
         .target(name: "ThermtopUI", dependencies: ["ThermtopCore"]),
         // The only code that talks to ncurses.
@@ -34,7 +37,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ThermtopCoreTests", dependencies: ["ThermtopCore"]),
+        .testTarget(name: "ThermtopCoreTests", dependencies: ["ThermtopCore", "Thermtop"]),
         // Fixture sysfs trees live in Tests/Fixtures, outside any target: they hold symlinks
         // (into /proc, dangling, cyclic like the real /sys) that SwiftPM must not walk.
         .testTarget(name: "ThermtopLinuxTests", dependencies: ["ThermtopCore", "ThermtopLinux"]),

@@ -64,7 +64,7 @@ struct HwmonLayout: Sendable {
     }
 
     static func isTempInput(_ name: String) -> Bool { name.hasPrefix("temp") && name.hasSuffix("_input") }
-    static func normalise(_ s: String) -> String { s.lowercased().replacingOccurrences(of: "-", with: "_") }
+    static func normalise(_ s: String) -> String { String(s.lowercased().map { $0 == "-" ? "_" : $0 }) }
 
     func sample(_ root: SysfsRoot, zones: [ThermalZone]) -> [HwmonChannel] {
         var asleep: String?

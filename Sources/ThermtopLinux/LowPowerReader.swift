@@ -1,4 +1,3 @@
-import Foundation
 import ThermtopCore
 
 /// Low-power signals: the ACPI platform profile (legacy file and the 6.14+ class),
@@ -41,7 +40,7 @@ struct LowPowerReader: Sendable {
     static func ppdProfile(fromStateINI text: String) -> String? {
         var inState = false
         for line in text.split(whereSeparator: \.isNewline) {
-            let l = line.trimmingCharacters(in: .whitespaces)
+            let l = SysfsValue.trimmed(String(line))
             if l.hasPrefix("[") { inState = l == "[State]"; continue }
             if inState, l.hasPrefix("Profile=") {
                 let v = String(l.dropFirst("Profile=".count))

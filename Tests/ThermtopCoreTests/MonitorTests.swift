@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ThermtopCore
+import Thermtop
 
 /// A source whose next snapshot the test sets by hand.
 final class StubSource: SensorSource {
@@ -162,7 +162,8 @@ struct MonitorTests {
         let counter = NotificationCounter(center, names: [ThermalMonitor.thermalStateDidChangeNotification,
                                                           ThermalMonitor.powerStateDidChangeNotification])
         let source = StubSource(StubSource.package(53))
-        let monitor = ThermalMonitor(source: source, clock: ManualClock(), notificationCenter: center)
+        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        monitor.postNotifications(to: center)
         monitor.sample()
         monitor.sample()
         #expect(counter.count(ThermalMonitor.thermalStateDidChangeNotification) == 0)

@@ -1,4 +1,3 @@
-import Foundation
 import Observation
 
 /// A change the monitor announces.
@@ -8,10 +7,11 @@ public enum MonitorEvent: Sendable, Equatable {
     case tierChanged(from: QualityTier, to: QualityTier)
 }
 
-/// `ProcessInfo.thermalState`, `isLowPowerModeEnabled` and their change notifications for
-/// Linux, from real kernel data. Observable (Observation framework), and also delivers
-/// changes as an `AsyncStream` and as `NotificationCenter` notifications named like Apple's,
-/// so code written for Apple platforms ports with little change.
+/// `ProcessInfo.thermalState`, `isLowPowerModeEnabled` and their changes for Linux, from real
+/// kernel data. Observable (Observation framework); changes also arrive as an `AsyncStream`
+/// (`events()`) and through `addObserver`. The `Thermtop` module adds `NotificationCenter`
+/// notifications named like Apple's (`postNotifications(to:)`, on by default in `live()`);
+/// this core stays free of Foundation so the dashboard does not load it.
 ///
 /// ```swift
 /// let monitor = ThermalMonitor(source: SysfsSource(), clock: SystemClock())
@@ -22,13 +22,6 @@ public enum MonitorEvent: Sendable, Equatable {
 @MainActor
 @Observable
 public final class ThermalMonitor {
-    /// Posted when `thermalState` changes (Apple: `ProcessInfo.thermalStateDidChangeNotification`).
-    public nonisolated static let thermalStateDidChangeNotification =
-        Notification.Name("NSProcessInfoThermalStateDidChangeNotification")
-    /// Posted when `isLowPowerModeEnabled` changes (Apple: `.NSProcessInfoPowerStateDidChange`).
-    public nonisolated static let powerStateDidChangeNotification =
-        Notification.Name("NSProcessInfoPowerStateDidChangeNotification")
-
     /// Everything decided from the last sample.
     public private(set) var status: MonitorStatus
     /// Simulation overrides; setting them re-decides at once and notifies.
@@ -55,17 +48,17 @@ public final class ThermalMonitor {
     @ObservationIgnored public let source: any SensorSource
     @ObservationIgnored public let clock: any MonitorClock
     @ObservationIgnored public var config: ThermalConfig
-    @ObservationIgnored public var notificationCenter: NotificationCenter
     @ObservationIgnored private var memory = ClassifierMemory()
-    @ObservationIgnored private var continuations: [UUID: AsyncStream<MonitorEvent>.Continuation] = [:]
+    @ObservationIgnored private var continuations: [Int: AsyncStream<MonitorEvent>.Continuation] = [:]
+    @ObservationIgnored private var observers: [Int: @MainActor (MonitorEvent) -> Void] = [:]
+    @ObservationIgnored private var nextID = 0
 
     public init(source: any SensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
-                overrides: Overrides = .none, notificationCenter: NotificationCenter = .default) {
+                overrides: Overrides = .none) {
         self.source = source
         self.clock = clock
         self.config = config
         self.overrides = overrides
-        self.notificationCenter = notificationCenter
         let now = clock.now()
         lastRediscovery = now
         status = MonitorStatus(
@@ -105,13 +98,24 @@ public final class ThermalMonitor {
     /// Changes as an async sequence; each call gets its own stream.
     public func events() -> AsyncStream<MonitorEvent> {
         let (stream, continuation) = AsyncStream<MonitorEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let id = UUID()
+        nextID += 1
+        let id = nextID
         continuations[id] = continuation
         continuation.onTermination = { [weak self] _ in
             Task { @MainActor in self?.continuations[id] = nil }
         }
         return stream
     }
+
+    /// Call `handler` on every change, on the main actor. Returns a token for `removeObserver`.
+    @discardableResult
+    public func addObserver(_ handler: @escaping @MainActor (MonitorEvent) -> Void) -> Int {
+        nextID += 1
+        observers[nextID] = handler
+        return nextID
+    }
+
+    public func removeObserver(_ token: Int) { observers[token] = nil }
 
     /// Sample every `seconds` (and refresh at the policy's pace) until the task is cancelled.
     public func run(every seconds: Double = 1) async {
@@ -128,13 +132,14 @@ public final class ThermalMonitor {
         var events: [MonitorEvent] = []
         if old.thermalState != new.thermalState {
             events.append(.thermalStateChanged(from: old.thermalState, to: new.thermalState))
-            notificationCenter.post(name: Self.thermalStateDidChangeNotification, object: nil)
         }
         if old.isLowPowerModeEnabled != new.isLowPowerModeEnabled {
             events.append(.lowPowerChanged(new.isLowPowerModeEnabled))
-            notificationCenter.post(name: Self.powerStateDidChangeNotification, object: nil)
         }
         if old.tier != new.tier { events.append(.tierChanged(from: old.tier, to: new.tier)) }
-        for e in events { for c in continuations.values { c.yield(e) } }
+        for e in events {
+            for c in continuations.values { c.yield(e) }
+            for h in observers.values { h(e) }
+        }
     }
 }

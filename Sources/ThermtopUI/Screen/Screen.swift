@@ -153,7 +153,7 @@ public enum Screen {
         let bx = 2 + nameW + tempW + 1
         let lx = bx + barW + 1
         let sx = lx + levelW + 1
-        let heading = nameW >= 30 ? "Sensor (nearest serious first)" : "Sensor"
+        let heading = nameW >= 27 ? "Sensor, nearest limit first" : "Sensor"
         buf.text(heading, x: 1, y: y, style: theme.title, maxWidth: nameW + 1, theme: theme)
         buf.text(Format.padLeft(theme.degree, tempW), x: 2 + nameW, y: y, style: theme.dim, theme: theme)
         buf.text("0 ─ fair │ serious │ critical", x: bx, y: y, style: theme.dim, maxWidth: barW, theme: theme)
