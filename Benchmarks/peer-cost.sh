@@ -21,14 +21,17 @@ done
 [ -x "$BENCH/peer-cost" ] || { echo "peer-cost harness not found at $BENCH" >&2; exit 1; }
 command -v htop >/dev/null || { echo "htop is not installed (apt-get install -y htop)" >&2; exit 1; }
 
-(cd "$ROOT" && swift build -c release --product thermtop >&2)
-BIN=$(cd "$ROOT" && swift build -c release --show-bin-path)/thermtop
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product thermtop --scratch-path .build-release >&2)
+BIN=$(cd "$ROOT" && swift build -c release --scratch-path .build-release --show-bin-path)/thermtop
 OUT=/tmp/thermtop-bench/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$OUT"
+# Generate the fake laptop afresh: a copied fixture-laptop/ may have lost its class/ symlinks
+# (then every monitor sees no sensors and thermtop falls back to its simulated laptop).
+/usr/bin/python3 "$BENCH/make-fixture-laptop" "$OUT/fixture" >/dev/null
 
 progs=(thermtop "$BIN" htop htop)
 command -v btop >/dev/null && progs+=(btop btop)
-"$BENCH/peer-cost" --seconds "$SECONDS_EACH" --repeat "$REPEAT" --out "$OUT" --panes "$OUT/panes" -- "${progs[@]}" | tee "$OUT/stdout.txt"
+"$BENCH/peer-cost" --fixture "$OUT/fixture" --seconds "$SECONDS_EACH" --repeat "$REPEAT" --out "$OUT" --panes "$OUT/panes" -- "${progs[@]}" | tee "$OUT/stdout.txt"
 
 # Ratios of the per-program means (RESULT_MEAN lines; RESULT lines when --repeat 1).
 awk '

@@ -87,6 +87,8 @@ struct RunLoop {
     let terminal: Terminal
     let delay: Double
     var app: AppState
+    /// The last frame drawn, reused when only the pulse moved.
+    var lastFrame: Screen.Frame?
 
     init(monitor: ThermalMonitor, terminal: Terminal, delay: Double) {
         self.monitor = monitor
@@ -105,6 +107,7 @@ struct RunLoop {
         var nextSample = clock.now() + delay
         var nextFrame = clock.now()
         var needsRender = true
+        var pulseOnly = false
         updateClock()
         while !app.quit && !TerminalSignals.quitRequested {
             let now = clock.now()
@@ -117,12 +120,15 @@ struct RunLoop {
             if fps > 0 && now >= nextFrame {
                 app.tick += 1
                 nextFrame = now + 1 / fps
-                needsRender = true
+                if !needsRender { pulseOnly = true }
             }
             if needsRender {
                 render()
-                needsRender = false
+            } else if pulseOnly {
+                renderPulse()
             }
+            needsRender = false
+            pulseOnly = false
             var wake = app.paused ? now + 60 : nextSample
             if fps > 0 { wake = min(wake, nextFrame) }
             let timeout = Int(max(0, min(wake - clock.now(), 60)) * 1000)
@@ -158,6 +164,7 @@ struct RunLoop {
         case .setOverrides(let o):
             monitor.overrides = o
             app.status = monitor.status
+            updateClock()
         case .refresh:
             monitor.refresh()
             app.apply(monitor.status)
@@ -176,7 +183,25 @@ struct RunLoop {
         app.stats.terminalWidth = size.width
         app.stats.terminalHeight = size.height
         app.stats.colorCount = terminal.colorCount
-        let buffer = Screen.render(app, width: size.width, height: size.height)
+        let frame = Screen.renderFrame(app, width: size.width, height: size.height)
+        lastFrame = frame
+        present(frame.buffer, since: t0)
+    }
+
+    /// An animation-only frame: reuse the last screen and move just the pulse.
+    mutating func renderPulse() {
+        let t0 = clock.now()
+        let size = terminal.size
+        guard var frame = lastFrame, frame.buffer.width == size.width, frame.buffer.height == size.height else {
+            render()
+            return
+        }
+        Screen.redrawPulse(app, in: &frame)
+        lastFrame = frame
+        present(frame.buffer, since: t0)
+    }
+
+    mutating func present(_ buffer: CellBuffer, since t0: Double) {
         let cells = terminal.present(buffer)
         app.stats.frames += 1
         app.stats.cellsLastFrame = cells

@@ -9,15 +9,29 @@ public enum Screen {
     public static let fullHeight = 24
 
     public static func render(_ state: AppState, width: Int, height: Int) -> CellBuffer {
+        renderFrame(state, width: width, height: height).buffer
+    }
+
+    /// A rendered screen and where its pulse is, so an animation-only frame can redraw just
+    /// the pulse (`redrawPulse`) instead of the whole screen.
+    public struct Frame: Sendable, Equatable {
+        public var buffer: CellBuffer
+        /// Origin of the pulse text; nil when the layout shows none.
+        public var pulseX: Int?
+        public var pulseY: Int?
+    }
+
+    public static func renderFrame(_ state: AppState, width: Int, height: Int) -> Frame {
         var buf = CellBuffer(width: max(width, 0), height: max(height, 0))
-        guard width > 0, height > 0 else { return buf }
+        guard width > 0, height > 0 else { return Frame(buffer: buf) }
         let theme = Theme(unicode: state.unicode, color: state.color)
+        var pulseAt: (x: Int, y: Int)?
         if width < minimumWidth || height < minimumHeight {
             drawTooSmall(&buf, theme: theme)
         } else if width < fullWidth || height < fullHeight {
-            drawCompact(state, into: &buf, theme: theme)
+            pulseAt = drawCompact(state, into: &buf, theme: theme)
         } else {
-            drawFull(state, into: &buf, theme: theme)
+            pulseAt = drawFull(state, into: &buf, theme: theme)
         }
         if width >= minimumWidth && height >= minimumHeight {
             switch state.overlay {
@@ -27,7 +41,15 @@ public enum Screen {
             case .detail: Overlays.detail(state, into: &buf, theme: theme)
             }
         }
-        return buf
+        return Frame(buffer: buf, pulseX: pulseAt?.x, pulseY: pulseAt?.y)
+    }
+
+    /// Redraw only the pulse of `frame` for `state.tick`: the cells equal those a full
+    /// `renderFrame` would produce when nothing but the tick changed.
+    public static func redrawPulse(_ state: AppState, in frame: inout Frame) {
+        guard let x = frame.pulseX, let y = frame.pulseY else { return }
+        let theme = Theme(unicode: state.unicode, color: state.color)
+        frame.buffer.text(pulse(state, theme), x: x, y: y, style: theme.level(state.status.thermalState), theme: theme)
     }
 
     static func drawTooSmall(_ buf: inout CellBuffer, theme: Theme) {
@@ -65,12 +87,14 @@ public enum Screen {
 
     // MARK: - compact (40×10 up to 80×24)
 
-    static func drawCompact(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
+    @discardableResult
+    static func drawCompact(_ state: AppState, into buf: inout CellBuffer, theme: Theme) -> (x: Int, y: Int) {
         let s = state.status
         var y = 0
         var x = buf.put("thermtop ", x: 0, y: y, style: theme.title)
         x += buf.put(badgeText(s), x: x, y: y, style: theme.badge(s.thermalState))
-        buf.text(pulse(state, theme), x: buf.width - 6, y: y, style: theme.level(s.thermalState), theme: theme)
+        let pulseAt = (x: buf.width - 6, y: y)
+        buf.text(pulse(state, theme), x: pulseAt.x, y: pulseAt.y, style: theme.level(s.thermalState), theme: theme)
         y += 1
         buf.text("tier \(s.tier) \(theme.dot) refresh \(Int(s.policy.refreshIntervalSeconds)) s", x: 0, y: y, style: theme.title, theme: theme)
         y += 1
@@ -93,6 +117,7 @@ public enum Screen {
             y += 1
         }
         buf.put("? help  q quit", x: 0, y: buf.height - 1, style: theme.dim)
+        return pulseAt
     }
 
     static func pulse(_ state: AppState, _ theme: Theme) -> String {
@@ -101,7 +126,8 @@ public enum Screen {
 
     // MARK: - full layout
 
-    static func drawFull(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
+    @discardableResult
+    static func drawFull(_ state: AppState, into buf: inout CellBuffer, theme: Theme) -> (x: Int, y: Int) {
         let s = state.status
         let w = buf.width
         // Header
@@ -109,6 +135,7 @@ public enum Screen {
         x += buf.text(Format.pad(CellBuffer.sanitize(state.hostname), 16), x: x, y: 0, style: theme.dim, theme: theme) + 1
         x += buf.put(badgeText(s), x: x, y: 0, style: theme.badge(s.thermalState)) + 1
         x += buf.text(" tier \(s.tier) ", x: x, y: 0, style: theme.title, theme: theme) + 1
+        let pulseAt = (x: x + 1, y: 0)
         x += buf.text(" \(pulse(state, theme)) ", x: x, y: 0, style: theme.level(s.thermalState), theme: theme)
         var label = CellBuffer.sanitize(Format.clean(s.sourceLabel))
         let room = max(8, w - x - state.clock.count - (state.paused ? 8 : 0) - 4)
@@ -137,6 +164,7 @@ public enum Screen {
         drawBattery(state, into: &buf, y: sensorsBottom, theme: theme)
         drawPolicy(state, into: &buf, y: sensorsBottom + 2, theme: theme)
         drawStatusLine(into: &buf, theme: theme)
+        return pulseAt
     }
 
     static func drawSensors(_ state: AppState, into buf: inout CellBuffer, top: Int, bottom: Int, theme: Theme) -> Int {

@@ -1,0 +1,764 @@
+// End-to-end tests of the live dashboard: the real `thermtop` binary runs inside tmux on a
+// private server (`tmux -L thermtop-e2e-<uuid>`), keys go in with `send-keys`, the screen comes
+// back with `capture-pane`. Every wait polls the pane against a deadline; nothing sleeps longer
+// than the behaviour under test needs (the pulse checks wait about one second on purpose).
+//
+// The pane does not run thermtop directly but a tiny `sh -c` wrapper that, once thermtop has
+// exited, records its exit status and the pane's terminal modes (alternate screen, cursor,
+// keypad, mouse) in files. Reading the status from tmux's `#{pane_dead_status}` alone is not
+// reliable: tmux 3.3 sometimes marks a pane dead (its pty closed) without ever reaping the child,
+// leaving `pane_dead_status` empty and the process a zombie. Recording the modes from inside
+// the pane, before tmux prints its own "Pane is dead" line (which hides the cursor), tells us
+// exactly what thermtop left the terminal in.
+
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Locating things
+
+fileprivate enum TmuxE2E {
+    /// The repository root: this file is `<root>/Tests/EndToEndTests/DashboardTmuxTests.swift`.
+    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The built `thermtop`: `$THERMTOP_BINARY` when set, else `<root>/.build/debug/thermtop`
+    /// (the test target depends on the executable, so `swift test` builds it first), else the
+    /// one next to the running test bundle (a custom `--build-path` or `-c release`).
+    static var binary: String {
+        if let env = ProcessInfo.processInfo.environment["THERMTOP_BINARY"], !env.isEmpty { return env }
+        let debug = repoRoot.appendingPathComponent(".build/debug/thermtop").path
+        if FileManager.default.isExecutableFile(atPath: debug) { return debug }
+        if let arg0 = CommandLine.arguments.first {
+            let sibling = URL(fileURLWithPath: arg0).deletingLastPathComponent().appendingPathComponent("thermtop").path
+            if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
+        }
+        return debug
+    }
+
+    static func fixture(_ name: String) -> String {
+        repoRoot.appendingPathComponent("Tests/Fixtures").appendingPathComponent(name).path
+    }
+
+    /// `tmux` on PATH (or in the usual places), nil when it is not installed.
+    static let tmux: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let dirs = path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin", "/bin"]
+        for dir in dirs where !dir.isEmpty {
+            let candidate = dir + "/tmux"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+
+    static var tmuxInstalled: Bool { tmux != nil }
+
+    /// Single-quotes a word for `sh`.
+    static func shellQuote(_ s: String) -> String {
+        "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Runs a program to completion and returns its status and output (standard output and
+    /// standard error together, so failures explain themselves).
+    ///
+    /// Uses `posix_spawn` and a blocking `waitpid` rather than Foundation's `Process`: the latter
+    /// learns that a child exited from SIGCHLD, and a test runner started with SIGCHLD blocked
+    /// (some CI and sandbox launchers do that) then waits forever. The child gets an empty signal
+    /// mask and default signal actions, so tmux and thermtop never inherit such oddities.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
+        var env = ProcessInfo.processInfo.environment
+        // A test run from inside someone's tmux must not talk to (or nest under) it.
+        env["TMUX"] = nil
+        env["TMUX_PANE"] = nil
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return (-1, "pipe failed: errno \(errno)") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addclose(&actions, fds[1])
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attr, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGPIPE, SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attr, argv, envp)
+        close(fds[1])
+        guard rc == 0 else {
+            close(fds[0])
+            return (-1, "cannot run \(executable): \(String(cString: strerror(rc)))")
+        }
+        var output = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+            if n > 0 { output.append(contentsOf: buffer[0..<n]); continue }
+            if n < 0 && errno == EINTR { continue }
+            break
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS by hand (they are macros).
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, String(decoding: output, as: UTF8.self))
+    }
+}
+
+// MARK: - One private tmux server with thermtop in its only pane
+
+/// What thermtop left the terminal in when it exited, as tmux saw it.
+fileprivate struct PaneModes: CustomStringConvertible {
+    var alternateScreen: Bool
+    var cursorVisible: Bool
+    var keypadCursor: Bool
+    var keypad: Bool
+    var mouse: Bool
+
+    init?(_ line: String) {
+        let f = line.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        guard f.count == 5 else { return nil }
+        alternateScreen = f[0] == "1"
+        cursorVisible = f[1] == "1"
+        keypadCursor = f[2] == "1"
+        keypad = f[3] == "1"
+        mouse = f[4] == "1"
+    }
+
+    var restored: Bool { !alternateScreen && cursorVisible && !keypadCursor && !keypad && !mouse }
+
+    var description: String {
+        "alternate screen \(alternateScreen), cursor visible \(cursorVisible), keypad cursor \(keypadCursor), keypad \(keypad), mouse \(mouse)"
+    }
+}
+
+fileprivate final class TmuxDashboard {
+    let tmux: String
+    let socket: String
+    let session = "e2e"
+    let dir: URL
+    /// The server's socket file (tmux leaves it behind after kill-server).
+    private var socketPath: String?
+    private var stopped = false
+
+    var statusFile: URL { dir.appendingPathComponent("status") }
+    var modesFile: URL { dir.appendingPathComponent("modes") }
+    var stdoutFile: URL { dir.appendingPathComponent("stdout") }
+    var stderrFile: URL { dir.appendingPathComponent("stderr") }
+
+    /// Starts a private tmux server whose only pane runs `command` (a shell command line
+    /// built by the caller; see `start(arguments:)` for the usual thermtop wrapper).
+    init(shellCommand: (TmuxDashboard) -> String, width: Int = 100, height: Int = 30) throws {
+        guard let tmux = TmuxE2E.tmux else { throw TmuxTestError("tmux is not installed") }
+        self.tmux = tmux
+        let id = UUID().uuidString.lowercased()
+        socket = "thermtop-e2e-\(id)"
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-e2e-\(id)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // Our own config: no status line (the pane is the whole window), a known TERM with
+        // 256 colours, and dead panes kept so their last screen and modes can be read.
+        let conf = dir.appendingPathComponent("tmux.conf")
+        try """
+        set -g status off
+        set -g remain-on-exit on
+        set -g default-terminal tmux-256color
+        set -g escape-time 0
+        """.write(to: conf, atomically: true, encoding: .utf8)
+        let result = TmuxE2E.run(tmux, ["-L", socket, "-f", conf.path, "new-session", "-d", "-s", session,
+                                    "-x", "\(width)", "-y", "\(height)", shellCommand(self)])
+        if result.status != 0 {
+            stop()
+            throw TmuxTestError("tmux new-session failed (\(result.status)): \(result.output)")
+        }
+        socketPath = format("#{socket_path}")
+    }
+
+    /// thermtop with `arguments` under the recording wrapper, in a UTF-8 locale with colours.
+    convenience init(arguments: [String], width: Int = 100, height: Int = 30, environment: String = "") throws {
+        let binary = TmuxE2E.binary
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw TmuxTestError("thermtop binary not found at \(binary); run `swift build` first")
+        }
+        try self.init(shellCommand: { me in
+            let q = TmuxE2E.shellQuote
+            let thermtop = ([binary] + arguments).map(q).joined(separator: " ")
+            let modes = "#{alternate_on} #{cursor_flag} #{keypad_cursor_flag} #{keypad_flag} #{mouse_any_flag}"
+            return """
+            env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 \(environment) \(thermtop); s=$?; \
+            sleep 0.1; \(q(me.tmux)) -L \(q(me.socket)) display-message -p -t \(q(me.session)) \(q(modes)) > \(q(me.modesFile.path)); \
+            printf '%s' "$s" > \(q(me.statusFile.path)); exit "$s"
+            """
+        }, width: width, height: height)
+    }
+
+    deinit { stop() }
+
+    /// Kills the private server (and with it anything still running in the pane) and removes
+    /// the scratch folder. Safe to call more than once.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        TmuxE2E.run(tmux, ["-L", socket, "kill-server"])
+        if let socketPath, socketPath.hasSuffix("/" + socket) { unlink(socketPath) }
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    @discardableResult
+    func tmuxCommand(_ args: [String]) -> (status: Int32, output: String) {
+        TmuxE2E.run(tmux, ["-L", socket] + args)
+    }
+
+    /// The pane as text (`escapes`: with the SGR colour sequences tmux reproduces).
+    func capture(escapes: Bool = false) -> String {
+        tmuxCommand(["capture-pane", "-p"] + (escapes ? ["-e"] : []) + ["-t", session]).output
+    }
+
+    /// Sends tmux key names (`q`, `Escape`, `F10`, `C-c`, ...), one key per argument.
+    func send(_ keys: String...) {
+        tmuxCommand(["send-keys", "-t", session] + keys)
+    }
+
+    /// Types `text` literally (no key-name lookup).
+    func type(_ text: String) {
+        tmuxCommand(["send-keys", "-t", session, "-l", text])
+    }
+
+    func resize(width: Int, height: Int) {
+        tmuxCommand(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    func format(_ f: String) -> String {
+        tmuxCommand(["display-message", "-p", "-t", session, f]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls the pane until `predicate` holds or `timeout` passes; returns the last capture
+    /// and whether it matched.
+    @discardableResult
+    func waitForScreen(timeout: Double = 5, escapes: Bool = false, _ predicate: (String) -> Bool) -> (matched: Bool, screen: String) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = capture(escapes: escapes)
+        while !predicate(screen) {
+            if Date() >= deadline { return (false, screen) }
+            usleep(50_000)
+            screen = capture(escapes: escapes)
+        }
+        return (true, screen)
+    }
+
+    /// Waits until the binary has started and drawn a whole first frame: the header, and the
+    /// bottom status line (curses writes top to bottom, so the last row means the frame is done).
+    func waitForDashboard(timeout: Double = 5) -> (matched: Bool, screen: String) {
+        waitForScreen(timeout: timeout) {
+            PaneText.header($0).contains("thermtop") && PaneText.header($0).contains("tier ")
+                && ($0.contains("1-4 simulate") || $0.contains("? help  q quit"))
+        }
+    }
+
+    /// thermtop's pid: the child of the wrapper shell that tmux started in the pane.
+    func thermtopPID() -> pid_t? {
+        guard let shell = Int32(format("#{pane_pid}")) else { return nil }
+        for pid in TmuxE2E.children(of: shell) where TmuxE2E.commandName(of: pid) == "thermtop" { return pid }
+        return nil
+    }
+
+    /// Waits for the wrapper to record thermtop's exit status.
+    func waitForExitStatus(timeout: Double = 5) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let s = try? String(contentsOf: statusFile, encoding: .utf8), let n = Int32(s) { return n }
+            usleep(50_000)
+        }
+        return nil
+    }
+
+    /// The terminal modes recorded right after thermtop exited.
+    func recordedModes() -> PaneModes? {
+        (try? String(contentsOf: modesFile, encoding: .utf8)).flatMap(PaneModes.init)
+    }
+
+    /// Waits for tmux to report the pane dead (its pty closed: nothing runs in it any more).
+    func waitForPaneDead(timeout: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if format("#{pane_dead}") == "1" { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+}
+
+fileprivate struct TmuxTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+fileprivate extension TmuxE2E {
+    /// Direct children of a process (Linux /proc).
+    static func children(of pid: pid_t) -> [pid_t] {
+        if let list = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8) {
+            return list.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        // Kernels without CONFIG_PROC_CHILDREN: scan /proc/*/stat for the parent pid.
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(pid_t.init).filter { parent(of: $0) == pid }
+    }
+
+    static func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
+    }
+
+    static func commandName(of pid: pid_t) -> String? {
+        (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The one-letter state from /proc/<pid>/stat (R, S, T, Z, ...), nil when gone.
+    static func processState(_ pid: pid_t) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
+    }
+
+    /// Whether a process exists and is not a zombie.
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return !stat[stat.index(after: close)...].hasPrefix(" Z")
+    }
+}
+
+// MARK: - Reading the screen
+
+fileprivate enum PaneText {
+    static func lines(_ screen: String) -> [String] {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    static func header(_ screen: String) -> String { lines(screen).first ?? "" }
+
+    /// The pulse area: the heart glyph and the five columns after it on the header row (the
+    /// pulse frame is five columns wide and padded by a space; the clock starts further right).
+    static func pulse(_ screen: String) -> String? {
+        let h = header(screen)
+        guard let i = h.firstIndex(of: "♥") else { return nil }
+        return String(h[i...].prefix(6))
+    }
+
+    /// The badge word of the full layout's header: `NOMINAL`, `SERIOUS (SIMULATED)`, ...
+    static func badge(_ screen: String) -> String? {
+        let h = header(screen)
+        for state in ["NOMINAL", "FAIR", "SERIOUS", "CRITICAL"] {
+            if h.contains(" \(state) (SIMULATED) ") { return "\(state) (SIMULATED)" }
+            if h.contains(" \(state) ") { return state }
+        }
+        return nil
+    }
+
+    /// The tier word after `tier ` on the header row.
+    static func tier(_ screen: String) -> String? {
+        let h = header(screen)
+        guard let r = h.range(of: "tier ") else { return nil }
+        return String(h[r.upperBound...].prefix { $0.isLetter })
+    }
+
+    /// Whether every character of `text` in an escaped line (`capture-pane -e`) is drawn on a
+    /// highlighted background (a set background colour, or reverse video).
+    static func isHighlighted(_ text: String, inEscapedLine line: String) -> Bool {
+        var plain: [Character] = []
+        var highlighted: [Bool] = []
+        var background = false
+        var reverse = false
+        let chars = Array(line)
+        var i = 0
+        while i < chars.count {
+            if chars[i] == "\u{1B}", i + 1 < chars.count, chars[i + 1] == "[" {
+                var j = i + 2
+                var params = ""
+                while j < chars.count, !(chars[j].isLetter) { params.append(chars[j]); j += 1 }
+                if j < chars.count, chars[j] == "m" {
+                    let codes = params.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+                    var k = 0
+                    while k < codes.count {
+                        switch codes[k] {
+                        case 0: background = false; reverse = false
+                        case 7: reverse = true
+                        case 27: reverse = false
+                        case 40...47, 100...107: background = true
+                        case 49: background = false
+                        case 48:
+                            background = true
+                            k += (k + 1 < codes.count && codes[k + 1] == 2) ? 4 : 2
+                        case 38: k += (k + 1 < codes.count && codes[k + 1] == 2) ? 4 : 2
+                        default: break
+                        }
+                        k += 1
+                    }
+                }
+                i = j + 1
+                continue
+            }
+            plain.append(chars[i])
+            highlighted.append(background || reverse)
+            i += 1
+        }
+        let target = Array(text)
+        guard target.count <= plain.count else { return false }
+        for start in 0...(plain.count - target.count) where Array(plain[start..<start + target.count]) == target {
+            return highlighted[start..<start + target.count].allSatisfy { $0 }
+        }
+        return false
+    }
+}
+
+// MARK: - The tests
+
+@Suite(
+    "Dashboard end to end in tmux",
+    .serialized,
+    .enabled(if: TmuxE2E.tmuxInstalled, "tmux is not installed: skipping the end-to-end dashboard tests (apt-get install tmux)")
+)
+struct DashboardTmuxTests {
+    struct FixtureCase: CustomTestStringConvertible, Sendable {
+        let fixture: String
+        let badge: String
+        let tier: String
+        let pulseAnimates: Bool
+        var testDescription: String { "\(fixture) → \(badge), tier \(tier)" }
+    }
+
+    @Test("The state badge, tier and pulse match the fixture", arguments: [
+        FixtureCase(fixture: "intel-laptop", badge: "NOMINAL", tier: "full", pulseAnimates: true),
+        FixtureCase(fixture: "intel-laptop-hot", badge: "SERIOUS", tier: "minimal", pulseAnimates: false),
+    ])
+    func badgeAndTierMatchFixture(_ c: FixtureCase) throws {
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture(c.fixture)])
+        defer { tmux.stop() }
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        #expect(PaneText.badge(screen) == c.badge, "header: \(PaneText.header(screen))")
+        #expect(PaneText.tier(screen) == c.tier, "header: \(PaneText.header(screen))")
+        #expect(!screen.contains("SIMULATED"), "a live fixture run must not say SIMULATED:\n\(screen)")
+        #expect(screen.contains("Policy   tier \(c.tier)"), "the policy panel shows another tier:\n\(screen)")
+        let escaped = PaneText.header(tmux.capture(escapes: true))
+        #expect(PaneText.isHighlighted(" \(c.badge) ", inEscapedLine: escaped),
+                "the badge is not drawn as a coloured badge: \(escaped.debugDescription)")
+        if c.pulseAnimates {
+            try expectPulseMoves(tmux)
+        } else {
+            try expectPulseStill(tmux)
+        }
+    }
+
+    @Test("3 simulates serious: minimal tier, pulse stops; 0 returns to live")
+    func simulateSeriousThenLive() throws {
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture("intel-laptop")])
+        defer { tmux.stop() }
+        let (up, first) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(first)")
+        try #require(PaneText.badge(first) == "NOMINAL" && PaneText.tier(first) == "full", "\(PaneText.header(first))")
+        try expectPulseMoves(tmux)
+
+        tmux.send("3")
+        let (serious, s) = tmux.waitForScreen {
+            PaneText.badge($0) == "SERIOUS (SIMULATED)" && PaneText.tier($0) == "minimal"
+                && $0.contains("SIMULATED: thermal state forced to serious") && $0.contains("Policy   tier minimal")
+        }
+        try #require(serious, "3 did not make it SERIOUS (SIMULATED), tier minimal:\n\(s)")
+        #expect(s.contains("SIMULATED: thermal state forced to serious"), "no simulation banner:\n\(s)")
+        #expect(s.contains("Policy   tier minimal"), "policy panel not at minimal:\n\(s)")
+        try expectPulseStill(tmux)
+
+        tmux.send("0")
+        let (live, l) = tmux.waitForScreen {
+            PaneText.badge($0) == "NOMINAL" && PaneText.tier($0) == "full" && !$0.contains("SIMULATED")
+        }
+        #expect(live, "0 did not return to the live NOMINAL / full state:\n\(l)")
+        try expectPulseMoves(tmux)
+    }
+
+    @Test("d opens and closes the debug overlay")
+    func debugOverlay() throws {
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture("intel-laptop")])
+        defer { tmux.stop() }
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        #expect(!screen.contains("Rule trail"))
+        tmux.send("d")
+        // The overlay's first and last lines: the whole box has been drawn.
+        let (open, o) = tmux.waitForScreen { $0.contains("Rule trail") && $0.contains("terminal 100x30") }
+        #expect(open, "d did not open the debug overlay:\n\(o)")
+        #expect(o.contains("state nominal"), "the rule trail does not show the state:\n\(o)")
+        #expect(o.contains("terminal 100x30"), "the debug overlay does not show the terminal size:\n\(o)")
+        tmux.send("d")
+        let (closed, c) = tmux.waitForScreen { !$0.contains("Rule trail") }
+        #expect(closed, "d did not close the debug overlay:\n\(c)")
+    }
+
+    @Test("?, h and F1 open the help; Escape closes it", arguments: ["?", "h", "F1"])
+    func helpOverlay(_ key: String) throws {
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture("intel-laptop")])
+        defer { tmux.stop() }
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        tmux.send(key)
+        let (open, o) = tmux.waitForScreen { $0.contains("simulate serious") && $0.contains("Esc or ? closes") }
+        #expect(open, "\(key) did not open the help:\n\(o)")
+        tmux.send("Escape")
+        let (closed, c) = tmux.waitForScreen { !$0.contains("simulate serious") }
+        #expect(closed, "Escape did not close the help:\n\(c)")
+    }
+
+    @Test("Resizing rearranges the screen (full, compact, 40x10, too small, full) without crashing")
+    func resize() throws {
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture("intel-laptop")])
+        defer { tmux.stop() }
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        let pid = try #require(tmux.thermtopPID(), "cannot find thermtop's pid")
+
+        tmux.resize(width: 50, height: 12)
+        let (compact, c) = tmux.waitForScreen {
+            let l = PaneText.lines($0)
+            return l.count >= 12 && l[0].hasPrefix("thermtop  NOMINAL") && l[1].hasPrefix("tier full")
+                && l[11].hasPrefix("? help  q quit") && !$0.contains("Policy")
+        }
+        #expect(compact, "50x12 is not the compact layout:\n\(c)")
+
+        tmux.resize(width: 40, height: 10)
+        let (tiny, t) = tmux.waitForScreen {
+            let l = PaneText.lines($0)
+            return l.count >= 10 && l[0].contains("NOMINAL") && l[0].contains("♥") && l[1].hasPrefix("tier full")
+        }
+        #expect(tiny, "40x10 does not show the state, tier and pulse:\n\(t)")
+
+        tmux.resize(width: 30, height: 8)
+        let (small, s) = tmux.waitForScreen { $0.contains("terminal too small") }
+        #expect(small, "30x8 does not say the terminal is too small:\n\(s)")
+        #expect(!s.contains("NOMINAL"), "30x8 still draws the dashboard:\n\(s)")
+
+        tmux.resize(width: 100, height: 30)
+        let (full, f) = tmux.waitForScreen {
+            PaneText.badge($0) == "NOMINAL" && $0.contains(" Policy   tier full") && $0.contains("1-4 simulate")
+                && !$0.contains("terminal too small")
+        }
+        #expect(full, "back at 100x30 the full layout did not return:\n\(f)")
+        #expect(TmuxE2E.isRunning(pid), "thermtop died while resizing:\n\(f)")
+        #expect(tmux.format("#{pane_dead}") == "0")
+
+        tmux.send("q")
+        #expect(tmux.waitForExitStatus() == 0, "q after resizing did not exit 0")
+    }
+
+    @Test("q, F10 and Ctrl-C quit with status 0 and the terminal restored", arguments: ["q", "F10", "C-c"])
+    func quitKeys(_ key: String) throws {
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture("intel-laptop")])
+        defer { tmux.stop() }
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        let pid = try #require(tmux.thermtopPID(), "cannot find thermtop's pid")
+        #expect(tmux.format("#{alternate_on}") == "1", "the dashboard is not on the alternate screen")
+
+        tmux.send(key)
+        let status = tmux.waitForExitStatus()
+        #expect(status == 0, "\(key) should exit with status 0, got \(status.map(String.init) ?? "no exit"):\n\(tmux.capture())")
+        #expect(!TmuxE2E.isRunning(pid), "thermtop (pid \(pid)) is still running after \(key)")
+        #expect(tmux.waitForPaneDead(), "the pane's process did not go away")
+        // tmux fills #{pane_dead_status} only when it reaped the child itself (see the top of
+        // this file); when it did, it must agree.
+        let deadStatus = tmux.format("#{pane_dead_status}")
+        #expect(deadStatus.isEmpty || deadStatus == "0", "pane_dead_status \(deadStatus)")
+        let modes = try #require(tmux.recordedModes(), "the wrapper did not record the terminal modes")
+        #expect(modes.restored, "terminal not restored after \(key): \(modes)")
+    }
+
+    @Test("SIGTERM and SIGHUP exit cleanly (128 + signal) with the terminal restored", arguments: [SIGTERM, SIGHUP])
+    func quitSignals(_ signal: Int32) throws {
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture("intel-laptop")])
+        defer { tmux.stop() }
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        let pid = try #require(tmux.thermtopPID(), "cannot find thermtop's pid")
+
+        #expect(kill(pid, signal) == 0)
+        let status = tmux.waitForExitStatus()
+        // The shell reports 128 + n both for a handled exit(128 + n) and for death by the
+        // signal; the restored modes below tell the two apart (an unhandled signal leaves the
+        // alternate screen on and the cursor hidden).
+        #expect(status == 128 + signal, "expected status \(128 + signal), got \(status.map(String.init) ?? "no exit")")
+        #expect(!TmuxE2E.isRunning(pid), "thermtop (pid \(pid)) is still running after signal \(signal)")
+        #expect(tmux.waitForPaneDead(), "the pane's process did not go away")
+        let modes = try #require(tmux.recordedModes(), "the wrapper did not record the terminal modes")
+        #expect(modes.restored, "terminal not restored after signal \(signal): \(modes)")
+    }
+
+    @Test("Escape codes in sysfs strings never reach the terminal (broken fixture)")
+    func sanitisedSysfsStrings() throws {
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture("broken")])
+        defer { tmux.stop() }
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        // Let a couple of samples and many pulse frames go by: thermtop redraws only changed
+        // cells, so an ESC[2J that slipped through would leave most of the screen blank.
+        usleep(1_500_000)
+        let s = tmux.capture()
+        let lines = PaneText.lines(s)
+        #expect(lines.first?.hasPrefix(" thermtop ") == true, "header row wiped:\n\(s)")
+        #expect(PaneText.badge(s) == "NOMINAL", "badge wiped or wrong:\n\(s)")
+        #expect(s.contains("Sensor "), "sensor heading wiped:\n\(s)")
+        #expect(s.contains("junk-trips"), "junk-trips row missing:\n\(s)")
+        #expect(s.contains(" Policy "), "policy panel wiped:\n\(s)")
+        #expect(s.contains("1-4 simulate"), "status line wiped:\n\(s)")
+        let evil = try #require(lines.first { $0.contains("evil") }, "the ESC zone is not listed:\n\(s)")
+        #expect(evil.contains("zone"), "the ESC zone name is mangled beyond recognition: \(evil)")
+        #expect(!evil.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "control character on screen: \(evil.debugDescription)")
+        #expect(tmux.format("#{alternate_on}") == "1", "an escape sequence switched the alternate screen off")
+
+        // The same name in the sensor detail overlay: select the row, Enter.
+        let row = lines.firstIndex(of: evil)! - (lines.firstIndex { $0.hasPrefix(" Sensor") } ?? 0) - 1
+        for _ in 0..<max(row, 0) { tmux.send("j") }
+        tmux.send("Enter")
+        let (detail, d) = tmux.waitForScreen {
+            $0.contains("sensor detail") && $0.contains("thermal_zone7 · zone") && $0.contains("thermal_zone7/type")
+        }
+        #expect(detail, "the detail overlay for the ESC zone did not open:\n\(d)")
+        if let title = PaneText.lines(d).first(where: { $0.contains("thermal_zone7 · zone") }) {
+            #expect(title.contains("evil") && !title.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
+                    "the detail title is not the sanitised name: \(title.debugDescription)")
+        }
+        #expect(PaneText.header(d).hasPrefix(" thermtop "), "header wiped after opening the detail:\n\(d)")
+        #expect(tmux.thermtopPID() != nil, "thermtop is gone")
+    }
+
+    @Test("Ctrl-Z suspends with the terminal restored; fg resumes and redraws",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs /bin/bash for job control"))
+    func suspendAndResume() throws {
+        let binary = TmuxE2E.binary
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "thermtop binary not found at \(binary)")
+        // An interactive shell with job control, as a user would have.
+        let tmux = try TmuxDashboard(shellCommand: { _ in
+            "exec env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 PS1='e2e$ ' /bin/bash --norc --noprofile -i"
+        })
+        defer { tmux.stop() }
+        try #require(tmux.waitForScreen { $0.contains("e2e$") }.matched, "the shell prompt never appeared")
+        let q = TmuxE2E.shellQuote
+        tmux.type([binary, "--sysfs-root", TmuxE2E.fixture("intel-laptop")].map(q).joined(separator: " "))
+        tmux.send("Enter")
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        let pid = try #require(tmux.thermtopPID(), "cannot find thermtop's pid")
+
+        tmux.send("C-z")
+        let (stopped, s) = tmux.waitForScreen { $0.contains("Stopped") && $0.contains("e2e$") }
+        #expect(stopped, "Ctrl-Z did not suspend thermtop:\n\(s)")
+        #expect(TmuxE2E.processState(pid) == "T", "thermtop is not stopped (state \(TmuxE2E.processState(pid) ?? "gone"))")
+        #expect(tmux.format("#{alternate_on} #{cursor_flag} #{keypad_flag}") == "0 1 0",
+                "terminal not restored while suspended: \(tmux.format("#{alternate_on} #{cursor_flag} #{keypad_flag}"))")
+
+        tmux.type("fg")
+        tmux.send("Enter")
+        let (back, b) = tmux.waitForScreen {
+            PaneText.header($0).hasPrefix(" thermtop ") && PaneText.badge($0) == "NOMINAL" && $0.contains(" Policy   tier full")
+                && $0.contains("1-4 simulate") && !$0.contains("Stopped")
+        }
+        #expect(back, "fg did not bring the dashboard back whole:\n\(b)")
+        #expect(tmux.format("#{alternate_on}") == "1", "not back on the alternate screen after fg")
+        try expectPulseMoves(tmux)
+
+        tmux.send("q")
+        tmux.type("echo \"rc=$?\"")
+        tmux.send("Enter")
+        let (done, d) = tmux.waitForScreen { $0.contains("rc=0") }
+        #expect(done, "q after resuming did not exit 0:\n\(d)")
+    }
+
+    struct NotATerminalCase: CustomTestStringConvertible, Sendable {
+        let name: String
+        /// Builds the pane's command from the quoted thermtop command line and the scratch files.
+        let command: @Sendable (_ thermtop: String, _ out: String, _ err: String, _ status: String) -> String
+        let checkStdoutEmpty: Bool
+        var testDescription: String { name }
+    }
+
+    @Test("Without a usable terminal: a message pointing to `thermtop status`, non-zero exit", arguments: [
+        NotATerminalCase(name: "stdout redirected to a file", command: { t, o, e, s in
+            "\(t) > \(o) 2> \(e); printf '%s' \"$?\" > \(s)"
+        }, checkStdoutEmpty: true),
+        NotATerminalCase(name: "stdout is a pipe", command: { t, o, e, s in
+            "{ \(t) 2> \(e); printf '%s' \"$?\" > \(s); } | cat > \(o)"
+        }, checkStdoutEmpty: true),
+        NotATerminalCase(name: "TERM=dumb", command: { t, o, e, s in
+            "TERM=dumb \(t) 2> \(e); printf '%s' \"$?\" > \(s)"
+        }, checkStdoutEmpty: false),
+    ])
+    func notATerminal(_ c: NotATerminalCase) throws {
+        let binary = TmuxE2E.binary
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "thermtop binary not found at \(binary)")
+        let q = TmuxE2E.shellQuote
+        let thermtop = [binary, "--sysfs-root", TmuxE2E.fixture("intel-laptop")].map(q).joined(separator: " ")
+        let tmux = try TmuxDashboard(shellCommand: { me in
+            c.command(thermtop, q(me.stdoutFile.path), q(me.stderrFile.path), q(me.statusFile.path))
+        })
+        defer { tmux.stop() }
+        let status = tmux.waitForExitStatus()
+        let stderr = (try? String(contentsOf: tmux.stderrFile, encoding: .utf8)) ?? ""
+        let stdout = (try? Data(contentsOf: tmux.stdoutFile)) ?? Data()
+        let shown = tmux.capture()
+        #expect(status != nil && status != 0, "expected a non-zero exit, got \(status.map(String.init) ?? "no exit"); screen:\n\(shown)")
+        #expect(stderr.contains("thermtop status"), "the message does not point to `thermtop status`: \(stderr)")
+        if c.checkStdoutEmpty {
+            #expect(stdout.isEmpty, "thermtop wrote to a non-terminal stdout: \(String(decoding: stdout, as: UTF8.self).debugDescription)")
+        }
+    }
+
+    // MARK: helpers
+
+    /// Two captures about a second apart differ in the pulse area (one more capture a quarter
+    /// second later guards against the rare tick count that lands on a look-alike frame).
+    private func expectPulseMoves(_ tmux: TmuxDashboard, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let a = try #require(PaneText.pulse(tmux.capture()), "no pulse on screen", sourceLocation: sourceLocation)
+        usleep(1_000_000)
+        var b = try #require(PaneText.pulse(tmux.capture()), "no pulse on screen", sourceLocation: sourceLocation)
+        if a == b {
+            usleep(250_000)
+            b = try #require(PaneText.pulse(tmux.capture()), "no pulse on screen", sourceLocation: sourceLocation)
+        }
+        #expect(a != b, "the pulse did not move at tier \(PaneText.tier(tmux.capture()) ?? "?"): \(a.debugDescription)", sourceLocation: sourceLocation)
+    }
+
+    /// Captures about a second apart are identical in the pulse area.
+    private func expectPulseStill(_ tmux: TmuxDashboard, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let a = try #require(PaneText.pulse(tmux.capture()), "no pulse on screen", sourceLocation: sourceLocation)
+        usleep(500_000)
+        let b = try #require(PaneText.pulse(tmux.capture()), "no pulse on screen", sourceLocation: sourceLocation)
+        usleep(500_000)
+        let c = try #require(PaneText.pulse(tmux.capture()), "no pulse on screen", sourceLocation: sourceLocation)
+        #expect(a == b && b == c, "the pulse moved at tier \(PaneText.tier(tmux.capture()) ?? "?"): \([a, b, c])", sourceLocation: sourceLocation)
+    }
+}
