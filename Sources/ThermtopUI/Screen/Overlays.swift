@@ -54,8 +54,12 @@ enum Overlays {
         var lines: [(String, CellStyle)] = []
         lines.append(("Rule trail", theme.title))
         for l in s.ruleTrail { lines.append(("  " + Format.clean(l), .plain)) }
-        if let id = s.assessment.decidedBy, let a = s.assessment.sensors.first(where: { $0.sensor.id == id }) {
-            lines.append(("Deciding sensor \(Format.clean(a.sensor.name)) (\(id)): raw \(a.sensor.celsius.map { String(Int(($0 * 1000).rounded())) } ?? "?") m°C", theme.title))
+        // The sensor that decides the state, or at nominal the one closest to its limit.
+        let deciding = s.assessment.decidedBy.flatMap { id in s.assessment.sensors.first { $0.sensor.id == id } }
+            ?? (s.assessment.decidedBy == nil ? state.sortedSensors.first { $0.sensor.celsius != nil } : nil)
+        if let a = deciding {
+            let id = a.sensor.id
+            lines.append(("\(s.assessment.decidedBy == nil ? "Closest sensor" : "Deciding sensor") \(Format.clean(a.sensor.name)) (\(id)): raw \(a.sensor.celsius.map { String(Int(($0 * 1000).rounded())) } ?? "?") m°C", theme.title))
             for f in files(for: a.sensor, snapshot: s.snapshot) { lines.append(("  " + f, theme.dim)) }
             lines.append(("  serious \(a.thresholds.serious.label), hyst \(formatDegrees(a.thresholds.serious.hysteresis)); critical \(a.thresholds.critical.label)", .plain))
         } else if let id = s.assessment.decidedBy {
