@@ -102,7 +102,7 @@ public final class Terminal {
     ///
     /// - Returns: the number of cells handed to curses.
     @discardableResult
-    public func present(_ buffer: CellBuffer) -> Int {
+    public func present(_ buffer: CellBuffer, onlyRows rows: Range<Int>? = nil) -> Int {
         guard active else { return 0 }
         let screenSize = size
         if screenSize != lastScreenSize {
@@ -120,7 +120,8 @@ public final class Terminal {
         var written = 0
         var line: [cchar_t] = []
         line.reserveCapacity(screenSize.width)
-        for run in buffer.diff(from: base) where run.y < screenSize.height && run.x < screenSize.width {
+        let runs = base == nil ? buffer.diff(from: nil) : buffer.diff(from: base, rows: rows ?? 0..<buffer.height)
+        for run in runs where run.y < screenSize.height && run.x < screenSize.width {
             let count = min(run.cells.count, screenSize.width - run.x)
             line.removeAll(keepingCapacity: true)
             for cell in run.cells.prefix(count) { line.append(character(for: cell)) }

@@ -198,11 +198,11 @@ struct RunLoop {
         }
         Screen.redrawPulse(app, in: &frame)
         lastFrame = frame
-        present(frame.buffer, since: t0)
+        present(frame.buffer, since: t0, onlyRows: frame.pulseY.map { $0..<($0 + 1) })
     }
 
-    mutating func present(_ buffer: CellBuffer, since t0: Double) {
-        let cells = terminal.present(buffer)
+    mutating func present(_ buffer: CellBuffer, since t0: Double, onlyRows: Range<Int>? = nil) {
+        let cells = terminal.present(buffer, onlyRows: onlyRows)
         app.stats.frames += 1
         app.stats.cellsLastFrame = cells
         app.stats.cellsTotal += cells

@@ -265,4 +265,16 @@ struct CanvasTests {
         #expect(a.intersection(Rect(x: 10, y: 0, width: 1, height: 1)).isEmpty)
         #expect(a.contains(x: 3, y: 3) && !a.contains(x: 4, y: 0))
     }
+
+    @Test("a diff limited to some rows reports changes there and ignores the others")
+    func diffLimitedToRows() {
+        let before = CellBuffer(width: 6, height: 3)
+        var after = before
+        after.put("a", x: 1, y: 0)
+        after.put("b", x: 4, y: 2)
+        #expect(after.diff(from: before, rows: 2..<3) == [CellRun(x: 4, y: 2, cells: [Cell("b")])])
+        #expect(after.diff(from: before, rows: 1..<2).isEmpty)
+        #expect(after.diff(from: before, rows: 0..<9).count == 2)
+        #expect(after.diff(from: nil, rows: 2..<3).count == 3)
+    }
 }

@@ -5,6 +5,13 @@ extension CellBuffer {
     /// With no previous buffer, or one of a different size, every row is one full run:
     /// the whole screen has to be drawn.
     public func diff(from previous: CellBuffer?) -> [CellRun] {
+        diff(from: previous, rows: 0..<height)
+    }
+
+    /// The same, looking only at `rows` (the caller knows nothing else changed, e.g. an
+    /// animation frame that moved one widget). Falls back to every row without a comparable
+    /// previous buffer.
+    public func diff(from previous: CellBuffer?, rows: Range<Int>) -> [CellRun] {
         guard let previous, previous.width == width, previous.height == height else {
             guard width > 0 else { return [] }
             return (0..<height).map { y in
@@ -12,7 +19,7 @@ extension CellBuffer {
             }
         }
         var runs: [CellRun] = []
-        for y in 0..<height {
+        for y in rows.clamped(to: 0..<height) {
             let rowStart = y * width
             var x = 0
             while x < width {
