@@ -92,7 +92,7 @@ struct OverlayTests {
         #expect(text.contains("sample 0.42 ms · render 1.50 ms · frames 1234 · samples 24 · file reads 4321"))
         #expect(text.contains("cells redrawn: last frame 37, total 98765 · next refresh in 17 s"))
         #expect(text.contains("overrides: state live, low power live · source /sys"))
-        #expect(text.contains("terminal 120x40 · colours 256 · UTF-8 · pulse 2.0 fps"))
+        #expect(text.contains("terminal 120x40 · colours 256 · UTF-8 · pulse \(Pulse.framesPerSecond(.reduced)) fps"))
     }
 
     @Test("debug names the overrides and the simulated source when simulating")

@@ -106,7 +106,8 @@ struct SafetyAndThemeTests {
         var state = Fixtures.Scenario.reduced.state
         state.unicode = false
         let rows = state.render(.large).rows
-        #expect(rows[0].contains("<3-^ "))               // pulse frame 3
+        #expect(rows[0].contains(Pulse.frame(tick: state.tick, tier: .reduced, unicode: false)))
+        #expect(!rows[0].contains("♥"))
         #expect(rows[4].hasPrefix(" Sensor") && rows[4].contains(" C "))
         #expect(rows[5].hasPrefix("> x86_pkg_temp"))
         #expect(rows[5].contains("####") && rows[5].contains("|"))
