@@ -104,8 +104,11 @@ struct RunLoop {
     var clock: any MonitorClock { monitor.clock }
 
     mutating func run() {
-        var nextSample = clock.now() + delay
-        var nextFrame = clock.now()
+        // Samples and pulse frames share one time base, so with the default 1 s delay every
+        // other 2 fps frame falls on a sample: one wakeup draws both.
+        let base = clock.now()
+        var nextSample = base + delay
+        var nextFrame = base
         var needsRender = true
         var pulseOnly = false
         updateClock()
@@ -113,13 +116,14 @@ struct RunLoop {
             let now = clock.now()
             if !app.paused && now >= nextSample {
                 sample(now: now)
-                nextSample = max(nextSample + delay, now + delay * 0.5)
+                nextSample += delay
+                if nextSample <= now { nextSample = now + delay }
                 needsRender = true
             }
             let fps = Pulse.framesPerSecond(app.status.tier)
             if fps > 0 && now >= nextFrame {
                 app.tick += 1
-                nextFrame = now + 1 / fps
+                nextFrame = base + ((now - base) * fps + 1e-3).rounded(.down) / fps + 1 / fps
                 if !needsRender { pulseOnly = true }
             }
             if needsRender {
@@ -131,7 +135,7 @@ struct RunLoop {
             pulseOnly = false
             var wake = app.paused ? now + 60 : nextSample
             if fps > 0 { wake = min(wake, nextFrame) }
-            let timeout = Int(max(0, min(wake - clock.now(), 60)) * 1000)
+            let timeout = Int((max(0, min(wake - clock.now(), 60)) * 1000).rounded(.up))
             guard let key = terminal.readKey(timeoutMilliseconds: max(timeout, 1)) else { continue }
             if key == .resize {
                 terminal.invalidate()

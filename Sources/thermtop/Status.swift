@@ -1,5 +1,6 @@
 import ArgumentParser
 import ThermtopCore
+import ThermtopLinux
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +14,7 @@ struct Status: AsyncParsableCommand {
     @MainActor
     mutating func run() async throws {
         let src = source.makeSource()
-        let monitor = ThermalMonitor(source: src, clock: SystemClockForCLI(), overrides: source.overrides)
+        let monitor = ThermalMonitor(source: src, clock: SystemClock(), overrides: source.overrides)
         let status = monitor.sample()
         if json {
             print(StatusReport.json(status, version: ThermtopInfo.version).serialized())

@@ -1,2 +1,0 @@
-import ThermtopLinux
-typealias SystemClockForCLI = SystemClock
