@@ -6,8 +6,9 @@ struct LowPowerReader: Sendable {
     var hasLegacyProfile: Bool
     var classProfiles: [(dir: String, name: String)]
     var choices: [String]
-    /// power-profiles-daemon keeps its profile in `state.ini` (world-readable, no root needed).
-    var ppdStatePath: String?
+    /// power-profiles-daemon keeps its profile in `state.ini` (world-readable, no root needed),
+    /// read through a funnel rooted at its folder.
+    var ppdState: (root: SysfsRoot, file: String)?
 
     static func discover(_ root: SysfsRoot, ppdStatePath: String?) -> LowPowerReader {
         let legacy = root.exists("firmware/acpi/platform_profile")
@@ -18,7 +19,12 @@ struct LowPowerReader: Sendable {
             let dir = "class/platform-profile/\(entry)"
             classes.append((dir, root.value("\(dir)/name", Parse.string).value ?? entry))
         }
-        return LowPowerReader(hasLegacyProfile: legacy, classProfiles: classes, choices: choices, ppdStatePath: ppdStatePath)
+        let ppd = ppdStatePath.map { path -> (SysfsRoot, String) in
+            let slash = path.lastIndex(of: "/") ?? path.startIndex
+            let dir = slash == path.startIndex ? "/" : String(path[..<slash])
+            return (SysfsRoot(path: dir), String(path[path.index(after: slash)...]))
+        }
+        return LowPowerReader(hasLegacyProfile: legacy, classProfiles: classes, choices: choices, ppdState: ppd)
     }
 
     func sample(_ root: SysfsRoot) -> LowPowerSignals {
@@ -29,7 +35,7 @@ struct LowPowerReader: Sendable {
             LowPowerSignals.NamedProfile(name: $0.name, profile: root.take("\($0.dir)/profile", Parse.string, into: &issues))
         }
         var ppd: String?
-        if let path = ppdStatePath, case .success(let text) = SysfsRoot(path: "/").read(String(path.dropFirst())) {
+        if let (ppdRoot, file) = ppdState, case .success(let text) = ppdRoot.read(file) {
             ppd = Self.ppdProfile(fromStateINI: text)
         }
         return LowPowerSignals(platformProfile: profile, platformProfileChoices: choices,

@@ -36,25 +36,16 @@ enum Parse {
     }
     /// Battery `temp`: tenths of °C.
     static let tenthsCelsius: @Sendable (String, String) -> Reading<Double> = { text, file in
-        SysfsValue.integer(text, file: file).flatMapValue { n in
+        SysfsValue.integer(text, file: file).flatMap { n in
             let c = Double(n) / 10
             return (-40...100).contains(c) ? .value(c)
                 : .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)"))
         }
     }
     static let int: @Sendable (String, String) -> Reading<Int> = { text, file in
-        SysfsValue.integer(text, file: file).flatMapValue { n in
+        SysfsValue.integer(text, file: file).flatMap { n in
             (Int64(Int32.min)...Int64(Int32.max)).contains(n) ? .value(Int(n))
                 : .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)"))
-        }
-    }
-}
-
-extension Reading {
-    func flatMapValue<T>(_ f: (Value) -> Reading<T>) -> Reading<T> {
-        switch self {
-        case .value(let v): f(v)
-        case .unknown(let i): .unknown(i)
         }
     }
 }

@@ -13,8 +13,6 @@ public final class SysfsRoot: @unchecked Sendable {
     public let path: String
     /// Attribute reads since creation (for the debug overlay and benchmarks).
     public private(set) var readCount = 0
-    /// Directory listings since creation.
-    public private(set) var listCount = 0
 
     public init(path: String = "/sys") {
         var p = path
@@ -49,7 +47,6 @@ public final class SysfsRoot: @unchecked Sendable {
     /// nil when it cannot be listed. Hidden entries (`.gitkeep` in a fixture tree) are skipped:
     /// sysfs never has any, so they are never devices or attributes.
     public func list(_ relative: String) -> [String]? {
-        listCount += 1
         guard let dir = opendir(absolute(relative)) else { return nil }
         defer { closedir(dir) }
         var names: [String] = []

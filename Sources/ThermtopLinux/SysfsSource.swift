@@ -19,9 +19,10 @@ public final class SysfsSource: SensorSource {
     private var ppdStatePath: String?
     private var needsRediscovery = false
     private var discoveryIssues: [ReadingIssue] = []
+    /// Rediscoveries since creation (hot-plug and the tier-paced refresh), for tests and stats.
+    public private(set) var discoveryCount = 0
     /// Entries of the class folders at the last discovery, to notice hot-plug cheaply.
     private var known: [String: [String]] = [:]
-    public private(set) var discoveryCount = 0
 
     /// - Parameters:
     ///   - path: the sysfs root (`/sys`, or a fixture tree laid out like it).
@@ -34,7 +35,7 @@ public final class SysfsSource: SensorSource {
         case .some(let p): self.ppdStatePath = p
         case .none: self.ppdStatePath = root.path == "/sys" ? "/var/lib/power-profiles-daemon/state.ini" : nil
         }
-        lowPower = LowPowerReader(hasLegacyProfile: false, classProfiles: [], choices: [], ppdStatePath: nil)
+        lowPower = LowPowerReader(hasLegacyProfile: false, classProfiles: [], choices: [], ppdState: nil)
         throttle = ThrottleReader(cpuDirs: [], packageDirs: [])
         rediscover()
     }

@@ -23,6 +23,7 @@ struct ZoneLayout: Sendable {
                 return Int(name.dropFirst("trip_point_".count).prefix { $0.isNumber })
             }).sorted()
             let trips = tripIndices.map { k in readTrip(root, dir: dir, index: k) }
+            issues += trips.compactMap(\.ignored)
             return ZoneLayout(id: id, dir: dir, type: type, policy: policy, trips: trips, staticIssues: issues,
                               hasMode: files.contains("mode"))
         }
@@ -54,7 +55,6 @@ struct ZoneLayout: Sendable {
         var issues = staticIssues
         let celsius = root.take("\(dir)/temp", Parse.temperature, into: &issues)
         let mode = hasMode ? root.take("\(dir)/mode", Parse.string, into: &issues, required: false) : nil
-        for t in trips { if let i = t.ignored { issues.append(i) } }
         return ThermalZone(id: id, type: type, celsius: celsius, mode: mode, policy: policy, trips: trips, issues: issues)
     }
 }

@@ -94,7 +94,9 @@ struct RunLoop {
         self.monitor = monitor
         self.terminal = terminal
         self.delay = delay
-        monitor.refresh()
+        // The source discovered its devices when it was made; the first refresh is due after
+        // the policy interval, like every later one.
+        monitor.sample()
         app = AppState(status: monitor.status)
         app.sampleDelay = delay
         app.apply(monitor.status)

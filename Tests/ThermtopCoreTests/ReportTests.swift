@@ -63,4 +63,15 @@ struct ReportTests {
         #expect(Format.percent(70) == "70 %")
         #expect(Format.percent(63.774) == "63.8 %")
     }
+
+    @Test("fixed-point formatting always prints the asked number of decimals and rounds half away")
+    func fixedDecimals() {
+        #expect(Format.fixed(0.4199, places: 2) == "0.42")
+        #expect(Format.fixed(3.5, places: 2) == "3.50")
+        #expect(Format.fixed(12.005, places: 1) == "12.0")
+        #expect(Format.fixed(9.999, places: 2) == "10.00")
+        #expect(Format.fixed(-1.25, places: 1) == "-1.3")
+        #expect(Format.fixed(-0.001, places: 2) == "0.00")
+        #expect(Format.fixed(7, places: 0) == "7")
+    }
 }

@@ -67,9 +67,10 @@ public enum Reading<Value: Sendable & Equatable>: Sendable, Equatable {
         return nil
     }
 
-    public func map<T: Sendable & Equatable>(_ f: (Value) -> T) -> Reading<T> {
+    /// Parse further: a value becomes whatever `f` says, an unknown stays unknown.
+    public func flatMap<T: Sendable & Equatable>(_ f: (Value) -> Reading<T>) -> Reading<T> {
         switch self {
-        case .value(let v): return .value(f(v))
+        case .value(let v): return f(v)
         case .unknown(let i): return .unknown(i)
         }
     }

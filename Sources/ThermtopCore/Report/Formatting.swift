@@ -14,6 +14,19 @@ public enum Format {
         return r == r.rounded() ? "\(Int(r)) %" : "\(r) %"
     }
 
+    /// `0.42` for `fixed(0.4199, places: 2)`: always `places` decimals (Foundation-free printf `%.Nf`).
+    public static func fixed(_ v: Double, places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (abs(v) * scale).rounded()
+        let whole = Int(scaled / scale)
+        let frac = Int(scaled - Double(whole) * scale)
+        var fracText = String(frac)
+        while fracText.count < places { fracText = "0" + fracText }
+        let sign = v < 0 && scaled > 0 ? "-" : ""
+        return places > 0 ? "\(sign)\(whole).\(fracText)" : "\(sign)\(whole)"
+    }
+
     /// `8.01 W`.
     public static func watts(_ w: Double) -> String {
         let r = (w * 100).rounded() / 100

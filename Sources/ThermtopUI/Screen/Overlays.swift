@@ -12,7 +12,7 @@ enum Overlays {
         let r = boxRect(buf, lines: lines.count)
         buf.box(r, title: title, theme: theme)
         for (i, (text, style)) in lines.enumerated() where i < r.height - 2 {
-            buf.text(CellBuffer.sanitize(text), x: r.x + 2, y: r.y + 1 + i, style: style, maxWidth: r.width - 4, theme: theme)
+            buf.text(text, x: r.x + 2, y: r.y + 1 + i, style: style, maxWidth: r.width - 4, theme: theme)
         }
         if lines.count > r.height - 2 {
             buf.text("…", x: r.maxX - 3, y: r.maxY - 2, style: theme.dim, theme: theme)
@@ -53,13 +53,13 @@ enum Overlays {
         let st = state.stats
         var lines: [(String, CellStyle)] = []
         lines.append(("Rule trail", theme.title))
-        for l in s.ruleTrail { lines.append(("  " + Format.clean(l), .plain)) }
+        for l in s.ruleTrail { lines.append(("  " + l, .plain)) }
         // The sensor that decides the state, or at nominal the one closest to its limit.
         let deciding = s.assessment.decidedBy.flatMap { id in s.assessment.sensors.first { $0.sensor.id == id } }
             ?? (s.assessment.decidedBy == nil ? state.sortedSensors.first { $0.sensor.celsius != nil } : nil)
         if let a = deciding {
             let id = a.sensor.id
-            lines.append(("\(s.assessment.decidedBy == nil ? "Closest sensor" : "Deciding sensor") \(Format.clean(a.sensor.name)) (\(id)): raw \(a.sensor.celsius.map { String(Int(($0 * 1000).rounded())) } ?? "?") m°C", theme.title))
+            lines.append(("\(s.assessment.decidedBy == nil ? "Closest sensor" : "Deciding sensor") \(a.sensor.name) (\(id)): raw \(a.sensor.celsius.map { String(Int(($0 * 1000).rounded())) } ?? "?") m°C", theme.title))
             for f in files(for: a.sensor, snapshot: s.snapshot) { lines.append(("  " + f, theme.dim)) }
             lines.append(("  serious \(a.thresholds.serious.label), hyst \(formatDegrees(a.thresholds.serious.hysteresis)); critical \(a.thresholds.critical.label)", .plain))
         } else if let id = s.assessment.decidedBy {
@@ -67,14 +67,13 @@ enum Overlays {
         }
         let issues = s.snapshot.allIssues
         lines.append(("Reading issues (\(issues.count))", theme.title))
-        for i in issues.prefix(6) { lines.append(("  " + Format.clean(i.description), theme.dim)) }
+        for i in issues.prefix(6) { lines.append(("  " + i.description, theme.dim)) }
         if issues.count > 6 { lines.append(("  … \(issues.count - 6) more (thermtop status lists all)", theme.dim)) }
         lines.append(("Runtime", theme.title))
-        lines.append((String(format2("  sample %.2f ms · render %.2f ms · frames %d · samples %d · file reads %d",
-                                     st.sampleMilliseconds, st.renderMilliseconds, st.frames, st.samples, st.fileReads)), .plain))
+        lines.append(("  sample \(Format.fixed(st.sampleMilliseconds, places: 2)) ms · render \(Format.fixed(st.renderMilliseconds, places: 2)) ms · frames \(st.frames) · samples \(st.samples) · file reads \(st.fileReads)", .plain))
         lines.append(("  cells redrawn: last frame \(st.cellsLastFrame), total \(st.cellsTotal) · next refresh in \(Int(state.secondsUntilRefresh.rounded(.up))) s", .plain))
         let o = s.overrides
-        lines.append(("  overrides: state \(o.thermalState?.name ?? "live"), low power \(o.lowPower.map { $0 ? "on" : "off" } ?? "live") · source \(Format.clean(s.sourceLabel))\(s.sourceIsSimulated ? " (simulated)" : "")", .plain))
+        lines.append(("  overrides: state \(o.thermalState?.name ?? "live"), low power \(o.lowPower.map { $0 ? "on" : "off" } ?? "live") · source \(s.sourceLabel)\(s.sourceIsSimulated ? " (simulated)" : "")", .plain))
         lines.append(("  terminal \(st.terminalWidth)x\(st.terminalHeight) · colours \(st.colorCount) · \(state.unicode ? "UTF-8" : "ASCII") · pulse \(Pulse.framesPerSecond(s.tier)) fps", .plain))
         draw(lines, title: "debug (d closes)", into: &buf, theme: theme)
     }
@@ -87,16 +86,16 @@ enum Overlays {
         let s = a.sensor
         let th = a.thresholds
         var lines: [(String, CellStyle)] = []
-        lines.append(("\(Format.clean(s.name)) · \(s.id) · \(s.kind.rawValue)", theme.title))
+        lines.append(("\(s.name) · \(s.id) · \(s.kind.rawValue)", theme.title))
         let temp = s.celsius.map(formatDegrees) ?? "unknown (\(s.issue.map(\.description) ?? "no reading"))"
-        lines.append(("now \(Format.clean(temp)) · level \(a.level)\(a.heldByHysteresis ? " (held by hysteresis)" : "")", theme.level(a.level)))
-        lines.append((Format.clean(a.reason), .plain))
+        lines.append(("now \(temp) · level \(a.level)\(a.heldByHysteresis ? " (held by hysteresis)" : "")", theme.level(a.level)))
+        lines.append((a.reason, .plain))
         lines.append(("Thresholds", theme.title))
         for (name, t) in [("fair", th.fair), ("serious", th.serious), ("critical", th.critical)] {
-            lines.append(("  \(Format.pad(name, 9))\(Format.pad(formatDegrees(t.celsius), 10)) clears below \(formatDegrees(t.clearsBelow)) · \(Format.clean(t.rule))", theme.level(ThermalState(name: name)!)))
+            lines.append(("  \(Format.pad(name, 9))\(Format.pad(formatDegrees(t.celsius), 10)) clears below \(formatDegrees(t.clearsBelow)) · \(t.rule)", theme.level(ThermalState(name: name)!)))
         }
         if let zone = state.status.snapshot.zones.first(where: { $0.id == s.id }) {
-            lines.append(("Trips (mode \(zone.mode ?? "?"), policy \(Format.clean(zone.policy ?? "?")))", theme.title))
+            lines.append(("Trips (mode \(zone.mode ?? "?"), policy \(zone.policy ?? "?"))", theme.title))
             for t in zone.trips {
                 let temp = t.celsius.map(formatDegrees) ?? "—"
                 let hyst = t.hysteresis.map(formatDegrees) ?? "—"
@@ -111,33 +110,5 @@ enum Overlays {
         lines.append(("Files", theme.title))
         for f in files(for: s, snapshot: state.status.snapshot) { lines.append(("  " + f, theme.dim)) }
         draw(lines, title: "sensor detail (Enter/Esc closes)", into: &buf, theme: theme)
-    }
-
-    /// printf-style formatting without Foundation: only %.2f and %d are used here.
-    static func format2(_ f: String, _ args: any CVarArg...) -> String {
-        var out = ""
-        var it = args.makeIterator()
-        var i = f.startIndex
-        while i < f.endIndex {
-            if f[i] == "%" {
-                let rest = f[i...]
-                if rest.hasPrefix("%.2f"), let v = it.next() as? Double {
-                    let r = (v * 100).rounded() / 100
-                    let whole = Int(r)
-                    let frac = Int((abs(r - Double(whole)) * 100).rounded())
-                    out += "\(whole).\(frac < 10 ? "0" : "")\(frac)"
-                    i = f.index(i, offsetBy: 4)
-                    continue
-                }
-                if rest.hasPrefix("%d"), let v = it.next() as? Int {
-                    out += "\(v)"
-                    i = f.index(i, offsetBy: 2)
-                    continue
-                }
-            }
-            out.append(f[i])
-            i = f.index(after: i)
-        }
-        return out
     }
 }

@@ -104,14 +104,14 @@ public enum Screen {
             buf.text(banner, x: 0, y: y, style: theme.warning, maxWidth: buf.width, theme: theme)
             y += 1
         }
-        buf.text(Format.clean(s.reason), x: 0, y: y, style: theme.dim, maxWidth: buf.width, theme: theme)
+        buf.text(s.reason, x: 0, y: y, style: theme.dim, maxWidth: buf.width, theme: theme)
         y += 1
         let rows = state.sortedSensors
         let nameWidth = buf.width - 18
         for a in rows where y < buf.height - 1 {
             let mark = a.sensor.id == s.assessment.decidedBy ? String(theme.pointer) : " "
             buf.text(mark, x: 0, y: y, style: theme.level(a.level), theme: theme)
-            buf.text(Format.pad(CellBuffer.sanitize(Format.clean(a.sensor.name)), nameWidth), x: 2, y: y, theme: theme)
+            buf.text(Format.pad(a.sensor.name, nameWidth), x: 2, y: y, theme: theme)
             buf.text(Format.padLeft(Format.degrees(a.sensor.celsius), 6), x: 2 + nameWidth, y: y, theme: theme)
             buf.put(a.sensor.celsius == nil ? "unknown" : a.level.name, x: 10 + nameWidth, y: y, style: theme.level(a.level))
             y += 1
@@ -132,12 +132,12 @@ public enum Screen {
         let w = buf.width
         // Header
         var x = buf.put(" thermtop ", x: 0, y: 0, style: theme.title)
-        x += buf.text(Format.pad(CellBuffer.sanitize(state.hostname), 16), x: x, y: 0, style: theme.dim, theme: theme) + 1
+        x += buf.text(Format.pad(state.hostname, 16), x: x, y: 0, style: theme.dim, theme: theme) + 1
         x += buf.put(badgeText(s), x: x, y: 0, style: theme.badge(s.thermalState)) + 1
         x += buf.text(" tier \(s.tier) ", x: x, y: 0, style: theme.title, theme: theme) + 1
         let pulseAt = (x: x + 1, y: 0)
         x += buf.text(" \(pulse(state, theme)) ", x: x, y: 0, style: theme.level(s.thermalState), theme: theme)
-        var label = CellBuffer.sanitize(Format.clean(s.sourceLabel))
+        var label = s.sourceLabel
         let room = max(8, w - x - state.clock.count - (state.paused ? 8 : 0) - 4)
         if label.count > room { label = "…" + label.suffix(room - 1) }
         let right = "\(state.paused ? "PAUSED  " : "")\(state.clock)  \(label)"
@@ -145,7 +145,7 @@ public enum Screen {
         var y = 1
         buf.text(lowPowerText(s), x: 1, y: y, style: s.isLowPowerModeEnabled ? theme.level(.fair) : .plain, maxWidth: w - 2, theme: theme)
         y += 1
-        buf.text(CellBuffer.sanitize(Format.clean(s.reason)), x: 1, y: y, style: theme.level(s.thermalState), maxWidth: w - 2, theme: theme)
+        buf.text(s.reason, x: 1, y: y, style: theme.level(s.thermalState), maxWidth: w - 2, theme: theme)
         y += 1
         if let banner = simulationBanner(state) {
             buf.text(banner, x: 1, y: y, style: theme.warning, maxWidth: w - 2, theme: theme)
@@ -192,7 +192,7 @@ public enum Screen {
         let coolingLines = s.assessment.cooling.isEmpty && s.assessment.throttle == nil ? 0 : 1
         let listBottom = bottom - coolingLines - 1
         if rows.isEmpty {
-            buf.text("No temperature sensors under \(Format.clean(s.sourceLabel)).", x: 2, y: y, style: theme.dim, maxWidth: w - 4, theme: theme)
+            buf.text("No temperature sensors under \(s.sourceLabel).", x: 2, y: y, style: theme.dim, maxWidth: w - 4, theme: theme)
             y += 1
         }
         // Keep the selection visible. When the list overflows, its last row says how many more
@@ -204,7 +204,7 @@ public enum Screen {
             let isSel = i == min(state.selected, rows.count - 1)
             let decides = a.sensor.id == s.assessment.decidedBy
             buf.text(decides ? String(theme.pointer) : " ", x: 0, y: y, style: theme.level(a.level), theme: theme)
-            let name = CellBuffer.sanitize(Format.clean(a.sensor.name))
+            let name = a.sensor.name
             buf.text(Format.pad(name, nameW), x: 2, y: y, style: isSel ? theme.selected : .plain, theme: theme)
             buf.text(Format.padLeft(Format.degrees(a.sensor.celsius), tempW - 1), x: 2 + nameW, y: y, style: theme.level(a.level), theme: theme)
             if a.sensor.celsius != nil {
@@ -228,14 +228,14 @@ public enum Screen {
         y = listBottom
         if let sel = state.selectedSensor {
             let th = sel.thresholds
-            let line = "selected: \(Format.clean(sel.sensor.name)) · fair \(formatDegrees(th.fair.celsius)) · serious \(th.serious.label) · critical \(th.critical.label) · clears \(formatDegrees(th.serious.clearsBelow)) · Enter: detail"
-            buf.text(CellBuffer.sanitize(line), x: 2, y: y, style: theme.dim, maxWidth: w - 3, theme: theme)
+            let line = "selected: \(sel.sensor.name) · fair \(formatDegrees(th.fair.celsius)) · serious \(th.serious.label) · critical \(th.critical.label) · clears \(formatDegrees(th.serious.clearsBelow)) · Enter: detail"
+            buf.text(line, x: 2, y: y, style: theme.dim, maxWidth: w - 3, theme: theme)
         }
         y += 1
         if coolingLines > 0 {
             var parts: [String] = []
             for c in s.assessment.cooling {
-                let name = Format.clean(c.device.type ?? c.device.id)
+                let name = c.device.type ?? c.device.id
                 let st = "\(c.device.currentState.map(String.init) ?? "?")/\(c.device.maxState.map(String.init) ?? "?")"
                 parts.append(c.level > .nominal ? "\(name) \(st) \(c.level)" : "\(name) \(st)")
             }
@@ -243,7 +243,7 @@ public enum Screen {
                 parts.append(t.level > .nominal ? "THROTTLING (counters +\(t.lastIncrease))" : "throttle counters steady")
             }
             let coolingLevel = (s.assessment.cooling.map(\.level) + [s.assessment.throttle?.level ?? .nominal]).max() ?? .nominal
-            buf.text("Cooling  " + CellBuffer.sanitize(parts.joined(separator: " · ")), x: 1, y: y,
+            buf.text("Cooling  " + parts.joined(separator: " · "), x: 1, y: y,
                      style: coolingLevel > .nominal ? theme.level(coolingLevel) : .plain, maxWidth: w - 2, theme: theme)
             y += 1
         }
@@ -279,7 +279,7 @@ public enum Screen {
         var second: [String] = []
         if snap.batteries.count > 1 { second.append("\(snap.batteries.count) batteries, weighted by energy") }
         for b in snap.batteries {
-            var d = Format.clean(b.id)
+            var d = b.id
             if let h = b.healthPercent { d += " health \(Format.percent(h))" }
             if let c = b.cycleCount { d += ", \(c) cycles" }
             second.append(d)
@@ -287,7 +287,7 @@ public enum Screen {
         let acOnline = snap.adapters.compactMap(\.online)
         second.append(acOnline.isEmpty ? "AC unknown" : "AC \(acOnline.contains(true) ? "online" : "offline")")
         if !snap.peripherals.isEmpty { second.append("\(snap.peripherals.count) peripheral battery(ies) not counted") }
-        buf.text(CellBuffer.sanitize(second.joined(separator: " · ")), x: 10, y: y + 1, style: theme.dim, maxWidth: w - 11, theme: theme)
+        buf.text(second.joined(separator: " · "), x: 10, y: y + 1, style: theme.dim, maxWidth: w - 11, theme: theme)
     }
 
     static func drawPolicy(_ state: AppState, into buf: inout CellBuffer, y: Int, theme: Theme) {
