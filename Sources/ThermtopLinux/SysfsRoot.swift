@@ -157,4 +157,10 @@ public struct SystemClock: MonitorClock {
     public func sleep(seconds: Double) async throws {
         try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
     }
+    public func secondsSinceLocalMidnight() -> Double? {
+        var t = time(nil)
+        var parts = tm()
+        guard localtime_r(&t, &parts) != nil else { return nil }
+        return Double(parts.tm_hour * 3600 + parts.tm_min * 60 + parts.tm_sec)
+    }
 }

@@ -24,7 +24,9 @@ struct Thermtop: AsyncParsableCommand {
 
     @OptionGroup var source: SourceOptions
 
-    @Option(help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600).", valueName: "seconds"))
+    // `.unconditional`: `--delay -1` must reach validate() and get the range message, not
+    // "Missing value" (the default strategy takes -1 for a flag).
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600).", valueName: "seconds"))
     var delay: Double = 1
 
     @Flag(name: .customLong("no-color"), help: "Monochrome (also when NO_COLOR is set).")

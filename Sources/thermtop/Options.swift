@@ -36,15 +36,31 @@ struct SourceOptions: ParsableArguments {
     func validate() throws {
         if let root = sysfsRoot {
             if simulate { throw ValidationError("--sysfs-root and --simulate cannot be used together.") }
+            if root.isEmpty { throw ValidationError("--sysfs-root needs a directory (got an empty string).") }
             var st = stat()
             guard stat(root, &st) == 0 else {
-                throw ValidationError("--sysfs-root \(root): no such directory.")
+                let code = errno
+                switch code {
+                case ENOENT: throw ValidationError("--sysfs-root \(root): no such directory.")
+                case ELOOP: throw ValidationError("--sysfs-root \(root): symbolic link loop (too many levels of symbolic links).")
+                case ENOTDIR: throw ValidationError("--sysfs-root \(root): a part of the path is not a directory.")
+                case EACCES: throw ValidationError("--sysfs-root \(root): permission denied.")
+                default: throw ValidationError("--sysfs-root \(root): \(String(cString: strerror(code))).")
+                }
             }
             guard (st.st_mode & S_IFMT) == S_IFDIR else {
                 throw ValidationError("--sysfs-root \(root): not a directory.")
             }
             guard access(root, R_OK | X_OK) == 0 else {
                 throw ValidationError("--sysfs-root \(root): permission denied.")
+            }
+            // `/` is a directory but never a sysfs tree: reading class/ under it finds nothing
+            // and would report "no sensors" about the wrong place.
+            if let real = realpath(root, nil) {
+                defer { free(real) }
+                if String(cString: real) == "/" {
+                    throw ValidationError("--sysfs-root \(root) is the filesystem root, not a sysfs tree; the live sysfs is /sys (the default).")
+                }
             }
         }
     }

@@ -4,7 +4,14 @@ import ThermtopLinux
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the thermal state, low power, tier, policy, sensors and batteries once.")
+        abstract: "Print the thermal state, low power, tier, policy, sensors and batteries once.",
+        discussion: """
+            Exit status: 0 the state was measured (also when no sensor exists at all, as in \
+            containers); 64 bad invocation (unknown flag, bad value, unusable --sysfs-root); \
+            69 sensors exist but none could be read, so the state is not measured (the \
+            reason and "nothing_readable" in the JSON say so); 74 the report could not be \
+            written (standard output closed or full).
+            """)
 
     @OptionGroup var source: SourceOptions
 
@@ -13,13 +20,15 @@ struct Status: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
+        StandardStreams.guardClosedDescriptors()
+        try StandardStreams.requireStdout()
         let src = source.makeSource()
         let monitor = ThermalMonitor(source: src, clock: SystemClock(), overrides: source.overrides)
         let status = monitor.sample()
-        if json {
-            print(StatusReport.json(status, version: ThermtopInfo.version).serialized())
-        } else {
-            print(StatusReport.text(status), terminator: "")
-        }
+        let report = json
+            ? StatusReport.json(status, version: ThermtopInfo.version).serialized() + "\n"
+            : StatusReport.text(status)
+        try StandardStreams.write(report)
+        if status.assessment.nothingReadable { throw ExitCode(StatusExit.nothingReadable) }
     }
 }

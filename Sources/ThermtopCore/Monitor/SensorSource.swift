@@ -15,6 +15,13 @@ public protocol SensorSource: AnyObject {
 public protocol MonitorClock: Sendable {
     func now() -> Double
     func sleep(seconds: Double) async throws
+    /// Seconds since local midnight, to label when a sensor went silent (`12:01:07`); nil
+    /// when the clock has no wall time (tests), and holds are labelled by age instead.
+    func secondsSinceLocalMidnight() -> Double?
+}
+
+extension MonitorClock {
+    public func secondsSinceLocalMidnight() -> Double? { nil }
 }
 
 /// A clock tests move by hand.

@@ -72,7 +72,8 @@ public final class ThermalMonitor {
     public func sample() -> MonitorStatus {
         let start = clock.now()
         let snap = source.sample(at: start)
-        let assessment = Classifier.assess(snap, config: config, memory: &memory)
+        let assessment = Classifier.assess(snap, config: config, memory: &memory,
+                                           timeOfDay: clock.secondsSinceLocalMidnight())
         let lowPower = LowPowerAssessment.assess(snap, config: config)
         lastSampleDuration = clock.now() - start
         sampleCount += 1

@@ -76,7 +76,8 @@ extension StatusReport {
             lines.append("This is normal in containers and most VMs; run `thermtop status --simulate` to see the simulated laptop.")
         }
         lines.append("")
-        lines.append("State      \(s.thermalState)\(s.stateIsSimulated ? "  (SIMULATED; measured \(s.assessment.state))" : "")")
+        let unmeasured = s.assessment.nothingReadable && !s.stateIsSimulated ? "  (NOT MEASURED: no sensor can be read)" : ""
+        lines.append("State      \(s.thermalState)\(s.stateIsSimulated ? "  (SIMULATED; measured \(s.assessment.measuredState?.name ?? "nothing"))" : "")\(unmeasured)")
         lines.append("Reason     \(Format.clean(s.reason))")
         lines.append("Low power  \(s.isLowPowerModeEnabled ? "on" : "off")\(s.lowPowerIsSimulated ? "  (SIMULATED)" : "")")
         for r in s.lowPowerAssessment.reasons { lines.append("           - \(Format.clean(r))") }
@@ -93,7 +94,11 @@ extension StatusReport {
                 let level: String
                 if a.sensor.celsius == nil {
                     let why = a.sensor.issue.map { "\($0.reason.rawValue)\($0.detail.map { " \($0)" } ?? "")" } ?? "no reading"
-                    level = "unknown (\(Format.clean(why)))"
+                    if let h = a.hold, !h.expired {
+                        level = "\(h.level) HELD (\(Format.clean(a.reason)))"
+                    } else {
+                        level = "unknown (\(Format.clean(why)))"
+                    }
                     lines.append("\(mark) \(Format.pad(Format.clean(a.sensor.name), 28)) \(Format.padLeft("?", 6))  \(level)")
                     continue
                 }

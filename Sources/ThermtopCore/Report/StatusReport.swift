@@ -29,7 +29,8 @@ public enum StatusReport {
             ("no_sensors", .bool(snap.isEmpty)),
             ("thermal_state", .string(s.thermalState.name)),
             ("thermal_state_simulated", .bool(s.stateIsSimulated)),
-            ("measured_thermal_state", .string(s.assessment.state.name)),
+            ("measured_thermal_state", .str(s.assessment.measuredState?.name)),
+            ("nothing_readable", .bool(s.assessment.nothingReadable)),
             ("reason", .string(s.reason)),
             ("decided_by", .str(s.assessment.decidedBy)),
             ("low_power", .object([
@@ -58,8 +59,17 @@ public enum StatusReport {
                     ("kind", .string(a.sensor.kind.rawValue)),
                     ("celsius", .num(a.sensor.celsius)),
                     ("unknown_reason", .str(a.sensor.issue?.reason.rawValue)),
-                    ("level", .string(a.level.name)),
+                    ("level", .str(a.reportedLevel?.name)),
                     ("held_by_hysteresis", .bool(a.heldByHysteresis)),
+                    ("held", a.hold.map { h in
+                        .object([
+                            ("level", .string(h.level.name)),
+                            ("since", .str(h.sinceLabel)),
+                            ("seconds", .num((s.snapshot.time - h.since).rounded(.down))),
+                            ("reason", .string(h.issue.reason.rawValue)),
+                            ("expired", .bool(h.expired)),
+                        ])
+                    } ?? .null),
                     ("ignored", .bool(a.ignored)),
                     ("decides_state", .bool(a.sensor.id == s.assessment.decidedBy)),
                     ("fair_celsius", .num(a.thresholds.fair.celsius)),

@@ -8,14 +8,49 @@ public struct SensorAssessment: Sendable, Equatable, Identifiable {
     /// True when an override says to leave the sensor out.
     public var ignored: Bool
     public var reason: String
+    /// Set when the sensor has no reading now (unreadable or removed) but decided a level
+    /// before: its last level is kept, fail safe, until it reads again or the hold expires.
+    public var hold: SensorHold?
 
     public var id: String { sensor.id }
+
+    /// The sensor's level as reported: nil when it has no reading and holds nothing (or its
+    /// hold expired), so an unknown sensor is never shown as nominal. `level` is what it adds
+    /// to the device state (nominal for an unknown sensor).
+    public var reportedLevel: ThermalState? {
+        if sensor.celsius != nil { return level }
+        if let hold, !hold.expired { return level }
+        return nil
+    }
 
     /// How far the sensor is toward its serious threshold: 0 at 30 °C below it, 1 at it
     /// (Android's headroom normalisation). Used to sort the dashboard.
     public var headroom: Double? {
         guard let t = sensor.celsius else { return nil }
         return (t - (thresholds.serious.celsius - 30)) / 30
+    }
+}
+
+/// A level kept for a sensor that stopped reading (fail safe: a sensor that said "critical"
+/// and then went silent must not read as "nominal").
+public struct SensorHold: Sendable, Equatable {
+    /// The level the sensor had when it last read.
+    public var level: ThermalState
+    /// Monotonic time (the snapshot clock) of the first sample without a reading.
+    public var since: Double
+    /// Wall-clock time of day of `since` (`12:01:07`), when the clock knows it.
+    public var sinceLabel: String?
+    /// Why there is no reading (unreadable file, sensor removed…).
+    public var issue: ReadingIssue
+    /// True once the hold time has passed: the level is no longer counted.
+    public var expired: Bool
+
+    public init(level: ThermalState, since: Double, sinceLabel: String?, issue: ReadingIssue, expired: Bool) {
+        self.level = level
+        self.since = since
+        self.sinceLabel = sinceLabel
+        self.issue = issue
+        self.expired = expired
     }
 }
 
@@ -50,6 +85,26 @@ public struct ThermalAssessment: Sendable, Equatable {
     public var sensors: [SensorAssessment]
     public var cooling: [CoolingAssessment]
     public var throttle: ThrottleAssessment?
+    /// True when sensors or cooling devices exist but not one gave a reading (and no level is
+    /// held): the state is not measured, only reported as nominal. `thermtop status` exits 69.
+    public var nothingReadable: Bool
+
+    public init(state: ThermalState, reason: String, decidedBy: String?, sensors: [SensorAssessment],
+                cooling: [CoolingAssessment], throttle: ThrottleAssessment?, nothingReadable: Bool = false) {
+        self.state = state
+        self.reason = reason
+        self.decidedBy = decidedBy
+        self.sensors = sensors
+        self.cooling = cooling
+        self.throttle = throttle
+        self.nothingReadable = nothingReadable
+    }
+
+    /// Sensors that keep a level they can no longer confirm.
+    public var heldSensors: [SensorAssessment] { sensors.filter { $0.hold.map { !$0.expired } ?? false } }
+
+    /// The measured state, nil when nothing could be read.
+    public var measuredState: ThermalState? { nothingReadable ? nil : state }
 
     public static let unknown = ThermalAssessment(
         state: .nominal, reason: "nominal: no sample yet", decidedBy: nil, sensors: [], cooling: [], throttle: nil)
@@ -62,6 +117,17 @@ public struct ClassifierMemory: Sendable, Equatable {
     public var throttleTotal: Int64?
     public var throttleRoseAt: Double?
     public var throttleLastIncrease: Int64 = 0
+    /// The last assessment of each sensor that read above nominal: what a hold keeps when the
+    /// sensor goes silent or disappears.
+    public var lastElevated: [String: SensorAssessment] = [:]
+    /// When each silent sensor stopped reading (monotonic time, wall-clock label).
+    public var silentSince: [String: SilentMark] = [:]
+
+    /// When a sensor went silent: monotonic time and wall-clock label.
+    public struct SilentMark: Sendable, Equatable {
+        public var time: Double
+        public var label: String?
+    }
 
     public init() {}
 }
@@ -91,7 +157,7 @@ public enum Classifier {
         guard let t = sensor.celsius else {
             let why = sensor.issue.map { "\($0.reason.rawValue)" } ?? "no reading"
             return SensorAssessment(sensor: sensor, thresholds: th, level: .nominal, heldByHysteresis: false,
-                                    ignored: ignored, reason: "unknown: \(sensor.name) \(why)")
+                                    ignored: ignored, reason: "unknown: \(sensor.name) \(why)", hold: nil)
         }
         let (lvl, held) = level(celsius: t, thresholds: th, previous: previous)
         let reason: String
@@ -107,7 +173,7 @@ public enum Classifier {
         }
         return SensorAssessment(sensor: sensor, thresholds: th, level: ignored ? .nominal : lvl,
                                 heldByHysteresis: held, ignored: ignored,
-                                reason: ignored ? "ignored by configuration (\(reason))" : reason)
+                                reason: ignored ? "ignored by configuration (\(reason))" : reason, hold: nil)
     }
 
     public static func assess(cooling d: CoolingDevice, config: ThermalConfig) -> CoolingAssessment {
@@ -135,14 +201,80 @@ public enum Classifier {
         return CoolingAssessment(device: d, kind: kind, level: lvl, ignored: false, reason: reason)
     }
 
+    /// `12:01:07` from seconds since local midnight.
+    public static func timeOfDayLabel(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded(.down)) % 86_400
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(two(s / 3600)):\(two(s % 3600 / 60)):\(two(s % 60))"
+    }
+
+    /// A sensor without a reading now: unknown, or holding the level it last read (fail safe)
+    /// while `config.sensorHoldSeconds` has not passed since it went silent.
+    static func silent(_ unknown: SensorAssessment, issue: ReadingIssue, verb: String, now: Double,
+                       timeOfDay: Double?, config: ThermalConfig, memory: inout ClassifierMemory) -> SensorAssessment {
+        let id = unknown.sensor.id
+        let mark = memory.silentSince[id] ?? ClassifierMemory.SilentMark(time: now, label: timeOfDay.map(timeOfDayLabel))
+        memory.silentSince[id] = mark
+        guard let last = memory.lastElevated[id], !unknown.ignored else { return unknown }
+        var out = unknown
+        let since = mark.label.map { "since \($0)" } ?? "for \(Int((now - mark.time).rounded(.down))) s"
+        let name = unknown.sensor.name
+        let why = issue.detail.map { "\(issue.reason.rawValue) \($0)" } ?? issue.reason.rawValue
+        if now - mark.time < config.sensorHoldSeconds {
+            out.level = last.level
+            out.hold = SensorHold(level: last.level, since: mark.time, sinceLabel: mark.label, issue: issue, expired: false)
+            out.reason = "\(last.level): \(name) \(verb) \(since), holding \(last.level) (\(why); last \(last.sensor.celsius.map(formatDegrees) ?? "?"), hold \(Int(config.sensorHoldSeconds)) s)"
+        } else {
+            out.hold = SensorHold(level: last.level, since: mark.time, sinceLabel: mark.label, issue: issue, expired: true)
+            out.reason = "unknown: \(name) \(verb) \(since) (\(why)); its \(last.level) hold expired after \(Int(config.sensorHoldSeconds)) s"
+        }
+        return out
+    }
+
+    /// `timeOfDay`: seconds since local midnight at the sample (from the monitor's clock), used
+    /// only to label when a held sensor went silent; nil labels holds by their age instead.
     public static func assess(_ snapshot: Snapshot, config: ThermalConfig,
-                              memory: inout ClassifierMemory) -> ThermalAssessment {
+                              memory: inout ClassifierMemory, timeOfDay: Double? = nil) -> ThermalAssessment {
+        let now = snapshot.time
         var sensors: [SensorAssessment] = []
         var levels: [String: ThermalState] = [:]
+        var seen = Set<String>()
         for s in snapshot.temperatureSensors {
-            let a = assess(sensor: s, config: config, previous: memory.levels[s.id] ?? .nominal)
-            levels[s.id] = a.level
+            seen.insert(s.id)
+            var a = assess(sensor: s, config: config, previous: memory.levels[s.id] ?? .nominal)
+            if s.celsius != nil {
+                memory.silentSince[s.id] = nil
+                if a.level > .nominal && !a.ignored { memory.lastElevated[s.id] = a } else { memory.lastElevated[s.id] = nil }
+            } else {
+                let issue = s.issue ?? ReadingIssue(file: s.id, reason: .noData)
+                a = silent(a, issue: issue, verb: "unreadable", now: now, timeOfDay: timeOfDay, config: config, memory: &memory)
+                if a.hold?.expired ?? true { memory.lastElevated[s.id] = nil }
+            }
+            levels[s.id] = a.hold.map { $0.expired ? .nominal : $0.level } ?? (s.celsius == nil ? .nominal : a.level)
             sensors.append(a)
+        }
+        // A sensor that decided a level and then disappeared (driver unloaded, device removed)
+        // is held the same way, listed with the reason `vanished`.
+        for id in memory.lastElevated.keys.sorted() where !seen.contains(id) {
+            let last = memory.lastElevated[id]!
+            var gone = last
+            gone.sensor.celsius = nil
+            let issue = ReadingIssue(file: id, reason: .vanished)
+            gone.sensor.issue = issue
+            gone.heldByHysteresis = false
+            gone.level = .nominal
+            gone.hold = nil
+            gone = silent(gone, issue: issue, verb: "removed", now: now, timeOfDay: timeOfDay, config: config, memory: &memory)
+            if gone.hold?.expired ?? true {
+                memory.lastElevated[id] = nil
+                memory.silentSince[id] = nil
+                continue
+            }
+            levels[id] = gone.level
+            sensors.append(gone)
+        }
+        for id in memory.silentSince.keys where !seen.contains(id) && memory.lastElevated[id] == nil {
+            memory.silentSince[id] = nil
         }
         memory.levels = levels
         let cooling = snapshot.coolingDevices.map { assess(cooling: $0, config: config) }
@@ -171,11 +303,14 @@ public enum Classifier {
         var state = ThermalState.nominal
         var reason = ""
         var decidedBy: String?
+        // A held sensor counts at its held level, compared by its last reading.
+        func margin(_ a: SensorAssessment) -> Double {
+            let t = a.sensor.celsius ?? memory.lastElevated[a.sensor.id]?.sensor.celsius ?? 0
+            return t - a.thresholds[a.level]!.celsius
+        }
         let hot = sensors.filter { !$0.ignored && $0.level > .nominal }.max { a, b in
             if a.level != b.level { return a.level < b.level }
-            let ma = (a.sensor.celsius ?? 0) - a.thresholds[a.level]!.celsius
-            let mb = (b.sensor.celsius ?? 0) - b.thresholds[b.level]!.celsius
-            return ma < mb
+            return margin(a) < margin(b)
         }
         if let hot { state = hot.level; reason = hot.reason; decidedBy = hot.sensor.id }
         if let c = cooling.filter({ !$0.ignored }).max(by: { $0.level < $1.level }), c.level > state {
@@ -190,11 +325,22 @@ public enum Classifier {
                 reason = "nominal: every sensor below its fair threshold (closest: \(top.sensor.name) \(formatDegrees(top.sensor.celsius!)), fair at \(formatDegrees(top.thresholds.fair.celsius)))"
             } else if sensors.isEmpty && cooling.isEmpty {
                 reason = "nominal: no thermal sensors found (unknown is reported as nominal, as on Apple platforms)"
-            } else {
-                reason = "nominal: no sensor has a reading"
             }
         }
+        // Nothing read at all: say so rather than pass "nominal" off as a measurement.
+        let anyReading = sensors.contains { $0.sensor.celsius != nil || ($0.hold.map { !$0.expired } ?? false) }
+            || cooling.contains { $0.device.currentState != nil && $0.device.maxState != nil }
+            || throttle != nil
+        let nothingReadable = !anyReading && !(sensors.isEmpty && cooling.isEmpty)
+        if nothingReadable {
+            let first = sensors.first.map { a in
+                " (e.g. \(a.sensor.name): \(a.sensor.issue?.reason.rawValue ?? "no reading"))"
+            } ?? ""
+            reason = "unknown: nothing can be read: \(sensors.count) sensor\(sensors.count == 1 ? "" : "s") and \(cooling.count) cooling device\(cooling.count == 1 ? "" : "s"), none readable\(first); reported as nominal"
+        } else if state == .nominal && reason.isEmpty {
+            reason = "nominal: no sensor has a reading (cooling devices idle)"
+        }
         return ThermalAssessment(state: state, reason: reason, decidedBy: decidedBy, sensors: sensors,
-                                 cooling: cooling, throttle: throttle)
+                                 cooling: cooling, throttle: throttle, nothingReadable: nothingReadable)
     }
 }

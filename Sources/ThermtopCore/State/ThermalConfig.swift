@@ -17,6 +17,11 @@ public struct ThermalConfig: Sendable, Equatable {
     public var defaultHysteresis: Double = 2
     /// Intel throttle counters that rose within this many seconds raise the state to serious.
     public var throttleWindowSeconds: Double = 30
+    /// Fail safe: a sensor that read above nominal and then stops reading (unreadable file,
+    /// device removed) keeps its last level for this many seconds, marked held, before it
+    /// counts as unknown. Long enough to ride out a driver reload, short enough not to pin a
+    /// cooled machine at critical forever.
+    public var sensorHoldSeconds: Double = 60
     /// Battery saver: discharging at or below this percentage counts as low power.
     public var batterySaverPercent: Double = 20
     /// platform_profile values that mean the machine is saving power.

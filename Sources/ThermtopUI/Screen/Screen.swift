@@ -218,7 +218,14 @@ public enum Screen {
                 }
             } else {
                 let why = a.sensor.issue.map { "unknown: \($0.reason.rawValue)\($0.detail.map { " \($0)" } ?? "")" } ?? "unknown"
-                buf.text(why, x: bx, y: y, style: theme.dim, maxWidth: w - bx - 1, theme: theme)
+                if let h = a.hold, !h.expired {
+                    // Fail safe: the level it last read still counts; say so and since when.
+                    let since = h.sinceLabel.map { " since \($0)" } ?? ""
+                    buf.text("HELD \(h.level) · \(h.issue.reason.rawValue)\(since)", x: bx, y: y,
+                             style: theme.level(h.level), maxWidth: w - bx - 1, theme: theme)
+                } else {
+                    buf.text(why, x: bx, y: y, style: theme.dim, maxWidth: w - bx - 1, theme: theme)
+                }
             }
             y += 1
         }
