@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import ThermtopCore
+import ThermtopLinux
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tests that need something of the machine (root, a kernel socket, dbus-daemon) run when it is
+/// there; when it is not, they are skipped locally with the reason, and in CI (`CI=true`) they
+/// run anyway and fail with the reason, so a CI machine lacking a peer can never pass silently.
+enum Needs {
+    static var inCI: Bool {
+        let v = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
+        return v == "true" || v == "1" || v == "yes"
+    }
+
+    static var isRoot: Bool { geteuid() == 0 }
+
+    /// Whether a test needing `available` runs: always in CI, else only when it is available.
+    static func run(when available: Bool) -> Bool { available || inCI }
+
+    /// Records a failure naming what is missing, for a test that runs in CI without it.
+    /// Returns true when the test can go on.
+    static func check(_ available: Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        if !available { Issue.record("\(what) (CI=\(inCI))", sourceLocation: sourceLocation) }
+        return available
+    }
+
+    static func executable(_ name: String, in dirs: [String] = ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]) -> String? {
+        dirs.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// Waits until `fd` is readable or `timeout` seconds pass; returns the seconds waited, nil on
+/// timeout. The sampler's poll loop does the same with every source's descriptor.
+func waitReadable(_ fd: Int32, events: Int16 = Int16(POLLIN), timeout: Double) -> Double? {
+    let start = monotonicSeconds()
+    var p = pollfd(fd: fd, events: events, revents: 0)
+    while true {
+        let left = timeout - (monotonicSeconds() - start)
+        if left <= 0 { return nil }
+        let rc = poll(&p, 1, Int32((left * 1000).rounded(.up)))
+        if rc == 1 { return monotonicSeconds() - start }
+        if rc < 0 && errno != EINTR { return nil }
+    }
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Polls and drains `source` until `matching` returns true for a hint or `timeout` passes.
+/// Returns the hint and the seconds from `start` until drain returned it.
+func waitForHint(_ source: any WakeSource, since start: Double, timeout: Double,
+                 matching: (ChangeHint) -> Bool) -> (hint: ChangeHint, seconds: Double)? {
+    while monotonicSeconds() - start < timeout {
+        guard let fd = source.descriptor else { return nil }
+        guard waitReadable(fd, events: source.pollEvents, timeout: timeout - (monotonicSeconds() - start)) != nil else { return nil }
+        for hint in source.drain() where matching(hint) {
+            return (hint, monotonicSeconds() - start)
+        }
+    }
+    return nil
+}
