@@ -22,7 +22,7 @@ extension ThermalMonitor {
                 center.post(name: ThermalMonitor.thermalStateDidChangeNotification, object: self)
             case .lowPowerChanged:
                 center.post(name: ThermalMonitor.powerStateDidChangeNotification, object: self)
-            case .tierChanged:
+            case .tierChanged, .forecastTriggered:
                 break
             }
         }

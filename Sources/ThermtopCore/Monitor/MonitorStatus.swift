@@ -9,15 +9,19 @@ public struct MonitorStatus: Sendable, Equatable {
     public var overrides: Overrides
     public var sourceLabel: String
     public var sourceIsSimulated: Bool
+    /// Where the measured state is heading, and the headroom (from the monitor's history).
+    public var forecast: ThermalForecast = .none
 
     public init(snapshot: Snapshot, assessment: ThermalAssessment, lowPowerAssessment: LowPowerAssessment,
-                overrides: Overrides, sourceLabel: String, sourceIsSimulated: Bool) {
+                overrides: Overrides, sourceLabel: String, sourceIsSimulated: Bool,
+                forecast: ThermalForecast = .none) {
         self.snapshot = snapshot
         self.assessment = assessment
         self.lowPowerAssessment = lowPowerAssessment
         self.overrides = overrides
         self.sourceLabel = sourceLabel
         self.sourceIsSimulated = sourceIsSimulated
+        self.forecast = forecast
     }
 
     /// The state in force: the override when one is set, else the measured one.

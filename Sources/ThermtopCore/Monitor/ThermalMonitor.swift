@@ -5,6 +5,8 @@ public enum MonitorEvent: Sendable, Equatable {
     case thermalStateChanged(from: ThermalState, to: ThermalState)
     case lowPowerChanged(Bool)
     case tierChanged(from: QualityTier, to: QualityTier)
+    /// A trigger in `forecastTriggers` started (`active`) or stopped holding.
+    case forecastTriggered(ForecastTrigger, active: Bool)
 }
 
 /// `ProcessInfo.thermalState`, `isLowPowerModeEnabled` and their changes for Linux, from real
@@ -31,8 +33,12 @@ public final class ThermalMonitor {
             publish(status: MonitorStatus(
                 snapshot: status.snapshot, assessment: status.assessment,
                 lowPowerAssessment: status.lowPowerAssessment, overrides: overrides,
-                sourceLabel: source.label, sourceIsSimulated: source.isSimulated))
+                sourceLabel: source.label, sourceIsSimulated: source.isSimulated, forecast: status.forecast))
         }
+    }
+    /// Thresholds on the forecast to announce (`.forecastTriggered`) when crossed, either way.
+    public var forecastTriggers: [ForecastTrigger] = [] {
+        didSet { if forecastTriggers != oldValue { publish(status: status) } }
     }
     /// Seconds the last `sample()` took on the monitor's clock.
     public private(set) var lastSampleDuration: Double = 0
@@ -49,6 +55,8 @@ public final class ThermalMonitor {
     @ObservationIgnored public let clock: any MonitorClock
     @ObservationIgnored public var config: ThermalConfig
     @ObservationIgnored private var memory = ClassifierMemory()
+    @ObservationIgnored private var history = ForecastHistory()
+    @ObservationIgnored private var activeTriggers: Set<ForecastTrigger> = []
     @ObservationIgnored private var continuations: [Int: AsyncStream<MonitorEvent>.Continuation] = [:]
     @ObservationIgnored private var observers: [Int: @MainActor (MonitorEvent) -> Void] = [:]
     @ObservationIgnored private var nextID = 0
@@ -75,11 +83,13 @@ public final class ThermalMonitor {
         let assessment = Classifier.assess(snap, config: config, memory: &memory,
                                            timeOfDay: clock.secondsSinceLocalMidnight())
         let lowPower = LowPowerAssessment.assess(snap, config: config)
+        history.record(assessment, at: snap.time, config: config.forecast)
+        let forecast = Forecaster.forecast(assessment, history: history, config: config)
         lastSampleDuration = clock.now() - start
         sampleCount += 1
         publish(status: MonitorStatus(snapshot: snap, assessment: assessment, lowPowerAssessment: lowPower,
                                       overrides: overrides, sourceLabel: source.label,
-                                      sourceIsSimulated: source.isSimulated))
+                                      sourceIsSimulated: source.isSimulated, forecast: forecast))
         return status
     }
 
@@ -95,6 +105,10 @@ public final class ThermalMonitor {
     public func secondsUntilRefresh(now: Double? = nil) -> Double {
         max(0, lastRediscovery + policy.refreshIntervalSeconds - (now ?? clock.now()))
     }
+
+    /// Android's `getThermalHeadroom(forecastSeconds)`: the highest sensor headroom (0 at fair,
+    /// 1 at critical) `seconds` ahead at the current trends; nil until there is enough history.
+    public func forecast(seconds: Double) -> Double? { status.forecast.headroom(inSeconds: seconds) }
 
     /// Changes as an async sequence; each call gets its own stream.
     public func events() -> AsyncStream<MonitorEvent> {
@@ -138,6 +152,14 @@ public final class ThermalMonitor {
             events.append(.lowPowerChanged(new.isLowPowerModeEnabled))
         }
         if old.tier != new.tier { events.append(.tierChanged(from: old.tier, to: new.tier)) }
+        for t in forecastTriggers {
+            let holds = t.holds(for: new.forecast)
+            if holds != activeTriggers.contains(t) {
+                if holds { activeTriggers.insert(t) } else { activeTriggers.remove(t) }
+                events.append(.forecastTriggered(t, active: holds))
+            }
+        }
+        activeTriggers.formIntersection(forecastTriggers)
         for e in events {
             for c in continuations.values { c.yield(e) }
             for h in observers.values { h(e) }

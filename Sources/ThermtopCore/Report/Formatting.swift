@@ -79,6 +79,7 @@ extension StatusReport {
         let unmeasured = s.assessment.nothingReadable && !s.stateIsSimulated ? "  (NOT MEASURED: no sensor can be read)" : ""
         lines.append("State      \(s.thermalState)\(s.stateIsSimulated ? "  (SIMULATED; measured \(s.assessment.measuredState?.name ?? "nothing"))" : "")\(unmeasured)")
         lines.append("Reason     \(Format.clean(s.reason))")
+        lines.append("Forecast   \(forecastLine(s.forecast))")
         lines.append("Low power  \(s.isLowPowerModeEnabled ? "on" : "off")\(s.lowPowerIsSimulated ? "  (SIMULATED)" : "")")
         for r in s.lowPowerAssessment.reasons { lines.append("           - \(Format.clean(r))") }
         lines.append("Tier       \(p.tier)")

@@ -33,6 +33,7 @@ public enum StatusReport {
             ("nothing_readable", .bool(s.assessment.nothingReadable)),
             ("reason", .string(s.reason)),
             ("decided_by", .str(s.assessment.decidedBy)),
+            ("forecast", forecastJSON(s.forecast)),
             ("low_power", .object([
                 ("enabled", .bool(s.isLowPowerModeEnabled)),
                 ("simulated", .bool(s.lowPowerIsSimulated)),
@@ -79,6 +80,8 @@ public enum StatusReport {
                     ("critical_celsius", .num(a.thresholds.critical.celsius)),
                     ("critical_rule", .string(a.thresholds.critical.rule)),
                     ("reason", .string(a.reason)),
+                    ("headroom", .num(s.forecast.sensor(a.sensor.id)?.headroom)),
+                    ("trend", .str(s.forecast.sensor(a.sensor.id)?.trend.kind.rawValue)),
                 ])
             })),
             ("zones", .array(snap.zones.map { z in

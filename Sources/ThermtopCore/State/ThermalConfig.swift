@@ -34,6 +34,8 @@ public struct ThermalConfig: Sendable, Equatable {
     /// Per-sensor overrides, keyed by sensor id (`thermal_zone1`, `hwmon2/temp1`) or display
     /// name (`x86_pkg_temp`, `coretemp Package id 0`).
     public var overrides: [String: SensorOverride] = [:]
+    /// The headroom forecast's window, gates and horizon.
+    public var forecast = ForecastConfig()
 
     public init() {}
 

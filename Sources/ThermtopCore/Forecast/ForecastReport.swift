@@ -1,0 +1,26 @@
+extension StatusReport {
+    /// `forecast` in `status --json`: `{next_state, seconds, headroom, headroom_in_10s, method}`
+    /// plus `trend` (`rising`/`falling`/`steady`/`not_enough_history`), `summary` (the words the
+    /// dashboard shows) and `sensor` (whose trend gives `seconds`). A one-shot `thermtop status`
+    /// has one sample: `not_enough_history`, `headroom` from that sample, `headroom_in_10s` null.
+    public static func forecastJSON(_ f: ThermalForecast) -> JSONValue {
+        .object([
+            ("next_state", .str(f.outlook.nextState?.name)),
+            ("seconds", .num(f.outlook.seconds, places: 0)),
+            ("headroom", .num(f.headroom)),
+            ("headroom_in_10s", .num(f.headroom(inSeconds: 10))),
+            ("method", .string(f.method)),
+            ("trend", .string(f.outlook.name)),
+            ("summary", .string(f.summary)),
+            ("sensor", .str(f.decidingSensor)),
+        ])
+    }
+
+    /// The text report's forecast line: `fair in ~20 s · headroom −0.50 (in 10 s: −0.25)`.
+    public static func forecastLine(_ f: ThermalForecast) -> String {
+        var parts = [f.summary]
+        if let h = f.headroom { parts.append("headroom \(Format.fixed(h, places: 2))") }
+        if let h10 = f.headroom(inSeconds: 10) { parts.append("in 10 s \(Format.fixed(h10, places: 2))") }
+        return parts.joined(separator: " · ")
+    }
+}

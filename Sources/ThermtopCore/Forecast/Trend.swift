@@ -1,0 +1,177 @@
+/// The trend of one sensor over its recent history: a robust slope and the level it puts the
+/// sensor at now, or why there is none.
+///
+/// Method: the Theil–Sen estimator (the median of the slopes between every pair of samples),
+/// fitted twice, over the whole window and over its newest half; the estimate with the smaller
+/// slope is used, and the trend is steady when the two disagree in sign. Why:
+/// - the median ignores outliers and steps: a load step that jumps a few degrees in one or two
+///   samples and then levels off moves fewer than half of the pairs, so it does not become a
+///   slope that would forecast "critical in 3 s";
+/// - the temperature after a load step approaches its new level exponentially, fast first and
+///   slower later; the newest half sees the slower part, so taking the smaller slope never
+///   extrapolates the fast first seconds;
+/// - a least-squares line would be pulled by both;
+/// - when the window shows the curve levelling off (the rise over its last third is well under
+///   the rise over its middle third, as an exponential approach gives), the level it is heading
+///   for is estimated from the three thirds' means (Aitken's extrapolation) and the trend is
+///   capped there: a sensor levelling off below a threshold is never forecast to cross it.
+public struct SensorTrend: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
+        case rising, falling, steady
+        /// Too few samples or too short a span to say anything.
+        case notEnoughHistory = "not_enough_history"
+    }
+
+    public var kind: Kind
+    /// °C per second (0 when steady; nil when there is not enough history).
+    public var slope: Double?
+    /// The fitted temperature at the newest sample's time.
+    public var level: Double?
+    /// Time of the newest sample.
+    public var time: Double?
+    /// Samples in the window.
+    public var samples: Int
+    /// Why the trend is steady (`flat`, `noisy`, `turning`), for the detail view.
+    public var note: String?
+    /// Where a levelling-off curve is heading; the trend never extrapolates past it.
+    public var asymptote: Double?
+
+    public init(kind: Kind, slope: Double?, level: Double?, time: Double?, samples: Int, note: String? = nil,
+                asymptote: Double? = nil) {
+        self.asymptote = asymptote
+        self.kind = kind
+        self.slope = slope
+        self.level = level
+        self.time = time
+        self.samples = samples
+        self.note = note
+    }
+
+    public static func notEnough(_ samples: Int) -> SensorTrend {
+        SensorTrend(kind: .notEnoughHistory, slope: nil, level: nil, time: nil, samples: samples)
+    }
+
+    /// The temperature this trend puts the sensor at `seconds` after its newest sample; the
+    /// fitted level itself when steady; nil without enough history.
+    public func projected(seconds: Double) -> Double? {
+        guard let level, let slope else { return nil }
+        let linear = level + slope * Swift.max(0, seconds)
+        guard let a = asymptote else { return linear }
+        return slope > 0 ? Swift.min(linear, Swift.max(a, level)) : Swift.max(linear, Swift.min(a, level))
+    }
+
+    /// Seconds until the trend reaches `celsius` from its newest sample, when it is heading
+    /// there (rising to a higher value, falling to a lower one); nil otherwise. 0 when already there.
+    public func seconds(toReach celsius: Double) -> Double? {
+        guard let level, let slope else { return nil }
+        switch kind {
+        case .rising:
+            if level >= celsius { return 0 }
+            if let a = asymptote, a < celsius { return nil }
+            return (celsius - level) / slope
+        case .falling:
+            if level < celsius { return 0 }
+            if let a = asymptote, a >= celsius { return nil }
+            return (celsius - level) / slope
+        case .steady, .notEnoughHistory:
+            return nil
+        }
+    }
+
+    /// Fit the trend of `points` (time, °C; oldest first) that lie within `config.windowSeconds`
+    /// of the newest one.
+    public static func fit(_ points: [(time: Double, celsius: Double)], config: ForecastConfig) -> SensorTrend {
+        guard let newest = points.last else { return .notEnough(0) }
+        var window = points.filter { newest.time - $0.time <= config.windowSeconds && $0.time <= newest.time }
+        // Thin a long window evenly (a short --delay): the pairwise median is quadratic.
+        if window.count > config.maxPoints, config.maxPoints >= 2 {
+            let n = window.count, m = config.maxPoints
+            window = (0..<m).map { window[$0 * (n - 1) / (m - 1)] }
+        }
+        let span = newest.time - (window.first?.time ?? newest.time)
+        guard window.count >= config.minSamples, span >= config.minSpanSeconds else { return .notEnough(window.count) }
+
+        let whole = estimate(window, at: newest.time)
+        let halfStart = newest.time - span / 2
+        let newer = window.filter { $0.time >= halfStart }
+        let recent = newer.count >= 3 ? estimate(newer, at: newest.time) : whole
+
+        // The level now: the newest half carried along the slope to now (their median), so a
+        // slope taken from the whole window does not drag the level back to where it was.
+        func level(_ b: Double) -> Double {
+            median(newer.map { $0.celsius + b * (newest.time - $0.time) }) ?? newest.celsius
+        }
+        func steady(_ note: String) -> SensorTrend {
+            SensorTrend(kind: .steady, slope: 0, level: level(0), time: newest.time, samples: window.count, note: note)
+        }
+        // Turning (rising then falling, or the reverse): no direction to extrapolate.
+        if whole.slope * recent.slope < 0 { return steady("turning") }
+        let slope = abs(recent.slope) <= abs(whole.slope) ? recent.slope : whole.slope
+        if abs(slope) < config.minSlope { return steady("flat") }
+        // Noise: the slope must stand out from the scatter around the line (a t-statistic with
+        // the scatter taken robustly as 1.4826 × the median absolute residual).
+        if whole.scatter > 0 {
+            let t = abs(whole.slope) / (whole.scatter / whole.spread.squareRoot())
+            if t < config.minSignificance { return steady("noisy") }
+        }
+        let cap = asymptote(newer, from: halfStart, span: span / 2, slope: slope, config: config)
+            ?? asymptote(window, from: newest.time - span, span: span, slope: slope, config: config)
+        return SensorTrend(kind: slope > 0 ? .rising : .falling, slope: slope, level: level(slope),
+                           time: newest.time, samples: window.count, asymptote: cap)
+    }
+
+    /// The level an exponential approach is heading for, from the means of the window's three
+    /// thirds (m1, m2, m3): with d1 = m2 − m1 and d2 = m3 − m2 in the trend's direction and
+    /// r = d2 / d1 below `levellingRatio`, the rest of the approach adds d2·r/(1 − r).
+    /// nil when the curve is not clearly levelling off (a ramp gives r ≈ 1).
+    static func asymptote(_ pts: [(time: Double, celsius: Double)], from start: Double, span: Double,
+                          slope: Double, config: ForecastConfig) -> Double? {
+        let third = span / 3
+        var sums = [0.0, 0.0, 0.0], counts = [0, 0, 0]
+        for p in pts {
+            let k = Swift.min(2, Swift.max(0, Int((p.time - start) / third)))
+            sums[k] += p.celsius
+            counts[k] += 1
+        }
+        guard counts.allSatisfy({ $0 >= 2 }) else { return nil }
+        let m = (0..<3).map { sums[$0] / Double(counts[$0]) }
+        let d1 = m[1] - m[0], d2 = m[2] - m[1]
+        guard d1 * slope > 0, d2 * slope >= 0 else { return nil }
+        let r = d2 / d1
+        guard r < config.levellingRatio else { return nil }
+        return m[2] + d2 * r / (1 - r)
+    }
+
+    struct Estimate {
+        var slope: Double
+        /// Robust standard deviation of the residuals.
+        var scatter: Double
+        /// Σ(t − t̄)², for the slope's standard error.
+        var spread: Double
+    }
+
+    static func estimate(_ pts: [(time: Double, celsius: Double)], at now: Double) -> Estimate {
+        var slopes: [Double] = []
+        slopes.reserveCapacity(pts.count * (pts.count - 1) / 2)
+        for i in 0..<pts.count {
+            for j in (i + 1)..<pts.count where pts[j].time != pts[i].time {
+                slopes.append((pts[j].celsius - pts[i].celsius) / (pts[j].time - pts[i].time))
+            }
+        }
+        let b = median(slopes) ?? 0
+        // Intercept at `now`: the median of every point carried along the slope to now.
+        let level = median(pts.map { $0.celsius + b * (now - $0.time) }) ?? pts.last!.celsius
+        let residuals = pts.map { abs($0.celsius - (level - b * (now - $0.time))) }
+        let scatter = 1.4826 * (median(residuals) ?? 0)
+        let mean = pts.reduce(0) { $0 + $1.time } / Double(pts.count)
+        let spread = pts.reduce(0) { $0 + ($1.time - mean) * ($1.time - mean) }
+        return Estimate(slope: b, scatter: scatter, spread: spread)
+    }
+
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let s = values.sorted()
+        let m = s.count / 2
+        return s.count % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2
+    }
+}
