@@ -1,31 +1,90 @@
 import ThermtopCore
 
-/// One `/sys/class/hwmon/hwmonN` chip: name, labels and limits read once per rediscovery;
-/// inputs each sample, unless the device sleeps (`device/power_state` ≠ D0) — reading a
-/// sensor of a device in D3cold would wake it.
+/// What one sample of all hwmon chips gives.
+struct HwmonSample: Sendable {
+    var channels: [HwmonChannel] = []
+    var fans: [Fan] = []
+    var power: [PowerMeter] = []
+    /// Chip-level issues of chips without temperature channels.
+    var issues: [ReadingIssue] = []
+}
+
+extension Parse {
+    /// A non-negative integer within `range` (RPM, PWM duty); junk is `implausible`.
+    static func bounded(_ range: ClosedRange<Double>) -> @Sendable (String, String) -> Reading<Double> {
+        { text, file in
+            SysfsValue.integer(text, file: file).flatMap { n in
+                range.contains(Double(n)) ? .value(Double(n))
+                    : .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)"))
+            }
+        }
+    }
+}
+
+/// One `/sys/class/hwmon/hwmonN` chip: name, labels, limits, device identity and the files that
+/// say whether its device sleeps are read once per rediscovery; inputs each sample, unless the
+/// device sleeps (`power/runtime_status` suspended, PCI `power_state` D3hot/D3cold): reading a
+/// sensor of a sleeping device wakes it, heats it and drains the battery.
 struct HwmonLayout: Sendable {
     struct Channel: Sendable {
         var channel: String
         var label: String?
         var max, crit, critHyst, emergency, min: Double?
         var mirrorsZone: String?
+        var stableID: String
         var staticIssues: [ReadingIssue]
+    }
+
+    struct FanChannel: Sendable {
+        var index: Int
+        var label: String?
+        var minRPM, maxRPM: Double?
+        var hasInput, hasTarget, hasPWM, hasPWMEnable, hasEnable: Bool
+        var stableID: String
+        var staticIssues: [ReadingIssue]
+    }
+
+    struct PowerChannel: Sendable {
+        var index: Int
+        var label: String?
+        var cap, capMin, capMax: Double?
+        var hasAverage, hasInput: Bool
+        var stableID: String
+        var staticIssues: [ReadingIssue]
+    }
+
+    /// The last value read from a channel while its device was awake, and when.
+    struct LastValue: Sendable, Equatable {
+        var celsius: Double
+        var time: Double
     }
 
     var device: String
     /// Folder holding the channel files: `class/hwmon/hwmonN` or its `device/` (older drivers).
     var dir: String
     var chip: String?
+    var deviceInfo: DeviceInfo
     var channels: [Channel]
-    var powerStateFile: String?
+    var fans: [FanChannel]
+    var power: [PowerChannel]
+    var gate: PowerGate
     var staticIssues: [ReadingIssue]
+    /// By channel stable id; kept across rediscovery so "asleep, last seen" survives it.
+    var last: [String: LastValue] = [:]
 
-    static func discover(_ root: SysfsRoot, zones: [ZoneLayout]) -> [HwmonLayout] {
+    /// Drivers that stop their fan when cool: 0 RPM from them is "stopped", not "no reading".
+    static let spinDownChips: Set<String> = ["amdgpu", "thinkpad", "dell_smm", "steamdeck_hwmon", "asus_ec_sensors"]
+    /// Plausible ceilings: RPM and W beyond these are junk, not readings.
+    static let maxRPM = 50_000.0
+    static let maxWatts = 2_000.0
+
+    static func discover(_ root: SysfsRoot, zones: [ZoneLayout], previous: [HwmonLayout] = []) -> [HwmonLayout] {
         let base = "class/hwmon"
         var zonesByType: [String: [ZoneLayout]] = [:]
         for z in zones { if let t = z.type { zonesByType[normalise(t), default: []].append(z) } }
-        return (root.list(base) ?? []).filter { $0.hasPrefix("hwmon") }.map { device in
-            var dir = "\(base)/\(device)"
+        var layouts = (root.list(base) ?? []).filter { $0.hasPrefix("hwmon") }.map { device -> HwmonLayout in
+            let entry = "\(base)/\(device)"
+            var dir = entry
             var issues: [ReadingIssue] = []
             var chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false)
             var files = root.list(dir) ?? []
@@ -35,10 +94,13 @@ struct HwmonLayout: Sendable {
                 files = deviceFiles
                 if chip == nil { chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false) }
             }
-            if chip == nil { issues.append(ReadingIssue(file: "\(base)/\(device)/name", reason: .missing)) }
-            let powerState = "\(base)/\(device)/device/power_state"
-            let hasPowerState = root.exists(powerState)
-            let numbers = files.filter(isTempInput).compactMap { Int($0.dropFirst(4).prefix { $0.isNumber }) }.sorted()
+            if chip == nil { issues.append(ReadingIssue(file: "\(entry)/name", reason: .missing)) }
+            let (info, devicePath) = DeviceLocator.locate(root, entry: entry, link: "\(entry)/device")
+            let gate = DeviceLocator.gate(root, devicePath: devicePath, link: "\(entry)/device")
+            let chipName = chip ?? device
+            let fileSet = Set(files)
+
+            let numbers = indices(files, prefix: "temp", suffixes: ["_input"])
             // The thermal core registers an hwmon copy of each zone, named after the zone type
             // (`-` becomes `_`): channel k of that chip is the k-th zone of that type.
             let mirrored = chip.flatMap { zonesByType[normalise($0)] }
@@ -49,30 +111,94 @@ struct HwmonLayout: Sendable {
                 func lim(_ suffix: String) -> Double? {
                     root.take("\(dir)/\(c)_\(suffix)", Parse.limit, into: &ci, required: false)
                 }
+                let label = root.take("\(dir)/\(c)_label", Parse.string, into: &ci, required: false)
                 return Channel(
-                    channel: c,
-                    label: root.take("\(dir)/\(c)_label", Parse.string, into: &ci, required: false),
+                    channel: c, label: label,
                     max: lim("max"), crit: lim("crit"),
                     critHyst: root.value("\(dir)/\(c)_crit_hyst", Parse.limit).value,
                     emergency: lim("emergency"),
                     min: root.value("\(dir)/\(c)_min", Parse.limit).value,
-                    mirrorsZone: mirrors?[i].id, staticIssues: ci)
+                    mirrorsZone: mirrors?[i].id,
+                    stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? c),
+                    staticIssues: ci)
             }
-            return HwmonLayout(device: device, dir: dir, chip: chip, channels: channels,
-                               powerStateFile: hasPowerState ? powerState : nil, staticIssues: issues)
+
+            // Fans: every index that has a tachometer or a PWM output (a PWM-only header is
+            // still a fan, shown with "no reading").
+            let fanIdx = Set(indices(files, prefix: "fan", suffixes: ["_input"]))
+                .union(indices(files, prefix: "pwm", suffixes: [""]))
+            let fans = fanIdx.sorted().map { n -> FanChannel in
+                var fi: [ReadingIssue] = []
+                let label = root.take("\(dir)/fan\(n)_label", Parse.string, into: &fi, required: false)
+                func rpm(_ name: String) -> Double? {
+                    guard fileSet.contains(name) else { return nil }
+                    return root.take("\(dir)/\(name)", Parse.bounded(0...maxRPM), into: &fi, required: false)
+                }
+                return FanChannel(
+                    index: n, label: label, minRPM: rpm("fan\(n)_min"), maxRPM: rpm("fan\(n)_max"),
+                    hasInput: fileSet.contains("fan\(n)_input"), hasTarget: fileSet.contains("fan\(n)_target"),
+                    hasPWM: fileSet.contains("pwm\(n)"), hasPWMEnable: fileSet.contains("pwm\(n)_enable"),
+                    hasEnable: fileSet.contains("fan\(n)_enable"),
+                    stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? "fan\(n)"),
+                    staticIssues: fi)
+            }
+
+            let powerIdx = Set(indices(files, prefix: "power", suffixes: ["_average", "_input"]))
+            let power = powerIdx.sorted().map { n -> PowerChannel in
+                var pi: [ReadingIssue] = []
+                let p = "power\(n)"
+                let label = root.take("\(dir)/\(p)_label", Parse.string, into: &pi, required: false)
+                func watts(_ suffix: String) -> Double? {
+                    guard fileSet.contains("\(p)_\(suffix)") else { return nil }
+                    return root.take("\(dir)/\(p)_\(suffix)", Parse.micro(max: maxWatts), into: &pi, required: false)
+                }
+                return PowerChannel(
+                    index: n, label: label, cap: watts("cap"), capMin: watts("cap_min"), capMax: watts("cap_max"),
+                    hasAverage: fileSet.contains("\(p)_average"), hasInput: fileSet.contains("\(p)_input"),
+                    stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? p),
+                    staticIssues: pi)
+            }
+            return HwmonLayout(device: device, dir: dir, chip: chip, deviceInfo: info, channels: channels,
+                               fans: fans, power: power, gate: gate, staticIssues: issues)
         }
+
+        // Ids unique over all chips, in class order (two identical chips without device links).
+        let tempIDs = SensorIDs.disambiguate(layouts.flatMap { $0.channels.map(\.stableID) })
+        let fanIDs = SensorIDs.disambiguate(layouts.flatMap { $0.fans.map(\.stableID) })
+        let powerIDs = SensorIDs.disambiguate(layouts.flatMap { $0.power.map(\.stableID) })
+        var t = 0, f = 0, p = 0
+        let remembered = previous.reduce(into: [String: LastValue]()) { $0.merge($1.last) { a, _ in a } }
+        for i in layouts.indices {
+            for c in layouts[i].channels.indices {
+                layouts[i].channels[c].stableID = tempIDs[t]; t += 1
+                if let v = remembered[tempIDs[t - 1]] { layouts[i].last[tempIDs[t - 1]] = v }
+            }
+            for c in layouts[i].fans.indices { layouts[i].fans[c].stableID = fanIDs[f]; f += 1 }
+            for c in layouts[i].power.indices { layouts[i].power[c].stableID = powerIDs[p]; p += 1 }
+        }
+        return layouts
     }
 
     static func isTempInput(_ name: String) -> Bool { name.hasPrefix("temp") && name.hasSuffix("_input") }
     static func normalise(_ s: String) -> String { String(s.lowercased().map { $0 == "-" ? "_" : $0 }) }
 
-    func sample(_ root: SysfsRoot, zones: [ThermalZone]) -> [HwmonChannel] {
-        var asleep: String?
-        var deviceIssues = staticIssues
-        if let f = powerStateFile, let state = root.take(f, Parse.string, into: &deviceIssues), state != "D0" {
-            asleep = state
+    /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted.
+    static func indices(_ files: [String], prefix: String, suffixes: [String]) -> [Int] {
+        var out = Set<Int>()
+        for name in files where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, let n = Int(digits) else { continue }
+            if suffixes.contains(String(rest.dropFirst(digits.count))) { out.insert(n) }
         }
-        return channels.enumerated().map { (i, c) in
+        return out.sorted()
+    }
+
+    mutating func sample(_ root: SysfsRoot, zones: [ThermalZone], time: Double) -> HwmonSample {
+        var deviceIssues = staticIssues
+        let asleep = gate.asleep(root, issues: &deviceIssues)
+        var out = HwmonSample()
+        for (i, c) in channels.enumerated() {
             var issues = (i == 0 ? deviceIssues : []) + c.staticIssues
             var celsius: Double?
             if let zone = c.mirrorsZone {
@@ -80,9 +206,54 @@ struct HwmonLayout: Sendable {
             } else if asleep == nil {
                 celsius = root.take("\(dir)/\(c.channel)_input", Parse.temperature, into: &issues)
             }
-            return HwmonChannel(device: device, chip: chip, channel: c.channel, label: c.label, celsius: celsius,
-                                max: c.max, crit: c.crit, critHyst: c.critHyst, emergency: c.emergency, min: c.min,
-                                asleep: asleep, mirrorsZone: c.mirrorsZone, issues: issues)
+            if let celsius { last[c.stableID] = LastValue(celsius: celsius, time: time) }
+            let remembered = asleep != nil ? last[c.stableID] : nil
+            out.channels.append(HwmonChannel(
+                device: device, chip: chip, channel: c.channel, label: c.label, celsius: celsius,
+                max: c.max, crit: c.crit, critHyst: c.critHyst, emergency: c.emergency, min: c.min,
+                asleep: asleep, mirrorsZone: c.mirrorsZone, issues: issues, stableID: c.stableID,
+                deviceInfo: deviceInfo, lastCelsius: remembered?.celsius, lastReadAt: remembered?.time))
         }
+        // A chip without temperature channels still reports its own problems (missing name…).
+        if channels.isEmpty { out.issues = deviceIssues }
+        for f in fans {
+            var issues = f.staticIssues
+            var fan = Fan(id: f.stableID, location: "\(device)/fan\(f.index)", chip: chip, label: f.label,
+                          deviceInfo: deviceInfo, rpm: nil, minRPM: f.minRPM, maxRPM: f.maxRPM,
+                          spinsDown: Self.spinDownChips.contains(chip ?? ""), asleep: asleep)
+            if asleep == nil {
+                let n = f.index
+                if f.hasInput { fan.rpm = root.take("\(dir)/fan\(n)_input", Parse.bounded(0...Self.maxRPM), into: &issues) }
+                if f.hasTarget {
+                    fan.targetRPM = root.take("\(dir)/fan\(n)_target", Parse.bounded(0...Self.maxRPM), into: &issues)
+                }
+                if f.hasPWM {
+                    fan.pwm = root.take("\(dir)/pwm\(n)", Parse.bounded(0...255), into: &issues).map { Int($0) }
+                }
+                if f.hasPWMEnable {
+                    fan.pwmEnable = root.take("\(dir)/pwm\(n)_enable", Parse.int, into: &issues)
+                    if let e = fan.pwmEnable, FanControl(pwmEnable: e) == nil {
+                        issues.append(ReadingIssue(file: "\(dir)/pwm\(n)_enable", reason: .unrecognised, detail: "\(e)"))
+                    }
+                }
+                if f.hasEnable { fan.enabled = root.take("\(dir)/fan\(n)_enable", Parse.flag, into: &issues) }
+            }
+            fan.issues = issues
+            out.fans.append(fan)
+        }
+        for p in power {
+            var issues = p.staticIssues
+            var meter = PowerMeter(id: p.stableID, location: "\(device)/power\(p.index)", chip: chip, label: p.label,
+                                   deviceInfo: deviceInfo, capWatts: p.cap, capMinWatts: p.capMin,
+                                   capMaxWatts: p.capMax, asleep: asleep)
+            if asleep == nil {
+                let stem = "\(dir)/power\(p.index)"
+                if p.hasAverage { meter.averageWatts = root.take("\(stem)_average", Parse.micro(max: Self.maxWatts), into: &issues) }
+                if p.hasInput { meter.inputWatts = root.take("\(stem)_input", Parse.micro(max: Self.maxWatts), into: &issues) }
+            }
+            meter.issues = issues
+            out.power.append(meter)
+        }
+        return out
     }
 }

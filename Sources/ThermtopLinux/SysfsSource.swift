@@ -46,7 +46,7 @@ public final class SysfsSource: SensorSource {
         discoveryCount += 1
         zones = ZoneLayout.discover(root)
         cooling = CoolingLayout.discover(root)
-        hwmon = HwmonLayout.discover(root, zones: zones)
+        hwmon = HwmonLayout.discover(root, zones: zones, previous: hwmon)
         supplies = SupplyLayout.discover(root)
         lowPower = LowPowerReader.discover(root, ppdStatePath: ppdStatePath)
         throttle = ThrottleReader.discover(root)
@@ -75,7 +75,13 @@ public final class SysfsSource: SensorSource {
         var snap = Snapshot(time: time)
         snap.zones = zones.map { $0.sample(root) }
         snap.coolingDevices = cooling.map { $0.sample(root) }
-        snap.hwmon = hwmon.flatMap { $0.sample(root, zones: snap.zones) }
+        for i in hwmon.indices {
+            let h = hwmon[i].sample(root, zones: snap.zones, time: time)
+            snap.hwmon += h.channels
+            snap.fans += h.fans
+            snap.powerMeters += h.power
+            snap.issues += h.issues
+        }
         for s in supplies {
             switch s.role {
             case .adapter: snap.adapters.append(s.sampleAdapter(root))

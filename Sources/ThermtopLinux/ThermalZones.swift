@@ -9,10 +9,13 @@ struct ZoneLayout: Sendable {
     var trips: [TripPoint]
     var staticIssues: [ReadingIssue]
     var hasMode: Bool
+    /// `acpi-LNXTHERM:00/thermal/acpitz`, `virtual/thermal/x86_pkg_temp` (see `DeviceInfo`).
+    var stableID = ""
+    var deviceInfo: DeviceInfo = .unlinked
 
     static func discover(_ root: SysfsRoot) -> [ZoneLayout] {
         let base = "class/thermal"
-        return (root.list(base) ?? []).filter { $0.hasPrefix("thermal_zone") }.map { id in
+        var zones = (root.list(base) ?? []).filter { $0.hasPrefix("thermal_zone") }.map { id in
             let dir = "\(base)/\(id)"
             var issues: [ReadingIssue] = []
             let type = root.take("\(dir)/type", Parse.string, into: &issues)
@@ -24,9 +27,14 @@ struct ZoneLayout: Sendable {
             }).sorted()
             let trips = tripIndices.map { k in readTrip(root, dir: dir, index: k) }
             issues += trips.compactMap(\.ignored)
+            let (info, _) = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device")
             return ZoneLayout(id: id, dir: dir, type: type, policy: policy, trips: trips, staticIssues: issues,
-                              hasMode: files.contains("mode"))
+                              hasMode: files.contains("mode"),
+                              stableID: SensorIDs.make(device: info, middle: "thermal", channel: type ?? "zone"),
+                              deviceInfo: info)
         }
+        for (i, sid) in SensorIDs.disambiguate(zones.map(\.stableID)).enumerated() { zones[i].stableID = sid }
+        return zones
     }
 
     static func readTrip(_ root: SysfsRoot, dir: String, index k: Int) -> TripPoint {
@@ -55,7 +63,8 @@ struct ZoneLayout: Sendable {
         var issues = staticIssues
         let celsius = root.take("\(dir)/temp", Parse.temperature, into: &issues)
         let mode = hasMode ? root.take("\(dir)/mode", Parse.string, into: &issues, required: false) : nil
-        return ThermalZone(id: id, type: type, celsius: celsius, mode: mode, policy: policy, trips: trips, issues: issues)
+        return ThermalZone(id: id, type: type, celsius: celsius, mode: mode, policy: policy, trips: trips, issues: issues,
+                           stableID: stableID, deviceInfo: deviceInfo)
     }
 }
 
@@ -66,10 +75,11 @@ struct CoolingLayout: Sendable {
     var type: String?
     var maxState: Int?
     var staticIssues: [ReadingIssue]
+    var stableID = ""
 
     static func discover(_ root: SysfsRoot) -> [CoolingLayout] {
         let base = "class/thermal"
-        return (root.list(base) ?? []).filter { $0.hasPrefix("cooling_device") }.map { id in
+        var devices = (root.list(base) ?? []).filter { $0.hasPrefix("cooling_device") }.map { id in
             let dir = "\(base)/\(id)"
             var issues: [ReadingIssue] = []
             let type = root.take("\(dir)/type", Parse.string, into: &issues)
@@ -78,8 +88,12 @@ struct CoolingLayout: Sendable {
                 issues.append(ReadingIssue(file: "\(dir)/max_state", reason: .implausible, detail: "\(m)"))
                 maxState = nil
             }
-            return CoolingLayout(id: id, dir: dir, type: type, maxState: maxState, staticIssues: issues)
+            let (info, _) = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device")
+            return CoolingLayout(id: id, dir: dir, type: type, maxState: maxState, staticIssues: issues,
+                                 stableID: SensorIDs.make(device: info, middle: "cooling", channel: type ?? "cooling"))
         }
+        for (i, sid) in SensorIDs.disambiguate(devices.map(\.stableID)).enumerated() { devices[i].stableID = sid }
+        return devices
     }
 
     func sample(_ root: SysfsRoot) -> CoolingDevice {
@@ -91,6 +105,6 @@ struct CoolingLayout: Sendable {
             issues.append(ReadingIssue(file: "\(dir)/cur_state", reason: .implausible, detail: "\(c) > max \(m)"))
             cur = nil
         }
-        return CoolingDevice(id: id, type: type, currentState: cur, maxState: maxState, issues: issues)
+        return CoolingDevice(id: id, type: type, currentState: cur, maxState: maxState, issues: issues, stableID: stableID)
     }
 }

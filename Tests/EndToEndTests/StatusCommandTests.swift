@@ -197,8 +197,8 @@ struct StatusCommandTests {
     @Test("intel-laptop-hot: the JSON carries the deciding sensor, its reason and both low-power reasons")
     func hotReasons() throws {
         let j = try Thermtop.status("intel-laptop-hot", ["--json"]).json()
-        #expect(j["decided_by"] as? String == "thermal_zone1")
-        #expect((j["reason"] as? String)?.contains("x86_pkg_temp 91.0 °C ≥ passive trip 90.0 °C (clears below 88.0 °C)") == true)
+        #expect(j["decided_by"] as? String == "platform-coretemp.0/coretemp/Package id 0")
+        #expect((j["reason"] as? String)?.contains("coretemp Package id 0 91.0 °C ≥ x86_pkg_temp passive trip 90.0 °C (clears below 88.0 °C)") == true)
         let reasons = obj(j["low_power"])?["reasons"] as? [String] ?? []
         #expect(reasons.contains("platform_profile is low-power"))
         #expect(reasons.contains("battery 15 % ≤ 20 % and discharging"))
@@ -227,7 +227,7 @@ struct StatusCommandTests {
         #expect(zones.first { $0["id"] as? String == "thermal_zone7" }?["type"] as? String == "evil\u{1B}[2Jzone\u{07}")
         #expect(!zones.contains { $0["id"] as? String == "thermal_zone9" })
         let reasons = Dictionary(uniqueKeysWithValues: arr(j["sensors"]).compactMap { s -> (String, String)? in
-            guard let id = s["id"] as? String, let r = s["unknown_reason"] as? String else { return nil }
+            guard let id = s["location"] as? String, let r = s["unknown_reason"] as? String else { return nil }
             return (id, r)
         })
         #expect(reasons["thermal_zone0"] == "empty")

@@ -27,7 +27,7 @@ struct BrokenFixtureTests {
         #expect(z.type == c.type)
         #expect(z.celsius == nil)
         #expect(z.issues.first(forFile: "temp")?.reason == c.reason)
-        let sensor = try #require(snap.temperatureSensors.first { $0.id == c.id })
+        let sensor = try #require(snap.temperatureSensors.first { $0.location == c.id })
         #expect(sensor.issue?.reason == c.reason)
     }
 
@@ -54,7 +54,7 @@ struct BrokenFixtureTests {
     func tripWithoutTemperature() throws {
         let (_, snap) = Fixture.sample("broken")
         let (thermal, _) = Fixture.assess(snap)
-        let noTemp = try #require(thermal.sensors.first { $0.sensor.id == "thermal_zone8" })
+        let noTemp = try #require(thermal.sensors.first { $0.sensor.location == "thermal_zone8" })
         #expect(noTemp.sensor.criticalTrip?.celsius == 100)
         #expect(noTemp.level == .nominal)
         #expect(thermal.state == .nominal)

@@ -50,9 +50,9 @@ struct IntelLaptopTests {
         #expect(snap.hwmon.first { $0.chip == "acpitz" }?.mirrorsZone == "thermal_zone0")
         #expect(snap.hwmon.first { $0.chip == "iwlwifi_1" }?.mirrorsZone == "thermal_zone4")
         // Shown once: as the zones, not again as hwmon.
-        let ids = snap.temperatureSensors.map(\.id)
-        #expect(!ids.contains { $0.hasPrefix("hwmon0/") || $0.hasPrefix("hwmon3/") })
-        #expect(ids.filter { $0.hasPrefix("thermal_zone") }.count == 6)
+        let locations = snap.temperatureSensors.map(\.location)
+        #expect(!locations.contains { $0.hasPrefix("hwmon0/") || $0.hasPrefix("hwmon3/") })
+        #expect(locations.filter { $0.hasPrefix("thermal_zone") }.count == 6)
         #expect(!snap.hwmon.contains { $0.chip == "BAT0" })
     }
 
@@ -86,7 +86,7 @@ struct IntelLaptopTests {
         #expect(thermal.state == .nominal)
         #expect(!lowPower.enabled)
         #expect(QualityTier(state: thermal.state, lowPower: lowPower.enabled) == .full)
-        #expect(thermal.sensors.first { $0.sensor.id == "thermal_zone4" }?.sensor.issue?.reason == .ioError)
+        #expect(thermal.sensors.first { $0.sensor.location == "thermal_zone4" }?.sensor.issue?.reason == .ioError)
         #expect(thermal.cooling.first { $0.device.type == "TCC Offset" }?.ignored == true)
     }
 }
@@ -99,8 +99,10 @@ struct IntelLaptopHotTests {
         #expect(snap.zone("thermal_zone1")?.celsius == 91.0)
         let (thermal, _) = Fixture.assess(snap)
         #expect(thermal.state == .serious)
-        #expect(thermal.decidedBy == "thermal_zone1")
-        #expect(thermal.reason.contains("x86_pkg_temp 91.0 °C ≥ passive trip 90.0 °C (clears below 88.0 °C)"))
+        // x86_pkg_temp and coretemp Package id 0 are one die: the coretemp row decides, with
+        // the zone's passive trip.
+        #expect(thermal.decidedBy == "platform-coretemp.0/coretemp/Package id 0")
+        #expect(thermal.reason.contains("coretemp Package id 0 91.0 °C ≥ x86_pkg_temp passive trip 90.0 °C (clears below 88.0 °C)"))
         // The Processor cooling device at 5/10 is serious too, by the ChromeOS ratio; nothing is critical.
         let cdev0 = try #require(thermal.cooling.first { $0.device.id == "cooling_device0" })
         #expect(cdev0.device.currentState == 5 && cdev0.level == .serious)
@@ -188,13 +190,15 @@ struct AMDDesktopTests {
         #expect(edge.label == "edge" && edge.crit != nil)
         #expect(TemperatureSensor(channel: edge).issue?.reason == .deviceAsleep)
         #expect(!asleep.hwmon.contains { $0.celsius == 33.0 || $0.celsius == 34.0 })
-        #expect(Fixture.assess(asleep).0.sensors.first { $0.sensor.id == "hwmon2/temp1" }?.sensor.issue?.reason == .deviceAsleep)
+        #expect(Fixture.assess(asleep).0.sensors.first { $0.sensor.location == "hwmon2/temp1" }?.sensor.issue?.reason == .deviceAsleep)
 
-        // Wake the GPU: the two inputs are now read (so the count above really saw them skipped).
+        // Wake the GPU (the kernel resumes it: D0 and runtime "active"): the two inputs are now
+        // read, plus runtime_status, which is only consulted once power_state says D0.
         try copy.write("class/hwmon/hwmon2/device/power_state", "D0\n")
+        try copy.write("class/hwmon/hwmon2/device/power/runtime_status", "active\n")
         before = source.root.readCount
         let awake = source.sample(at: 1)
-        #expect(source.root.readCount - before == asleepReads + 2)
+        #expect(source.root.readCount - before == asleepReads + 3)
         #expect(awake.channel("hwmon2/temp1")?.celsius == 33.0)
         #expect(awake.channel("hwmon2/temp2")?.celsius == 34.0)
         #expect(awake.channel("hwmon2/temp1")?.asleep == nil)
@@ -224,7 +228,8 @@ struct ARMBoardTests {
         #expect(snap.channel("hwmon0/temp1")?.celsius == 52.582)
         #expect(snap.channel("hwmon0/temp1")?.crit == 90)
         #expect(!snap.hwmon.contains { $0.device == "hwmon2" })
-        #expect(snap.temperatureSensors.map(\.id) == ["thermal_zone0", "thermal_zone1"])
+        #expect(snap.temperatureSensors.map(\.location) == ["thermal_zone0", "thermal_zone1"])
+        #expect(snap.temperatureSensors.map(\.id) == ["virtual/thermal/cpu-thermal", "virtual/thermal/gpu-thermal"])
     }
 
     @Test("cooling devices: cpufreq 0/4 and pwm-fan 1/3, both nominal; no battery, AC unknown")
@@ -291,7 +296,7 @@ struct TwoBatteryLaptopTests {
         let z = try #require(snap.zone("thermal_zone0"))
         #expect(z.type == "acpitz" && z.celsius == 45.0)
         #expect(snap.channel("hwmon0/temp1")?.mirrorsZone == "thermal_zone0")
-        #expect(snap.temperatureSensors.map(\.id) == ["thermal_zone0"])
+        #expect(snap.temperatureSensors.map(\.location) == ["thermal_zone0"])
         let (thermal, lowPower) = Fixture.assess(snap)
         #expect(thermal.sensors.first?.thresholds.serious.celsius == 113)
         #expect(thermal.state == .nominal)

@@ -139,7 +139,7 @@ struct RealCaptureTests {
         #expect(mem.label == "mem")
         #expect(mem.celsius == nil)
         #expect(mem.issues.first(forFile: "temp3_input")?.reason == .implausible)
-        let sensor = try #require(snap.temperatureSensors.first { $0.id == "hwmon3/temp3" })
+        let sensor = try #require(snap.temperatureSensors.first { $0.location == "hwmon3/temp3" })
         #expect(sensor.issue?.reason == .implausible)
     }
 

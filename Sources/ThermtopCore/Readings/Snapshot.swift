@@ -14,6 +14,10 @@ public struct Snapshot: Sendable, Equatable {
     public var throttle: ThrottleCounters?
     /// Problems that belong to no single device (a class folder that cannot be listed…).
     public var issues: [ReadingIssue]
+    /// hwmon fans (`fanN_*`, `pwmN*`).
+    public var fans: [Fan] = []
+    /// hwmon power channels (`powerN_average` / `_input`: amdgpu PPT…).
+    public var powerMeters: [PowerMeter] = []
 
     public init(
         time: Double, zones: [ThermalZone] = [], coolingDevices: [CoolingDevice] = [],
@@ -36,13 +40,15 @@ public struct Snapshot: Sendable, Equatable {
     /// True when the source found no temperature sensor, cooling device or battery at all
     /// (containers, most VMs, CI).
     public var isEmpty: Bool {
-        zones.isEmpty && hwmon.isEmpty && batteries.isEmpty && coolingDevices.isEmpty
+        zones.isEmpty && hwmon.isEmpty && batteries.isEmpty && coolingDevices.isEmpty && fans.isEmpty
     }
 
     /// Every issue of every part, for the debug overlay and `--json`.
     public var allIssues: [ReadingIssue] {
         issues + zones.flatMap(\.issues) + coolingDevices.flatMap(\.issues) + hwmon.flatMap(\.issues)
-            + batteries.flatMap(\.issues) + adapters.flatMap(\.issues) + lowPower.issues
+            + fans.flatMap(\.issues) + powerMeters.flatMap(\.issues)
+            + batteries.flatMap(\.issues) + peripherals.flatMap(\.issues) + adapters.flatMap(\.issues)
+            + lowPower.issues
     }
 }
 
@@ -95,9 +101,17 @@ public struct ThermalZone: Sendable, Equatable, Identifiable {
     public var policy: String?
     public var trips: [TripPoint]
     public var issues: [ReadingIssue]
+    /// Id that survives renumbering (`acpi-LNXTHERM:00/thermal/acpitz`, see `DeviceInfo`);
+    /// nil for hand-built zones, which then use `id`.
+    public var stableID: String?
+    /// The device behind the zone's `device` link, if any.
+    public var deviceInfo: DeviceInfo?
 
     public init(id: String, type: String?, celsius: Double?, mode: String? = nil, policy: String? = nil,
-                trips: [TripPoint] = [], issues: [ReadingIssue] = []) {
+                trips: [TripPoint] = [], issues: [ReadingIssue] = [], stableID: String? = nil,
+                deviceInfo: DeviceInfo? = nil) {
+        self.stableID = stableID
+        self.deviceInfo = deviceInfo
         self.id = id
         self.type = type
         self.celsius = celsius
@@ -116,8 +130,12 @@ public struct CoolingDevice: Sendable, Equatable, Identifiable {
     public var currentState: Int?
     public var maxState: Int?
     public var issues: [ReadingIssue]
+    /// `virtual/cooling/intel_powerclamp`, `acpi-LNXCPU:00/cooling/Processor` (see `DeviceInfo`).
+    public var stableID: String?
 
-    public init(id: String, type: String?, currentState: Int?, maxState: Int?, issues: [ReadingIssue] = []) {
+    public init(id: String, type: String?, currentState: Int?, maxState: Int?, issues: [ReadingIssue] = [],
+                stableID: String? = nil) {
+        self.stableID = stableID
         self.id = id
         self.type = type
         self.currentState = currentState
@@ -151,10 +169,24 @@ public struct HwmonChannel: Sendable, Equatable, Identifiable {
     /// each zone); such channels are shown once, as the zone.
     public var mirrorsZone: String?
     public var issues: [ReadingIssue]
+    /// `pci-0000:00:18.3/k10temp/Tctl`: survives renumbering of hwmonN (see `DeviceInfo`);
+    /// nil for hand-built channels, which then use `id`.
+    public var stableID: String?
+    /// The chip's parent device: key, PCI slot and vendor, model.
+    public var deviceInfo: DeviceInfo?
+    /// While `asleep`: the last value read before the device slept, and when (monitor time).
+    public var lastCelsius: Double?
+    public var lastReadAt: Double?
 
     public init(device: String, chip: String?, channel: String, label: String? = nil, celsius: Double?,
                 max: Double? = nil, crit: Double? = nil, critHyst: Double? = nil, emergency: Double? = nil,
-                min: Double? = nil, asleep: String? = nil, mirrorsZone: String? = nil, issues: [ReadingIssue] = []) {
+                min: Double? = nil, asleep: String? = nil, mirrorsZone: String? = nil, issues: [ReadingIssue] = [],
+                stableID: String? = nil, deviceInfo: DeviceInfo? = nil, lastCelsius: Double? = nil,
+                lastReadAt: Double? = nil) {
+        self.stableID = stableID
+        self.deviceInfo = deviceInfo
+        self.lastCelsius = lastCelsius
+        self.lastReadAt = lastReadAt
         self.device = device
         self.chip = chip
         self.channel = channel

@@ -53,40 +53,14 @@ public enum StatusReport {
                 ("long_batched_sync", .bool(p.lowPowerAdjustments.longBatchedSync)),
                 ("user_initiated_work_allowed", .bool(p.userInitiatedWorkAllowed)),
             ])),
-            ("sensors", .array(s.assessment.sensors.map { a in
-                .object([
-                    ("id", .string(a.sensor.id)),
-                    ("name", .string(a.sensor.name)),
-                    ("kind", .string(a.sensor.kind.rawValue)),
-                    ("celsius", .num(a.sensor.celsius)),
-                    ("unknown_reason", .str(a.sensor.issue?.reason.rawValue)),
-                    ("level", .str(a.reportedLevel?.name)),
-                    ("held_by_hysteresis", .bool(a.heldByHysteresis)),
-                    ("held", a.hold.map { h in
-                        .object([
-                            ("level", .string(h.level.name)),
-                            ("since", .str(h.sinceLabel)),
-                            ("seconds", .num((s.snapshot.time - h.since).rounded(.down))),
-                            ("reason", .string(h.issue.reason.rawValue)),
-                            ("expired", .bool(h.expired)),
-                        ])
-                    } ?? .null),
-                    ("ignored", .bool(a.ignored)),
-                    ("decides_state", .bool(a.sensor.id == s.assessment.decidedBy)),
-                    ("fair_celsius", .num(a.thresholds.fair.celsius)),
-                    ("serious_celsius", .num(a.thresholds.serious.celsius)),
-                    ("serious_rule", .string(a.thresholds.serious.rule)),
-                    ("serious_hysteresis_celsius", .num(a.thresholds.serious.hysteresis)),
-                    ("critical_celsius", .num(a.thresholds.critical.celsius)),
-                    ("critical_rule", .string(a.thresholds.critical.rule)),
-                    ("reason", .string(a.reason)),
-                    ("headroom", .num(s.forecast.sensor(a.sensor.id)?.headroom)),
-                    ("trend", .str(s.forecast.sensor(a.sensor.id)?.trend.kind.rawValue)),
-                ])
-            })),
+            ("sensors", .array(s.assessment.sensors.map { sensorJSON($0, s) })),
+            ("headline_cpu", .str(headlineCPU(s.assessment.sensors))),
+            ("fans", .array(snap.fans.map { f in fanJSON(f, s.assessment.fans.first { $0.fan.id == f.id }) })),
+            ("power", .array(snap.powerMeters.map(powerJSON))),
             ("zones", .array(snap.zones.map { z in
                 .object([
                     ("id", .string(z.id)),
+                    ("stable_id", .str(z.stableID)),
                     ("type", .str(z.type)),
                     ("celsius", .num(z.celsius)),
                     ("mode", .str(z.mode)),
@@ -105,6 +79,7 @@ public enum StatusReport {
             ("cooling_devices", .array(s.assessment.cooling.map { c in
                 .object([
                     ("id", .string(c.device.id)),
+                    ("stable_id", .str(c.device.stableID)),
                     ("type", .str(c.device.type)),
                     ("kind", .string(c.kind.rawValue)),
                     ("current_state", .int(c.device.currentState)),
@@ -127,6 +102,7 @@ public enum StatusReport {
                     ("min_celsius", .num(h.min)),
                     ("asleep", .str(h.asleep)),
                     ("mirrors_zone", .str(h.mirrorsZone)),
+                    ("stable_id", .str(h.stableID)),
                 ])
             })),
             ("battery", snap.batteries.isEmpty ? .null : .object([
@@ -157,6 +133,106 @@ public enum StatusReport {
             ("issues", .array(snap.allIssues.map { i in
                 .object([("file", .string(i.file)), ("reason", .string(i.reason.rawValue)), ("detail", .str(i.detail))])
             })),
+        ])
+    }
+
+    static func headlineCPU(_ sensors: [SensorAssessment]) -> String? {
+        sensors.first { $0.sensor.isHeadline && $0.sensor.group == .cpu }?.sensor.id
+            ?? sensors.first { $0.sensor.isHeadline }?.sensor.id
+    }
+
+    static func sensorJSON(_ a: SensorAssessment, _ st: MonitorStatus) -> JSONValue {
+        let time = st.snapshot.time
+        let base: [(String, JSONValue)] = [
+            ("id", .string(a.sensor.id)),
+            ("name", .string(a.sensor.name)),
+            ("kind", .string(a.sensor.kind.rawValue)),
+            ("celsius", .num(a.sensor.celsius)),
+            ("unknown_reason", .str(a.sensor.issue?.reason.rawValue)),
+            ("level", .str(a.reportedLevel?.name)),
+            ("held_by_hysteresis", .bool(a.heldByHysteresis)),
+            ("held", a.hold.map { h in
+                .object([
+                    ("level", .string(h.level.name)),
+                    ("since", .str(h.sinceLabel)),
+                    ("seconds", .num((time - h.since).rounded(.down))),
+                    ("reason", .string(h.issue.reason.rawValue)),
+                    ("expired", .bool(h.expired)),
+                ])
+            } ?? .null),
+            ("ignored", .bool(a.ignored)),
+            ("decides_state", .bool(a.sensor.id == st.assessment.decidedBy)),
+            ("fair_celsius", .num(a.thresholds.fair.celsius)),
+            ("serious_celsius", .num(a.thresholds.serious.celsius)),
+            ("serious_rule", .string(a.thresholds.serious.rule)),
+            ("serious_hysteresis_celsius", .num(a.thresholds.serious.hysteresis)),
+            ("critical_celsius", .num(a.thresholds.critical.celsius)),
+            ("critical_rule", .string(a.thresholds.critical.rule)),
+            ("reason", .string(a.reason)),
+            ("headroom", .num(st.forecast.sensor(a.sensor.id)?.headroom)),
+            ("trend", .str(st.forecast.sensor(a.sensor.id)?.trend.kind.rawValue)),
+        ]
+        let s = a.sensor
+        let age: Double? = s.lastReadAt.map { time - $0 }
+        let identity: [(String, JSONValue)] = [
+            ("location", .string(s.location)),
+            ("display_name", .string(s.displayName)),
+            ("group", .string(s.group.rawValue)),
+            ("headline", .bool(s.isHeadline)),
+            ("headline_fallback", .bool(s.isFallbackHeadline)),
+            ("member_of", .str(s.memberOf)),
+            ("mirror_of", .str(s.mirrorOf)),
+            ("dummy_reason", .str(s.dummyReason)),
+            ("device_model", .str(s.deviceInfo?.model)),
+            ("pci_slot", .str(s.deviceInfo?.pciSlot)),
+            ("asleep", .str(s.asleep)),
+            ("last_celsius", .num(s.lastCelsius)),
+            ("last_read_age_seconds", .num(age, places: 1)),
+        ]
+        return .object(base + identity)
+    }
+
+    static func fanJSON(_ f: Fan, _ a: FanAssessment?) -> JSONValue {
+        let reading: [(String, JSONValue)] = [
+            ("id", .string(f.id)),
+            ("location", .string(f.location)),
+            ("chip", .str(f.chip)),
+            ("label", .str(f.label)),
+            ("display_name", .string(f.displayName)),
+            ("state", .string(f.state.rawValue)),
+            ("rpm", .num(f.rpm)),
+            ("min_rpm", .num(f.minRPM)),
+            ("max_rpm", .num(f.maxRPM)),
+            ("target_rpm", .num(f.targetRPM)),
+        ]
+        let control: [(String, JSONValue)] = [
+            ("pwm", .int(f.pwm)),
+            ("pwm_percent", .num(f.pwmPercent, places: 1)),
+            ("pwm_enable", .int(f.pwmEnable)),
+            ("control", .str(f.control?.rawValue)),
+            ("enabled", f.enabled.map(JSONValue.bool) ?? .null),
+            ("spins_down", .bool(f.spinsDown)),
+            ("asleep", .str(f.asleep)),
+            ("level", .string((a?.level ?? .nominal).name)),
+            ("ignored", .bool(a?.ignored ?? true)),
+            ("reason", .str(a?.reason)),
+        ]
+        return .object(reading + control)
+    }
+
+    static func powerJSON(_ m: PowerMeter) -> JSONValue {
+        .object([
+            ("id", .string(m.id)),
+            ("location", .string(m.location)),
+            ("chip", .str(m.chip)),
+            ("label", .str(m.label)),
+            ("watts", .num(m.watts)),
+            ("average_watts", .num(m.averageWatts)),
+            ("input_watts", .num(m.inputWatts)),
+            ("cap_watts", .num(m.capWatts)),
+            ("cap_min_watts", .num(m.capMinWatts)),
+            ("cap_max_watts", .num(m.capMaxWatts)),
+            ("asleep", .str(m.asleep)),
         ])
     }
 

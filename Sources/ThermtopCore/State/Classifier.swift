@@ -64,6 +64,18 @@ public struct CoolingAssessment: Sendable, Equatable, Identifiable {
     public var id: String { device.id }
 }
 
+/// A fan judged like a fan cooling device (ChromeOS ratios on its duty): a fan the firmware
+/// drives to full speed is already a response to heat.
+public struct FanAssessment: Sendable, Equatable, Identifiable {
+    public var fan: Fan
+    public var level: ThermalState
+    /// True when the fan cannot speak for heat: manual or fixed full-speed control (a person
+    /// or the driver chose the speed), or no duty known.
+    public var ignored: Bool
+    public var reason: String
+    public var id: String { fan.id }
+}
+
 /// What the Intel throttle counters say.
 public struct ThrottleAssessment: Sendable, Equatable {
     public var total: Int64
@@ -88,9 +100,12 @@ public struct ThermalAssessment: Sendable, Equatable {
     /// True when sensors or cooling devices exist but not one gave a reading (and no level is
     /// held): the state is not measured, only reported as nominal. `thermtop status` exits 69.
     public var nothingReadable: Bool
+    /// hwmon fans judged by their duty (`Classifier.assess(fan:config:)`).
+    public var fans: [FanAssessment]
 
     public init(state: ThermalState, reason: String, decidedBy: String?, sensors: [SensorAssessment],
-                cooling: [CoolingAssessment], throttle: ThrottleAssessment?, nothingReadable: Bool = false) {
+                cooling: [CoolingAssessment], throttle: ThrottleAssessment?, nothingReadable: Bool = false,
+                fans: [FanAssessment] = []) {
         self.state = state
         self.reason = reason
         self.decidedBy = decidedBy
@@ -98,6 +113,7 @@ public struct ThermalAssessment: Sendable, Equatable {
         self.cooling = cooling
         self.throttle = throttle
         self.nothingReadable = nothingReadable
+        self.fans = fans
     }
 
     /// Sensors that keep a level they can no longer confirm.
@@ -200,6 +216,29 @@ public enum Classifier {
             : "\(lvl): cooling device \(type) at state \(cur)/\(max) (≥ \(needed), \(kind.rawValue) ratio)"
         return CoolingAssessment(device: d, kind: kind, level: lvl, ignored: false, reason: reason)
     }
+
+    public static func assess(fan f: Fan, config: ThermalConfig) -> FanAssessment {
+        let name = f.displayName
+        switch f.control {
+        case .manual?, .fullSpeed?:
+            return FanAssessment(fan: f, level: .nominal, ignored: true,
+                                 reason: "\(name): \(f.control!.rawValue) control, not a response to heat")
+        default: break
+        }
+        guard f.asleep == nil, let duty = f.dutyFraction else {
+            return FanAssessment(fan: f, level: .nominal, ignored: true, reason: "\(name): duty unknown (\(f.state.rawValue))")
+        }
+        var lvl = ThermalState.nominal
+        for s in [ThermalState.fair, .serious, .critical] {
+            if let r = config.fanDutyRatios.ratio(for: s), duty >= r { lvl = s }
+        }
+        let pct = Int((duty * 100).rounded())
+        let reason = lvl == .nominal
+            ? "\(name) at \(pct) %"
+            : "\(lvl): fan \(name) at \(pct) % of full speed (≥ \(Int((config.fanDutyRatios.ratio(for: lvl)! * 100).rounded())) %, fan ratio)"
+        return FanAssessment(fan: f, level: lvl, ignored: false, reason: reason)
+    }
+
 
     /// `12:01:07` from seconds since local midnight.
     public static func timeOfDayLabel(_ seconds: Double) -> String {
@@ -308,19 +347,24 @@ public enum Classifier {
             let t = a.sensor.celsius ?? memory.lastElevated[a.sensor.id]?.sensor.celsius ?? 0
             return t - a.thresholds[a.level]!.celsius
         }
-        let hot = sensors.filter { !$0.ignored && $0.level > .nominal }.max { a, b in
+        // Mirrors (their primary carries the same die and trips) and known dummies never decide.
+        let hot = sensors.filter { !$0.ignored && !$0.sensor.isFolded && $0.level > .nominal }.max { a, b in
             if a.level != b.level { return a.level < b.level }
             return margin(a) < margin(b)
         }
         if let hot { state = hot.level; reason = hot.reason; decidedBy = hot.sensor.id }
         if let c = cooling.filter({ !$0.ignored }).max(by: { $0.level < $1.level }), c.level > state {
-            state = c.level; reason = c.reason; decidedBy = c.device.id
+            state = c.level; reason = c.reason; decidedBy = c.device.stableID ?? c.device.id
+        }
+        let fans = snapshot.fans.map { assess(fan: $0, config: config) }
+        if let f = fans.filter({ !$0.ignored }).max(by: { $0.level < $1.level }), f.level > state {
+            state = f.level; reason = f.reason; decidedBy = f.fan.id
         }
         if let t = throttle, t.level > state {
             state = t.level; reason = t.reason; decidedBy = "throttle"
         }
         if state == .nominal {
-            if let top = sensors.filter({ $0.sensor.celsius != nil && !$0.ignored })
+            if let top = sensors.filter({ $0.sensor.celsius != nil && !$0.ignored && !$0.sensor.isFolded })
                 .max(by: { ($0.headroom ?? -1) < ($1.headroom ?? -1) }) {
                 reason = "nominal: every sensor below its fair threshold (closest: \(top.sensor.name) \(formatDegrees(top.sensor.celsius!)), fair at \(formatDegrees(top.thresholds.fair.celsius)))"
             } else if sensors.isEmpty && cooling.isEmpty {
@@ -341,6 +385,7 @@ public enum Classifier {
             reason = "nominal: no sensor has a reading (cooling devices idle)"
         }
         return ThermalAssessment(state: state, reason: reason, decidedBy: decidedBy, sensors: sensors,
-                                 cooling: cooling, throttle: throttle, nothingReadable: nothingReadable)
+                                 cooling: cooling, throttle: throttle, nothingReadable: nothingReadable,
+                                 fans: fans)
     }
 }

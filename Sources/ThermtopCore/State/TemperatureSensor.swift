@@ -1,12 +1,16 @@
 /// A temperature the classifier can judge: a thermal zone, an hwmon channel (not a mirror of a
-/// zone), or a battery's own temperature. Carries the sensor's own limits.
+/// zone), or a battery's own temperature. Carries the sensor's own limits, its stable identity
+/// and how to present it (group, readable name, headline, folding).
 public struct TemperatureSensor: Sendable, Equatable, Identifiable {
     public enum Kind: String, Sendable, Codable {
         case zone, hwmon, battery
     }
 
+    /// Stable id (`pci-0000:00:18.3/k10temp/Tctl`; see `DeviceInfo`), used for selection,
+    /// overrides, history and JSON. Hand-built snapshots without device data fall back to
+    /// the sysfs location.
     public var id: String
-    /// `x86_pkg_temp`, `coretemp Package id 0`, `BAT0`.
+    /// The raw name: `x86_pkg_temp`, `coretemp Package id 0`, `BAT0`.
     public var name: String
     public var kind: Kind
     public var celsius: Double?
@@ -24,10 +28,41 @@ public struct TemperatureSensor: Sendable, Equatable, Identifiable {
     /// True for battery-like sensors (a lower default limit applies).
     public var isBattery: Bool
 
+    /// Where it is read this boot: `thermal_zone1`, `hwmon2/temp1`, `BAT0/temp`.
+    public var location: String
+    /// hwmon chip name or zone type, and the channel label (raw, as the kernel printed them).
+    public var chip: String?
+    public var label: String?
+    public var deviceInfo: DeviceInfo?
+    /// Set by `SensorCatalog.annotate`:
+    public var group: SensorGroup = .other
+    /// `CPU (k10temp Tctl)`, `NVMe Samsung SSD 980 1TB (Composite)`, `Wi-Fi (iwlwifi_1)`.
+    public var displayName: String
+    /// The CPU temperature to show first for its package (one per package).
+    public var isHeadline = false
+    /// True when the headline is a fallback (`acpitz`: no CPU sensor was found).
+    public var isFallbackHeadline = false
+    /// Id of the headline whose foldable group this sensor belongs to (per-core, per-CCD).
+    public var memberOf: String?
+    /// Id of the sensor this one measures too (x86_pkg_temp zone = coretemp Package id N):
+    /// shown once, as that sensor, which takes over this one's trips; never decides alone.
+    public var mirrorOf: String?
+    /// The zone whose trips this sensor took over (`x86_pkg_temp` for coretemp Package id N):
+    /// named in threshold rules so the reason still says where the trip comes from.
+    public var tripsFrom: String?
+    /// Why the sensor is a known dummy (INT3400's fixed 20 °C); the UI hides it behind a key.
+    public var dummyReason: String?
+    /// While its device sleeps: the last value read and its time (monitor clock).
+    public var lastCelsius: Double?
+    public var lastReadAt: Double?
+    /// `device/power_state` or `power/runtime_status` that kept the sensor unread.
+    public var asleep: String?
+
     public init(id: String, name: String, kind: Kind, celsius: Double?, issue: ReadingIssue? = nil,
                 passiveTrips: [TripPoint] = [], hotTrip: TripPoint? = nil, criticalTrip: TripPoint? = nil,
                 max: Double? = nil, crit: Double? = nil, critHyst: Double? = nil, emergency: Double? = nil,
-                isBattery: Bool = false) {
+                isBattery: Bool = false, location: String? = nil, chip: String? = nil, label: String? = nil,
+                deviceInfo: DeviceInfo? = nil, displayName: String? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
@@ -41,7 +76,15 @@ public struct TemperatureSensor: Sendable, Equatable, Identifiable {
         self.critHyst = critHyst
         self.emergency = emergency
         self.isBattery = isBattery
+        self.location = location ?? id
+        self.chip = chip
+        self.label = label
+        self.deviceInfo = deviceInfo
+        self.displayName = displayName ?? name
     }
+
+    /// True for sensors that never decide the state on their own: mirrors and known dummies.
+    public var isFolded: Bool { mirrorOf != nil || dummyReason != nil }
 }
 
 extension TemperatureSensor {
@@ -49,41 +92,50 @@ extension TemperatureSensor {
         let usable = zone.trips.filter(\.isUsable)
         let name = zone.type ?? zone.id
         self.init(
-            id: zone.id, name: name, kind: .zone, celsius: zone.celsius,
+            id: zone.stableID ?? zone.id, name: name, kind: .zone, celsius: zone.celsius,
             issue: zone.celsius == nil ? zone.issues.first(forFile: "temp") : nil,
             passiveTrips: usable.filter { $0.kind == .passive }.sorted { $0.celsius! < $1.celsius! },
             hotTrip: usable.filter { $0.kind == .hot }.min { $0.celsius! < $1.celsius! },
             criticalTrip: usable.filter { $0.kind == .critical }.min { $0.celsius! < $1.celsius! },
-            isBattery: name.lowercased().contains("bat")
+            isBattery: name.lowercased().contains("bat"),
+            location: zone.id, chip: zone.type, deviceInfo: zone.deviceInfo
         )
     }
 
     public init(channel: HwmonChannel) {
         let issue: ReadingIssue?
         if let asleep = channel.asleep {
-            issue = ReadingIssue(file: "\(channel.device)/device/power_state", reason: .deviceAsleep, detail: asleep)
+            issue = ReadingIssue(file: "class/hwmon/\(channel.device)/device", reason: .deviceAsleep, detail: asleep)
         } else if channel.celsius == nil {
             issue = channel.issues.first(forFile: "\(channel.channel)_input")
         } else {
             issue = nil
         }
         self.init(
-            id: channel.id, name: channel.displayName, kind: .hwmon, celsius: channel.celsius, issue: issue,
+            id: channel.stableID ?? channel.id, name: channel.displayName, kind: .hwmon, celsius: channel.celsius,
+            issue: issue,
             max: channel.max, crit: channel.crit, critHyst: channel.critHyst, emergency: channel.emergency,
-            isBattery: (channel.chip ?? "").uppercased().hasPrefix("BAT")
+            isBattery: (channel.chip ?? "").uppercased().hasPrefix("BAT"),
+            location: channel.id, chip: channel.chip, label: channel.label ?? channel.channel,
+            deviceInfo: channel.deviceInfo
         )
+        lastCelsius = channel.lastCelsius
+        lastReadAt = channel.lastReadAt
+        asleep = channel.asleep
     }
 }
 
 extension Snapshot {
     /// Every temperature worth judging, each physical sensor once: zones, then hwmon channels
-    /// that do not mirror a zone, then batteries that report a temperature.
+    /// that do not mirror a zone, then batteries that report a temperature; annotated with
+    /// group, readable name, headline CPU, folding and dummies (`SensorCatalog`).
     public var temperatureSensors: [TemperatureSensor] {
         var out = zones.map(TemperatureSensor.init(zone:))
         out += hwmon.filter { $0.mirrorsZone == nil }.map(TemperatureSensor.init(channel:))
         for b in batteries where b.celsius != nil {
-            out.append(TemperatureSensor(id: "\(b.id)/temp", name: b.id, kind: .battery, celsius: b.celsius, isBattery: true))
+            out.append(TemperatureSensor(id: "\(b.id)/temp", name: b.id, kind: .battery, celsius: b.celsius,
+                                         isBattery: true, chip: b.id, label: "temp"))
         }
-        return out
+        return SensorCatalog.annotate(out)
     }
 }

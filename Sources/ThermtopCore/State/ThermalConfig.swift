@@ -5,7 +5,7 @@ public struct ThermalConfig: Sendable, Equatable {
     public var defaultSerious: Double = 85
     /// Serious threshold for a battery temperature sensor with no limits of its own.
     public var defaultBatterySerious: Double = 45
-    /// serious = critical trip − this, when there is no passive trip or hwmon max.
+    /// serious = critical trip (else hwmon crit/emergency) − this, when there is no passive trip or hwmon max.
     public var seriousBelowCriticalTrip: Double = 15
     /// critical = critical trip − this, when there is no hot trip.
     public var criticalBelowCriticalTrip: Double = 5
@@ -31,6 +31,9 @@ public struct ThermalConfig: Sendable, Equatable {
     public var ignoredCoolingTypes: Set<String> = ["LCD", "TCC Offset"]
     /// ChromeOS powerd's cur/max ratios per cooling-device kind (fair, serious, critical).
     public var coolingRatios: [CoolingKind: CoolingRatios] = CoolingRatios.chromeOS
+    /// hwmon fans under automatic control, by duty (PWM ÷ 255, else RPM ÷ max RPM): ChromeOS's
+    /// fan ratios (fair at half speed, serious at full speed).
+    public var fanDutyRatios: CoolingRatios = CoolingRatios.chromeOS[.fan]!
     /// Per-sensor overrides, keyed by sensor id (`thermal_zone1`, `hwmon2/temp1`) or display
     /// name (`x86_pkg_temp`, `coretemp Package id 0`).
     public var overrides: [String: SensorOverride] = [:]

@@ -47,7 +47,8 @@ public struct SensorThresholds: Sendable, Equatable {
     }
 
     /// Thresholds from the sensor's own data, in this order of preference:
-    /// - serious: lowest passive trip; hwmon `max`; critical trip − 15 °C; a default by kind.
+    /// - serious: lowest passive trip; hwmon `max`; critical trip − 15 °C; hwmon `crit` (else
+    ///   `emergency`) − 15 °C; a default by kind.
     /// - critical: hot trip; critical trip − 5 °C; hwmon `crit` or `emergency`; serious + 10 °C.
     /// - fair: serious − 10 °C.
     /// A level clears below its threshold minus the trip's hysteresis (default 2 °C).
@@ -64,12 +65,19 @@ public struct SensorThresholds: Sendable, Equatable {
         if let t = o?.serious {
             serious = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
         } else if let p = sensor.passiveTrips.first, let c = p.celsius {
-            serious = Threshold(celsius: c, hysteresis: hyst(p), rule: "passive trip")
+            serious = Threshold(celsius: c, hysteresis: hyst(p), rule: sensor.tripsFrom.map { "\($0) passive trip" } ?? "passive trip")
         } else if let m = sensor.max {
             serious = Threshold(celsius: m, hysteresis: defaultHyst, rule: "hwmon max")
         } else if let ct = sensor.criticalTrip, let c = ct.celsius {
             serious = Threshold(celsius: c - config.seriousBelowCriticalTrip, hysteresis: hyst(ct),
                                 rule: "critical trip \(formatDegrees(c)) − \(formatDegrees(config.seriousBelowCriticalTrip))",
+                                isDirect: false)
+        } else if let c = sensor.crit ?? sensor.emergency {
+            // A chip with only crit/emergency limits (amdgpu edge/junction/mem, radeon): its own
+            // limit is a better guide than the generic default.
+            let which = sensor.crit != nil ? "hwmon crit" : "hwmon emergency"
+            serious = Threshold(celsius: c - config.seriousBelowCriticalTrip, hysteresis: defaultHyst,
+                                rule: "\(which) \(formatDegrees(c)) − \(formatDegrees(config.seriousBelowCriticalTrip))",
                                 isDirect: false)
         } else {
             let d = sensor.isBattery ? config.defaultBatterySerious : config.defaultSerious
@@ -82,7 +90,7 @@ public struct SensorThresholds: Sendable, Equatable {
         if let t = o?.critical {
             critical = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
         } else if let h = sensor.hotTrip, let c = h.celsius {
-            critical = Threshold(celsius: c, hysteresis: hyst(h), rule: "hot trip")
+            critical = Threshold(celsius: c, hysteresis: hyst(h), rule: sensor.tripsFrom.map { "\($0) hot trip" } ?? "hot trip")
         } else if let ct = sensor.criticalTrip, let c = ct.celsius {
             critical = Threshold(celsius: c - config.criticalBelowCriticalTrip, hysteresis: hyst(ct),
                                  rule: "critical trip \(formatDegrees(c)) − \(formatDegrees(config.criticalBelowCriticalTrip))",

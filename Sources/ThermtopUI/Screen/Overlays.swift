@@ -36,11 +36,11 @@ enum Overlays {
     static func files(for sensor: TemperatureSensor, snapshot: Snapshot) -> [String] {
         switch sensor.kind {
         case .zone:
-            let trips = snapshot.zones.first { $0.id == sensor.id }?.trips.count ?? 0
-            return ["class/thermal/\(sensor.id)/temp", "class/thermal/\(sensor.id)/type"]
-                + (trips > 0 ? ["class/thermal/\(sensor.id)/trip_point_{0..\(trips - 1)}_{type,temp,hyst}"] : [])
+            let trips = snapshot.zones.first { $0.id == sensor.location }?.trips.count ?? 0
+            return ["class/thermal/\(sensor.location)/temp", "class/thermal/\(sensor.location)/type"]
+                + (trips > 0 ? ["class/thermal/\(sensor.location)/trip_point_{0..\(trips - 1)}_{type,temp,hyst}"] : [])
         case .hwmon:
-            let parts = sensor.id.split(separator: "/")
+            let parts = sensor.location.split(separator: "/")
             guard parts.count == 2 else { return [] }
             return ["class/hwmon/\(parts[0])/\(parts[1])_{input,label,max,crit,crit_hyst,emergency}", "class/hwmon/\(parts[0])/name"]
         case .battery:
@@ -86,7 +86,8 @@ enum Overlays {
         let s = a.sensor
         let th = a.thresholds
         var lines: [(String, CellStyle)] = []
-        lines.append(("\(s.name) · \(s.id) · \(s.kind.rawValue)", theme.title))
+        lines.append(("\(s.name) · \(s.location) · \(s.kind.rawValue)", theme.title))
+        if s.id != s.location { lines.append(("id \(s.id)", theme.dim)) }
         let temp = s.celsius.map(formatDegrees) ?? "unknown (\(s.issue.map(\.description) ?? "no reading"))"
         lines.append(("now \(temp) · level \(a.level)\(a.heldByHysteresis ? " (held by hysteresis)" : "")", theme.level(a.level)))
         lines.append((a.reason, .plain))
@@ -94,7 +95,7 @@ enum Overlays {
         for (name, t) in [("fair", th.fair), ("serious", th.serious), ("critical", th.critical)] {
             lines.append(("  \(Format.pad(name, 9))\(Format.pad(formatDegrees(t.celsius), 10)) clears below \(formatDegrees(t.clearsBelow)) · \(t.rule)", theme.level(ThermalState(name: name)!)))
         }
-        if let zone = state.status.snapshot.zones.first(where: { $0.id == s.id }) {
+        if let zone = state.status.snapshot.zones.first(where: { $0.id == s.location }) {
             lines.append(("Trips (mode \(zone.mode ?? "?"), policy \(zone.policy ?? "?"))", theme.title))
             for t in zone.trips {
                 let temp = t.celsius.map(formatDegrees) ?? "—"

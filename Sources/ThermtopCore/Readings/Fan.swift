@@ -1,0 +1,145 @@
+/// `pwmN_enable` (Documentation/hwmon/sysfs-interface.rst): 0 = no control (full speed),
+/// 1 = manual, 2+ = automatic (chip or firmware curve; drivers number their auto modes).
+public enum FanControl: String, Sendable, Hashable, Codable {
+    case fullSpeed = "full-speed"
+    case manual
+    case auto
+
+    public init?(pwmEnable n: Int) {
+        switch n {
+        case 0: self = .fullSpeed
+        case 1: self = .manual
+        case 2...: self = .auto
+        default: return nil
+        }
+    }
+}
+
+/// What a fan is doing, never hidden: 0 RPM is ambiguous (stopped on purpose, or no tach).
+public enum FanState: String, Sendable, Hashable, Codable {
+    case spinning
+    /// 0 RPM and the fan was told to stop (PWM 0, `fanN_enable` 0) or its driver is known to
+    /// stop it when cool (amdgpu zero-RPM, ThinkPad level 0).
+    case stopped
+    /// No usable RPM: unreadable, or 0 RPM with no sign the fan should be stopped.
+    case noReading = "no-reading"
+    /// The device sleeps; the fan was not read so as not to wake it.
+    case asleep
+}
+
+/// One `fanN_*` / `pwmN*` channel of an hwmon chip.
+public struct Fan: Sendable, Equatable, Identifiable {
+    /// Stable id: `pci-0000:03:00.0/amdgpu/fan1`, `platform-thinkpad_hwmon/thinkpad/fan1`.
+    public var id: String
+    /// Where it is read this boot: `hwmon3/fan1`.
+    public var location: String
+    public var chip: String?
+    /// `fanN_label` when the driver gives one.
+    public var label: String?
+    public var deviceInfo: DeviceInfo?
+    /// `fanN_input` (RPM).
+    public var rpm: Double?
+    public var minRPM: Double?
+    public var maxRPM: Double?
+    public var targetRPM: Double?
+    /// `pwmN` (0–255) of the same index, when present.
+    public var pwm: Int?
+    /// `pwmN_enable` as read (drivers use 2, 3, 4… for their automatic modes).
+    public var pwmEnable: Int?
+    /// `fanN_enable` (amdgpu: 0 = zero-RPM mode, the fan may stop).
+    public var enabled: Bool?
+    /// The driver stops this fan when cool (amdgpu zero-RPM, thinkpad level 0, dell_smm).
+    public var spinsDown: Bool
+    /// `suspended` / `D3cold`… when the device sleeps and the fan was not read.
+    public var asleep: String?
+    public var issues: [ReadingIssue]
+
+    public init(id: String, location: String, chip: String?, label: String? = nil, deviceInfo: DeviceInfo? = nil,
+                rpm: Double?, minRPM: Double? = nil, maxRPM: Double? = nil, targetRPM: Double? = nil,
+                pwm: Int? = nil, pwmEnable: Int? = nil, enabled: Bool? = nil, spinsDown: Bool = false,
+                asleep: String? = nil, issues: [ReadingIssue] = []) {
+        self.id = id
+        self.location = location
+        self.chip = chip
+        self.label = label
+        self.deviceInfo = deviceInfo
+        self.rpm = rpm
+        self.minRPM = minRPM
+        self.maxRPM = maxRPM
+        self.targetRPM = targetRPM
+        self.pwm = pwm
+        self.pwmEnable = pwmEnable
+        self.enabled = enabled
+        self.spinsDown = spinsDown
+        self.asleep = asleep
+        self.issues = issues
+    }
+
+    public var control: FanControl? { pwmEnable.flatMap(FanControl.init(pwmEnable:)) }
+
+    /// `pwmN` as a percentage of 255.
+    public var pwmPercent: Double? { pwm.map { Double($0) / 255 * 100 } }
+
+    public var state: FanState {
+        if asleep != nil { return .asleep }
+        guard let rpm else { return .noReading }
+        if rpm > 0 { return .spinning }
+        if pwm == 0 || enabled == false || spinsDown { return .stopped }
+        return .noReading
+    }
+
+    /// How hard the fan is driven, 0…1: the PWM duty when there is one, else RPM ÷ max RPM.
+    public var dutyFraction: Double? {
+        if let pwm { return Double(pwm) / 255 }
+        if let rpm, let max = maxRPM, max > 0 { return Swift.min(rpm / max, 1) }
+        return nil
+    }
+
+    /// `Fan (amdgpu fan1)`, `Fan (thinkpad fan1)`; the label when the driver gives one.
+    public var displayName: String {
+        "Fan (\(chip ?? "hwmon") \(label ?? String(location.split(separator: "/").last ?? "")))"
+    }
+}
+
+/// One `powerN_*` channel of an hwmon chip (amdgpu PPT, slowPPT/fastPPT), in W.
+public struct PowerMeter: Sendable, Equatable, Identifiable {
+    /// Stable id: `pci-0000:03:00.0/amdgpu/PPT`.
+    public var id: String
+    /// `hwmon3/power1`.
+    public var location: String
+    public var chip: String?
+    /// `powerN_label`: `PPT`, `slowPPT`, `fastPPT`.
+    public var label: String?
+    public var deviceInfo: DeviceInfo?
+    /// `powerN_average` (µW → W).
+    public var averageWatts: Double?
+    /// `powerN_input` (µW → W).
+    public var inputWatts: Double?
+    /// `powerN_cap`, `_cap_min`, `_cap_max` (W).
+    public var capWatts: Double?
+    public var capMinWatts: Double?
+    public var capMaxWatts: Double?
+    public var asleep: String?
+    public var issues: [ReadingIssue]
+
+    public init(id: String, location: String, chip: String?, label: String? = nil, deviceInfo: DeviceInfo? = nil,
+                averageWatts: Double? = nil, inputWatts: Double? = nil, capWatts: Double? = nil,
+                capMinWatts: Double? = nil, capMaxWatts: Double? = nil, asleep: String? = nil,
+                issues: [ReadingIssue] = []) {
+        self.id = id
+        self.location = location
+        self.chip = chip
+        self.label = label
+        self.deviceInfo = deviceInfo
+        self.averageWatts = averageWatts
+        self.inputWatts = inputWatts
+        self.capWatts = capWatts
+        self.capMinWatts = capMinWatts
+        self.capMaxWatts = capMaxWatts
+        self.asleep = asleep
+        self.issues = issues
+    }
+
+    /// The value to show: the averaged reading, else the instant one.
+    public var watts: Double? { averageWatts ?? inputWatts }
+}

@@ -1,0 +1,198 @@
+/// What thermtop knows about drivers: which group a sensor belongs to, a readable name, the
+/// headline CPU temperature of each package, which channels fold under it, which sensors
+/// mirror another one and which are known dummies. Pure: the same sensors give the same result.
+public enum SensorCatalog {
+    /// Chips and zone types, normalised (lowercase, `-` → `_`), by group.
+    static let cpuNames: Set<String> = [
+        "coretemp", "k10temp", "zenpower", "k8temp", "via_cputemp", "x86_pkg_temp", "cpu_thermal", "tcpu",
+        "b0d4", "soc_thermal", "cpu",
+    ]
+    static let gpuNames: Set<String> = ["amdgpu", "radeon", "nouveau", "i915", "xe", "gpu_thermal", "nvidia"]
+    static let diskNames: Set<String> = ["nvme", "drivetemp"]
+    static let boardNames: Set<String> = [
+        "acpitz", "thinkpad", "dell_smm", "asus", "asus_ec_sensors", "asus_wmi_sensors", "tskn", "tmem",
+        "tamb", "tchg", "sen1", "sen2", "sen3", "sen4", "sen5", "pch_skylake", "pch_cannonlake", "pch_cometlake",
+        "pch_tigerlake", "pch_alderlake", "int3400_thermal", "int3400 thermal", "gigabyte_wmi", "hp_wmi",
+    ]
+    static let boardPrefixes = ["pch_", "nct", "it87", "it86", "f71", "w83", "sch5", "lm75", "lm85", "acpi", "int340"]
+    static let wifiPrefixes = ["iwlwifi", "ath", "mt76", "mt79", "mt7921", "brcmfmac", "rtw", "wil6210"]
+
+    static func normalised(_ s: String) -> String { String(s.lowercased().map { $0 == "-" ? "_" : $0 }) }
+
+    /// The group of a sensor from its chip name or zone type (and kind for batteries).
+    public static func group(of s: TemperatureSensor) -> SensorGroup {
+        if s.kind == .battery { return .battery }
+        let n = normalised(s.chip ?? s.name)
+        if cpuNames.contains(n) || isARMCPUZone(n) { return .cpu }
+        if gpuNames.contains(n) || (n.hasPrefix("gpu") && n.hasSuffix("_thermal")) { return .gpu }
+        if diskNames.contains(n) { return .disk }
+        if wifiPrefixes.contains(where: n.hasPrefix) || n.contains("wifi") || n.contains("wlan") { return .wifi }
+        if n.hasPrefix("bat") || n.contains("battery") || n == "sbs" { return .battery }
+        if boardNames.contains(n) || boardPrefixes.contains(where: n.hasPrefix) { return .board }
+        return .other
+    }
+
+    /// `cpu_thermal`, `cpu0_thermal`, `cpu_big0_thermal`, `bigcore0_thermal`, `littlecore_thermal`.
+    static func isARMCPUZone(_ n: String) -> Bool {
+        guard n.hasSuffix("_thermal") else { return false }
+        return n.hasPrefix("cpu") || n.hasPrefix("bigcore") || n.hasPrefix("littlecore")
+    }
+
+    /// Known dummies: sensors whose value is a constant, not a measurement.
+    public static func dummyReason(of s: TemperatureSensor) -> String? {
+        let n = (s.chip ?? s.name).lowercased()
+        if n.hasPrefix("int3400") {
+            return "INT3400 is Intel DPTF's policy device: its zone reports a fixed 20 °C, not a measurement"
+        }
+        return nil
+    }
+
+    /// How strongly a CPU-group sensor stands for its package: lower wins; nil = never a headline.
+    /// `member` says the sensor folds under the package headline (per core, per CCD).
+    static func cpuRole(_ s: TemperatureSensor) -> (rank: Int?, member: Bool, package: String) {
+        let chip = normalised(s.chip ?? s.name)
+        let label = s.label ?? ""
+        let pkg = s.deviceInfo?.key ?? chip
+        switch chip {
+        case "coretemp":
+            if label.hasPrefix("Package id") || label.hasPrefix("Physical id") { return (0, false, pkg) }
+            return (nil, label.hasPrefix("Core"), pkg)
+        case "k10temp", "zenpower":
+            // Tdie is the die temperature; Tctl is the fan-control value (Tdie plus an offset on
+            // some Ryzen parts). Tccd1..N are per chiplet.
+            if label == "Tdie" { return (0, false, pkg) }
+            if label == "Tctl" || label == "temp1" { return (1, false, pkg) }
+            return (nil, label.hasPrefix("Tccd"), pkg)
+        case "k8temp", "via_cputemp":
+            return (2, false, pkg)
+        case "cpu_thermal":
+            return (2, false, "arm")
+        case "x86_pkg_temp":
+            return (3, false, "x86_pkg_temp")
+        default:
+            if isARMCPUZone(chip) { return (4, true, "arm") }
+            return (nil, false, pkg)
+        }
+    }
+
+    /// Group, readable name, headline, members, mirrors and dummies for a list of sensors.
+    public static func annotate(_ input: [TemperatureSensor]) -> [TemperatureSensor] {
+        var out = input
+        for i in out.indices {
+            out[i].group = group(of: out[i])
+            out[i].dummyReason = dummyReason(of: out[i])
+        }
+
+        // x86_pkg_temp zone k and coretemp "Package id k" are the same die: fold the zone into
+        // the coretemp channel, which takes over the zone's trips (trips outrank hwmon limits).
+        let packages = out.indices.filter {
+            normalised(out[$0].chip ?? "") == "coretemp" && (out[$0].label ?? "").hasPrefix("Package id")
+        }.sorted { packageNumber(out[$0].label) < packageNumber(out[$1].label) }
+        let pkgZones = out.indices.filter { out[$0].kind == .zone && normalised(out[$0].chip ?? "") == "x86_pkg_temp" }
+        for (k, z) in pkgZones.enumerated() where k < packages.count {
+            let p = packages[k]
+            out[z].mirrorOf = out[p].id
+            if out[p].passiveTrips.isEmpty && out[p].hotTrip == nil && out[p].criticalTrip == nil {
+                out[p].passiveTrips = out[z].passiveTrips
+                out[p].hotTrip = out[z].hotTrip
+                out[p].criticalTrip = out[z].criticalTrip
+                out[p].tripsFrom = out[z].name
+            }
+        }
+
+        // One headline per package: the best-ranked CPU sensor; per-core/per-CCD channels fold
+        // under it.
+        var best: [String: Int] = [:]
+        for i in out.indices where out[i].group == .cpu && !out[i].isFolded {
+            let role = cpuRole(out[i])
+            guard let rank = role.rank else { continue }
+            if let b = best[role.package], let br = cpuRole(out[b]).rank, br <= rank { continue }
+            best[role.package] = i
+        }
+        // x86_pkg_temp is a headline only where no coretemp package covers it (already folded),
+        // and ARM's cpuN-thermal zones only where there is no cpu-thermal.
+        let headlines = best.values.sorted()
+        for h in headlines { out[h].isHeadline = true }
+        for i in out.indices where out[i].group == .cpu && !out[i].isHeadline && !out[i].isFolded {
+            let role = cpuRole(out[i])
+            if let h = best[role.package], role.member || role.rank != nil { out[i].memberOf = out[h].id }
+        }
+        if headlines.isEmpty, let a = out.indices.first(where: {
+            normalised(out[$0].chip ?? "") == "acpitz" && !out[$0].isFolded
+        }) {
+            out[a].isHeadline = true
+            out[a].isFallbackHeadline = true
+        }
+
+        // Readable names.
+        let cpuHeads = out.indices.filter { out[$0].isHeadline && out[$0].group == .cpu }
+        let gpuDevices = Set(out.filter { $0.group == .gpu }.map { $0.deviceInfo?.key ?? $0.chip ?? "" })
+        let diskDevices = out.filter { $0.group == .disk }.map { $0.deviceInfo?.key ?? "" }
+        for i in out.indices {
+            let s = out[i]
+            let raw = s.name
+            switch s.group {
+            case .cpu:
+                var prefix = "CPU"
+                let pkgIndex: Int? = {
+                    if s.isHeadline { return cpuHeads.firstIndex(of: i) }
+                    if let m = s.memberOf { return cpuHeads.firstIndex { out[$0].id == m } }
+                    return nil
+                }()
+                if cpuHeads.count > 1, let n = pkgIndex { prefix += " \(n)" }
+                if s.isHeadline || s.mirrorOf != nil {
+                    out[i].displayName = "\(prefix) (\(raw))"
+                } else if s.memberOf != nil {
+                    out[i].displayName = "\(prefix) \(s.label ?? raw) (\(s.chip ?? raw))"
+                } else {
+                    out[i].displayName = "CPU (\(raw))"
+                }
+            case .gpu:
+                let who: String
+                if gpuDevices.count > 1, let slot = s.deviceInfo?.pciSlot {
+                    who = "GPU \(s.deviceInfo?.vendorName.map { "\($0) " } ?? "")\(shortSlot(slot))"
+                } else {
+                    who = "GPU" + (s.deviceInfo?.vendorName.map { " \($0)" } ?? "")
+                }
+                out[i].displayName = "\(who) (\(raw))"
+            case .disk:
+                let kind = normalised(s.chip ?? "") == "nvme" ? "NVMe" : "Disk"
+                var who = kind
+                if let model = s.deviceInfo?.model, !model.isEmpty { who += " \(model)" }
+                else if Set(diskDevices).count > 1, let slot = s.deviceInfo?.pciSlot { who += " \(shortSlot(slot))" }
+                out[i].displayName = "\(who) (\(s.label ?? raw))"
+            case .wifi:
+                out[i].displayName = "Wi-Fi (\(raw))"
+            case .battery:
+                out[i].displayName = s.kind == .battery ? "Battery \(raw)" : "Battery (\(raw))"
+            case .board:
+                let n = normalised(s.chip ?? "")
+                out[i].displayName = n == "acpitz" ? "ACPI (\(raw))" : "Board (\(raw))"
+            case .other:
+                out[i].displayName = raw
+            }
+        }
+        // Names still equal after that (two identical NVMe models, captured trees without
+        // device links): tell them apart by slot, else by order.
+        var byName: [String: [Int]] = [:]
+        for i in out.indices { byName[out[i].displayName, default: []].append(i) }
+        for (_, idx) in byName where idx.count > 1 {
+            let slots = idx.map { out[$0].deviceInfo?.pciSlot }
+            let distinct = Set(slots.compactMap { $0 }).count == idx.count
+            for (n, i) in idx.enumerated() {
+                let tag = distinct ? shortSlot(slots[n]!) : "#\(n + 1)"
+                out[i].displayName += " [\(tag)]"
+            }
+        }
+        return out
+    }
+
+    static func packageNumber(_ label: String?) -> Int {
+        Int((label ?? "").split(separator: " ").last ?? "") ?? Int.max
+    }
+
+    /// `0000:03:00.0` → `03:00.0` (domain 0 is the common case and only adds noise).
+    static func shortSlot(_ slot: String) -> String {
+        slot.hasPrefix("0000:") ? String(slot.dropFirst(5)) : slot
+    }
+}
