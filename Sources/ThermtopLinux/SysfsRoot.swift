@@ -121,29 +121,41 @@ public final class SysfsRoot: @unchecked Sendable {
         case ENXIO: "ENXIO"
         case ENODEV: "ENODEV"
         case EOPNOTSUPP: "EOPNOTSUPP"
+        case ELOOP: "ELOOP (symlink loop)"
+        case ENAMETOOLONG: "ENAMETOOLONG"
+        case EMFILE: "EMFILE"
+        case ENFILE: "ENFILE"
         default: "errno \(code)"
         }
     }
 }
 
-/// `a2 < a10`: compare digit runs as numbers.
+/// `a2 < a10`: compare runs of ASCII digits as numbers (of any length: a run is compared by
+/// its length without leading zeros, then digit by digit, so no integer can overflow), and
+/// everything else by scalar value.
 func naturalLess(_ a: String, _ b: String) -> Bool {
-    var i = a.unicodeScalars.makeIterator(), j = b.unicodeScalars.makeIterator()
-    var ca = i.next(), cb = j.next()
-    while let x = ca, let y = cb {
-        if x.properties.numericType != nil, y.properties.numericType != nil,
-           let dx = Int(String(x)), let dy = Int(String(y)) {
-            var na = dx, nb = dy
-            ca = i.next(); cb = j.next()
-            while let c = ca, let d = Int(String(c)), c.isASCII { na = na * 10 + d; ca = i.next() }
-            while let c = cb, let d = Int(String(c)), c.isASCII { nb = nb * 10 + d; cb = j.next() }
-            if na != nb { return na < nb }
+    let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+    func isDigit(_ u: Unicode.Scalar) -> Bool { u.value >= 48 && u.value <= 57 }
+    var i = 0, j = 0
+    while i < x.count && j < y.count {
+        if isDigit(x[i]) && isDigit(y[j]) {
+            var ei = i, ej = j
+            while ei < x.count && isDigit(x[ei]) { ei += 1 }
+            while ej < y.count && isDigit(y[ej]) { ej += 1 }
+            var si = i, sj = j
+            while si < ei - 1 && x[si] == "0" { si += 1 }
+            while sj < ej - 1 && y[sj] == "0" { sj += 1 }
+            if ei - si != ej - sj { return ei - si < ej - sj }
+            for k in 0..<(ei - si) where x[si + k] != y[sj + k] { return x[si + k].value < y[sj + k].value }
+            // Same number: the shorter spelling (fewer leading zeros) first, for a total order.
+            if ei - i != ej - j { return ei - i < ej - j }
+            i = ei; j = ej
             continue
         }
-        if x != y { return x.value < y.value }
-        ca = i.next(); cb = j.next()
+        if x[i] != y[j] { return x[i].value < y[j].value }
+        i += 1; j += 1
     }
-    return ca == nil && cb != nil
+    return i == x.count && j < y.count
 }
 
 /// Monotonic clock (CLOCK_MONOTONIC) for the monitor.

@@ -93,14 +93,13 @@ public enum SysfsValue {
     public static func micro(_ raw: String, file: String, max: Double, signed: Bool = false) -> Reading<Double> {
         switch integer(raw, file: file) {
         case .unknown(let issue): return .unknown(issue)
-        case .value(var n):
-            if n < 0 {
-                guard signed else {
-                    return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)"))
-                }
-                n = -n
+        case .value(let n):
+            if n < 0 && !signed {
+                return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)"))
             }
-            let v = Double(n) / 1_000_000
+            // magnitude, not negation: −Int64.min does not exist (a fuzzed current_now of
+            // INT_MIN once trapped here).
+            let v = Double(n.magnitude) / 1_000_000
             guard v <= max else { return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)")) }
             return .value(v)
         }
