@@ -12,12 +12,15 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // Pure core: no file, terminal or clock access.
         .target(name: "ThermtopCore"),
         // Linux sources: the sysfs reader funnel and one file per sysfs class.
-        .target(name: "ThermtopLinux", dependencies: ["ThermtopCore"]),
+        .target(name: "ThermtopLinux", dependencies: [
+            "ThermtopCore", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         // `import Thermtop`: re-exports both, plus the Foundation conveniences (notifications).
         // The dashboard does not depend on it, so it never loads Foundation.
         .target(name: "Thermtop", dependencies: ["ThermtopCore", "ThermtopLinux"]),

@@ -3,93 +3,161 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 import ThermtopCore
 
-/// The one funnel through which thermtop touches sysfs. Every read goes through `read(_:)`,
-/// relative to a root directory: `/sys` in production, a fixture tree in tests. Failures come
-/// back as a typed `ReadingIssue` carrying the errno name, never as a crash or a guess.
-public final class SysfsRoot: @unchecked Sendable {
-    /// Absolute path of the root (`/sys`).
+/// The one funnel through which thermtop touches sysfs, relative to a root directory: `/sys` in
+/// production, a fixture tree in tests, or any `SysfsBackend` (a replay of recorded files).
+/// Failures come back as a typed `ReadingIssue` carrying the errno name, never as a crash or a
+/// guess.
+///
+/// Reads go through a deadline (`ThermalConfig.readDeadlineSeconds`): a file that does not
+/// answer in time is `timed-out`, the rest goes on, and it is not touched again while its read
+/// is still hung. The source brackets its work in passes (`withPass`): within a `.sample`
+/// pass value files stay open and each is read once, with one `pread`; the files read in the
+/// previous pass of the same kind are read up front in one batch.
+public final class SysfsRoot: Sendable {
+    /// Absolute path of the root (`/sys`), or the label of a non-filesystem backend.
     public let path: String
-    /// Attribute reads since creation (for the debug overlay and benchmarks).
-    public private(set) var readCount = 0
+    public let backend: any SysfsBackend
+    let gate: ReadGate
+    private let passLock = ConditionLock()
+    private let state = Mutex(PassState())
 
-    public init(path: String = "/sys") {
+    /// What a pass is for: a `.discovery` pass reads static attributes (opened and closed),
+    /// a `.sample` pass reads values (kept open, one `pread` each).
+    public enum PassKind: Sendable, Hashable { case discovery, sample }
+
+    private struct PassState {
+        var kind: PassKind?
+        var served: [String: Result<String, ReadingIssue>] = [:]
+        var recorded: [String] = []
+        var recordedSet: Set<String> = []
+        var profiles: [PassKind: [String]] = [:]
+        /// Value files found missing in a sample pass: not looked up again until the next
+        /// discovery (sysfs attributes come and go with their device, and a device coming or
+        /// going is a rediscovery).
+        var missing: [String: ReadingIssue] = [:]
+        var readCount = 0
+        var tap: (@Sendable (SysfsAccess) -> Void)?
+    }
+
+    /// - Parameters:
+    ///   - path: the root directory (`/sys`, or a fixture tree laid out like it).
+    ///   - readDeadline: seconds a read may take before it is `timed-out`.
+    public convenience init(path: String = "/sys", readDeadline: Double = ThermalConfig().readDeadlineSeconds,
+                            stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds) {
         var p = path
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
-        self.path = p
+        self.init(backend: FileSystemBackend(rootPath: p), path: p, readDeadline: readDeadline,
+                  stalledReadGrace: stalledReadGrace)
+    }
+
+    /// A root served by any backend (a replay); `path` is what it is shown as.
+    public init(backend: any SysfsBackend, path: String, readDeadline: Double = ThermalConfig().readDeadlineSeconds,
+                stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds) {
+        self.path = path
+        self.backend = backend
+        gate = ReadGate(backend: backend, deadline: readDeadline, grace: stalledReadGrace)
     }
 
     /// Whether the root is a directory that can be listed.
     public var isUsable: Bool { isDirectory("") }
 
-    private func absolute(_ relative: String) -> String {
-        relative.isEmpty ? path : path + "/" + relative
+    /// Reads served to readers since creation (for the debug overlay and tests).
+    public var readCount: Int { state.withLock { $0.readCount } }
+    /// Syscall counters of the backend (nil for backends that make none).
+    public var ioStats: SysfsIOStats? { backend.ioStats }
+    /// Files whose read is hung right now (not retried until it returns).
+    public var stuckFiles: [String] { gate.stuckPaths }
+    /// Reads given up on since creation.
+    public var timedOutReads: Int { gate.stallCount }
+
+    /// Observe every access (path and raw text or issue, listings, existence checks), in the
+    /// order the readers make them: what `thermtop record` writes. Called on the reading
+    /// thread; keep it cheap. nil removes it.
+    public func setTap(_ tap: (@Sendable (SysfsAccess) -> Void)?) {
+        state.withLock { $0.tap = tap }
     }
 
-    /// Read one attribute file (`class/thermal/thermal_zone0/temp`) in one `read(2)`.
-    /// sysfs attributes are at most a page long.
+    private var tap: (@Sendable (SysfsAccess) -> Void)? { state.withLock { $0.tap } }
+
+    /// Run `body` as one pass of `kind`. Passes are serialised.
+    public func withPass<T>(_ kind: PassKind, _ body: () throws -> T) rethrows -> T {
+        passLock.lock()
+        defer { passLock.unlock() }
+        let profile = state.withLock { s -> [String] in
+            if kind == .discovery { s.missing = [:] }
+            s.kind = kind
+            s.served = [:]
+            s.recorded = []
+            s.recordedSet = []
+            return s.profiles[kind] ?? []
+        }
+        if !profile.isEmpty {
+            let toRead = kind == .sample ? state.withLock { s in profile.filter { s.missing[$0] == nil } } : profile
+            let results = gate.readAll(toRead.map { ($0, kind == .sample) })
+            state.withLock { s in
+                for (p, r) in zip(toRead, results) { s.served[p] = r }
+            }
+        }
+        defer {
+            let recorded = state.withLock { s -> [String] in
+                s.kind = nil
+                s.served = [:]
+                s.profiles[kind] = s.recorded
+                return s.recorded
+            }
+            if kind == .sample {
+                backend.release(keeping: Set(recorded).union(gate.busyPaths))
+                gate.closeStallWindow()
+            }
+        }
+        return try body()
+    }
+
+    /// Read one attribute file (`class/thermal/thermal_zone0/temp`).
     public func read(_ relative: String) -> Result<String, ReadingIssue> {
-        readCount += 1
-        let fd = open(absolute(relative), O_RDONLY | O_CLOEXEC)
-        if fd < 0 { return .failure(Self.issue(relative, errno: errno)) }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var n: Int
-        repeat {
-            n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 4096) }
-        } while n < 0 && errno == EINTR
-        if n < 0 { return .failure(Self.issue(relative, errno: errno)) }
-        return .success(String(decoding: buffer[0..<n], as: UTF8.self))
+        let (served, kind) = state.withLock { s -> (Result<String, ReadingIssue>?, PassKind?) in
+            s.readCount += 1
+            if s.kind != nil, s.recordedSet.insert(relative).inserted { s.recorded.append(relative) }
+            if s.kind == .sample, let issue = s.missing[relative] { return (.failure(issue), s.kind) }
+            return (s.served[relative], s.kind)
+        }
+        let result: Result<String, ReadingIssue>
+        if let served {
+            result = served
+        } else {
+            result = gate.readAll([(relative, kind == .sample)])[0]
+            if kind != nil { state.withLock { $0.served[relative] = result } }
+        }
+        if kind == .sample, case .failure(let issue) = result, issue.reason == .missing {
+            state.withLock { $0.missing[relative] = issue }
+        }
+        tap?(.read(relative, result))
+        return result
     }
 
     /// The entries of a directory, in natural order (`thermal_zone2` before `thermal_zone10`);
     /// nil when it cannot be listed. Hidden entries (`.gitkeep` in a fixture tree) are skipped:
     /// sysfs never has any, so they are never devices or attributes.
     public func list(_ relative: String) -> [String]? {
-        guard let dir = opendir(absolute(relative)) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        return names.sorted(by: naturalLess)
+        let names = backend.list(relative).map { $0.filter { !$0.hasPrefix(".") }.sorted(by: naturalLess) }
+        tap?(.list(relative, names))
+        return names
     }
 
     /// Whether a path exists (following links).
     public func exists(_ relative: String) -> Bool {
-        access(absolute(relative), F_OK) == 0
+        let r = backend.exists(relative)
+        tap?(.exists(relative, r))
+        return r
     }
 
     public func isDirectory(_ relative: String) -> Bool {
-        var st = stat()
-        guard stat(absolute(relative), &st) == 0 else { return false }
-        return (st.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    /// The target of a symlink, as stored (`../../devices/...`); nil if not a link.
-    public func linkTarget(_ relative: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink(absolute(relative), &buffer, 4095)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// The canonical path relative to the root (`devices/platform/coretemp.0/hwmon/hwmon1`),
-    /// or the absolute path when it lies outside the root; nil when it does not resolve.
-    public func resolved(_ relative: String) -> String? {
-        guard let r = realpath(absolute(relative), nil) else { return nil }
-        defer { free(r) }
-        let full = String(cString: r)
-        guard let rootReal = realpath(path, nil) else { return full }
-        defer { free(rootReal) }
-        let root = String(cString: rootReal)
-        if full == root { return "" }
-        if full.hasPrefix(root + "/") { return String(full.dropFirst(root.count + 1)) }
-        return full
+        let r = backend.isDirectory(relative)
+        tap?(.isDirectory(relative, r))
+        return r
     }
 
     static func issue(_ file: String, errno code: Int32) -> ReadingIssue {
@@ -125,6 +193,8 @@ public final class SysfsRoot: @unchecked Sendable {
         case ENAMETOOLONG: "ENAMETOOLONG"
         case EMFILE: "EMFILE"
         case ENFILE: "ENFILE"
+        case ESTALE: "ESTALE"
+        case ESPIPE: "ESPIPE"
         default: "errno \(code)"
         }
     }
@@ -162,9 +232,7 @@ func naturalLess(_ a: String, _ b: String) -> Bool {
 public struct SystemClock: MonitorClock {
     public init() {}
     public func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        monotonicSeconds()
     }
     public func sleep(seconds: Double) async throws {
         try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))

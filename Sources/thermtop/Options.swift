@@ -70,8 +70,9 @@ struct SourceOptions: ParsableArguments {
     /// The source the options ask for.
     func makeSource() -> any SensorSource {
         if simulate { return SimulatedLaptop() }
-        let ppd: String?? = ppdState.map { .some($0) } ?? .none
-        return SysfsSource(path: sysfsRoot ?? "/sys", ppdStatePath: ppd)
+        let path = sysfsRoot ?? "/sys"
+        guard let ppdState else { return SysfsSource(path: path) }
+        return SysfsSource(root: SysfsRoot(path: path), ppdStatePath: ppdState)
     }
 }
 

@@ -41,6 +41,10 @@ struct SysfsSourceBehaviourTests {
         try fm.moveItem(at: parking.appendingPathComponent("thermal_zone3"), to: zoneDir)
         try fm.createSymbolicLink(atPath: copy.url(zoneLink).path, withDestinationPath: zoneTarget)
 
+        // Devices that appear are found by a rediscovery (a uevent hint or the refresh), not by
+        // listing the class folders every sample.
+        #expect(source.sample(at: 2).batteries.isEmpty)
+        source.rediscover()
         let back = source.sample(at: 2)
         #expect(back.battery("BAT0")?.percent == 70)
         #expect(back.zone("thermal_zone3")?.celsius == 41.05)
@@ -62,7 +66,7 @@ struct SysfsSourceBehaviourTests {
         #expect(later.zone("thermal_zone1")?.celsius == 53.0)
     }
 
-    @Test("a new zone appearing later is discovered")
+    @Test("a new zone appearing later is found by the next rediscovery, not by listing folders every sample")
     func appears() throws {
         let copy = try FixtureCopy("arm-board")
         defer { copy.remove() }
@@ -75,6 +79,8 @@ struct SysfsSourceBehaviourTests {
         try Data("61250\n".utf8).write(to: dir.appendingPathComponent("temp"))
         try fm.createSymbolicLink(atPath: copy.url("class/thermal/thermal_zone2").path,
                                   withDestinationPath: "../../devices/virtual/thermal/thermal_zone2")
+        #expect(source.sample(at: 1).zones.count == 2)
+        source.rediscover()
         let snap = source.sample(at: 1)
         #expect(snap.zone("thermal_zone2")?.type == "ddr-thermal")
         #expect(snap.zone("thermal_zone2")?.celsius == 61.25)
@@ -132,7 +138,7 @@ struct SysfsSourceBehaviourTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let ini = dir.appendingPathComponent("state.ini")
         try Data("[State]\nDriver=amd_pstate\nProfile=power-saver\n\n[Profiles]\nbalanced=1\n".utf8).write(to: ini)
-        let source = SysfsSource(path: Fixture.path("legion-go-s-couchside"), ppdStatePath: ini.path)
+        let source = SysfsSource(root: SysfsRoot(path: Fixture.path("legion-go-s-couchside")), ppdStatePath: ini.path)
         let snap = source.sample(at: 0)
         #expect(snap.lowPower.powerProfilesDaemon == "power-saver")
         let lp = LowPowerAssessment.assess(snap, config: ThermalConfig())

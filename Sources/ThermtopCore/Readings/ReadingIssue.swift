@@ -30,6 +30,9 @@ public enum IssueReason: String, Sendable, Hashable, Codable, CaseIterable {
     case vanished
     /// A value the kernel printed that thermtop does not know (e.g. an unknown trip type).
     case unrecognised
+    /// The read did not return within `ThermalConfig.readDeadlineSeconds` (a hung driver, a slow
+    /// SMBus sensor, a FIFO); not retried while that read is still hung.
+    case timedOut = "timed-out"
 }
 
 /// One reason a value is unknown: which file, why, and the raw text or errno name when useful.

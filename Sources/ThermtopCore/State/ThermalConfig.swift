@@ -40,6 +40,13 @@ public struct ThermalConfig: Sendable, Equatable {
     /// The headroom forecast's window, gates and horizon.
     public var forecast = ForecastConfig()
 
+    /// A sysfs read that has not returned after this many seconds is given up on: the file is
+    /// unknown (`timed-out`) and the rest of the sample goes on.
+    public var readDeadlineSeconds: Double = 0.25
+    /// Once a sample has stalled and spent its extra deadline, each further read still gets this
+    /// long (a healthy sysfs read takes microseconds).
+    public var stalledReadGraceSeconds: Double = 0.02
+
     public init() {}
 
     /// The override for a sensor, by id first, then by name.

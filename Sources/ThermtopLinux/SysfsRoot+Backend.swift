@@ -1,0 +1,246 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
+import SystemPackage
+import ThermtopCore
+
+/// Where `SysfsRoot` gets its files from: the real filesystem (`FileSystemBackend`, the
+/// default) or anything else that can answer the same four questions, such as a replay of
+/// recorded file contents. Paths are relative to the root (`class/thermal/thermal_zone0/temp`).
+/// Implementations must be safe to call from several threads at once: reads run on reader
+/// threads so that a hung file cannot stall the sampler.
+public protocol SysfsBackend: Sendable {
+    /// The file's text, or why it could not be read. `keepOpen`: the file is a value read every
+    /// sample, worth keeping open (a hint; backends without descriptors ignore it).
+    func read(_ relative: String, keepOpen: Bool) -> Result<String, ReadingIssue>
+    /// Directory entries (unsorted is fine), nil when it cannot be listed.
+    func list(_ relative: String) -> [String]?
+    func exists(_ relative: String) -> Bool
+    func isDirectory(_ relative: String) -> Bool
+    /// Close whatever is kept open for files not in `keeping` (called after each sample).
+    func release(keeping: Set<String>)
+    /// Syscall counters, when the backend makes syscalls.
+    var ioStats: SysfsIOStats? { get }
+}
+
+extension SysfsBackend {
+    public func release(keeping: Set<String>) {}
+    public var ioStats: SysfsIOStats? { nil }
+}
+
+/// What `FileSystemBackend` did to the kernel, counted where the syscalls are made.
+public struct SysfsIOStats: Sendable, Equatable {
+    /// Successful opens (each is closed once, now or later).
+    public var opens = 0
+    /// Opens the kernel refused (ENOENT, EACCES…).
+    public var failedOpens = 0
+    public var closes = 0
+    /// `pread` calls (each value read is exactly one).
+    public var reads = 0
+    /// Files reopened because the kernel said the old descriptor was gone (ENODEV, ENOENT,
+    /// ESTALE) or, outside sysfs, because the file was replaced (renamed over).
+    public var reopens = 0
+    /// Descriptors currently kept open.
+    public var openFiles = 0
+    public init() {}
+}
+
+/// One access through a `SysfsRoot`, as a tap sees it (`thermtop record` writes these).
+public enum SysfsAccess: Sendable, Equatable {
+    case read(String, Result<String, ReadingIssue>)
+    case list(String, [String]?)
+    case exists(String, Bool)
+    case isDirectory(String, Bool)
+}
+
+/// The real filesystem under `rootPath`. Value files (`keepOpen`) stay open and are read with
+/// one `pread` at offset 0 per sample; static attributes are opened, read and closed.
+public final class FileSystemBackend: SysfsBackend {
+    public let rootPath: String
+
+    /// Devices (st_dev) of the sysfs mounts, from /proc/self/mountinfo, read once. Files on
+    /// sysfs are never replaced while open, so they need no per-read `fstat`; a fixture or a
+    /// tmpfs graft over /sys can have files renamed over or moved away, so there each read
+    /// first checks that the path still names the open file.
+    /// (Glibc's Swift module has no `fstatfs`, which would give SYSFS_MAGIC directly.)
+    private let sysfsDevices: Set<UInt64> = FileSystemBackend.sysfsMountDevices()
+
+    static func sysfsMountDevices() -> Set<UInt64> {
+        guard let f = fopen("/proc/self/mountinfo", "re") else { return [] }
+        defer { fclose(f) }
+        var out: Set<UInt64> = []
+        var line: UnsafeMutablePointer<CChar>?
+        var cap = 0
+        defer { free(line) }
+        while getline(&line, &cap, f) > 0, let line {
+            // `36 25 0:21 / /sys rw,nosuid - sysfs sysfs rw`: major:minor is field 3, the
+            // filesystem type follows the " - " separator.
+            let fields = String(cString: line).split(separator: " ")
+            guard let sep = fields.firstIndex(of: "-"), sep + 1 < fields.count,
+                  fields[sep + 1] == "sysfs" else { continue }
+            guard fields.count > 2 else { continue }
+            let mm = fields[2].split(separator: ":")
+            guard mm.count == 2, let major = UInt64(mm[0]), let minor = UInt64(mm[1]) else { continue }
+            out.insert(makeDevice(major: major, minor: minor))
+        }
+        return out
+    }
+
+    /// glibc's `makedev`.
+    static func makeDevice(major: UInt64, minor: UInt64) -> UInt64 {
+        ((major & 0xfffff000) << 32) | ((major & 0xfff) << 8) | ((minor & 0xffffff00) << 12) | (minor & 0xff)
+    }
+
+    private struct OpenFile {
+        var fd: FileDescriptor
+        var onSysfs: Bool
+    }
+
+    private struct State {
+        var open: [String: OpenFile] = [:]
+        var stats = SysfsIOStats()
+    }
+
+    private let state = Mutex(State())
+
+    public init(rootPath: String) {
+        self.rootPath = rootPath
+    }
+
+    deinit {
+        state.withLock { s in
+            for f in s.open.values { try? f.fd.close() }
+            s.open = [:]
+        }
+    }
+
+    private func absolute(_ relative: String) -> String {
+        relative.isEmpty ? rootPath : rootPath + "/" + relative
+    }
+
+    public var ioStats: SysfsIOStats? {
+        state.withLock { s in
+            var st = s.stats
+            st.openFiles = s.open.count
+            return st
+        }
+    }
+
+    public func read(_ relative: String, keepOpen: Bool) -> Result<String, ReadingIssue> {
+        if let file = state.withLock({ $0.open[relative] }) {
+            if !file.onSysfs && wasReplaced(file.fd, relative) {
+                forget(relative, file.fd)
+            } else {
+                switch pread(file.fd) {
+                case .success(let text): return .success(text)
+                case .failure(let f) where f.code == ENODEV || f.code == ENOENT || f.code == ESTALE:
+                    // The device behind the descriptor went away (unbind, hot-unplug): drop
+                    // it and try the path afresh, once.
+                    forget(relative, file.fd)
+                    state.withLock { $0.stats.reopens += 1 }
+                case .failure(let f): return .failure(SysfsRoot.issue(relative, errno: f.code))
+                }
+            }
+        }
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(absolute(relative), .readOnly, options: [.closeOnExec])
+        } catch let e as Errno {
+            state.withLock { $0.stats.failedOpens += 1 }
+            return .failure(SysfsRoot.issue(relative, errno: e.rawValue))
+        } catch {
+            return .failure(ReadingIssue(file: relative, reason: .readFailed, detail: "\(error)"))
+        }
+        state.withLock { $0.stats.opens += 1 }
+        let result = pread(fd)
+        if keepOpen {
+            var st = stat()
+            let onSysfs = fstat(fd.rawValue, &st) == 0 && sysfsDevices.contains(UInt64(st.st_dev))
+            let kept = state.withLock { s -> Bool in
+                guard s.open[relative] == nil else { return false }
+                s.open[relative] = OpenFile(fd: fd, onSysfs: onSysfs)
+                return true
+            }
+            if kept { return result.mapError { SysfsRoot.issue(relative, errno: $0.code) } }
+            // Another reader kept the same file open meanwhile: ours goes.
+        }
+        closeCounted(fd)
+        return result.mapError { SysfsRoot.issue(relative, errno: $0.code) }
+    }
+
+    private struct Failure: Error { var code: Int32 }
+
+    /// One `pread` of up to a page at offset 0: sysfs attributes are at most a page, and
+    /// reading at offset 0 makes the kernel regenerate the value each time.
+    private func pread(_ fd: FileDescriptor) -> Result<String, Failure> {
+        state.withLock { $0.stats.reads += 1 }
+        return withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 16) { buffer in
+            do {
+                let n = try fd.read(fromAbsoluteOffset: 0, into: buffer, retryOnInterrupt: true)
+                return .success(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self))
+            } catch let e as Errno {
+                return .failure(Failure(code: e.rawValue))
+            } catch {
+                return .failure(Failure(code: EIO))
+            }
+        }
+    }
+
+    /// Outside sysfs a path can be renamed over, deleted or moved away while its descriptor
+    /// stays open on the old inode: the path no longer names the file that is open.
+    private func wasReplaced(_ fd: FileDescriptor, _ relative: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd.rawValue, &open) == 0 else { return true }
+        guard stat(absolute(relative), &named) == 0 else { return true }
+        return open.st_ino != named.st_ino || open.st_dev != named.st_dev
+    }
+
+    private func forget(_ relative: String, _ fd: FileDescriptor) {
+        let removed = state.withLock { s -> Bool in
+            guard let f = s.open[relative], f.fd == fd else { return false }
+            s.open[relative] = nil
+            return true
+        }
+        if removed { closeCounted(fd) }
+    }
+
+    private func closeCounted(_ fd: FileDescriptor) {
+        try? fd.close()
+        state.withLock { $0.stats.closes += 1 }
+    }
+
+    public func release(keeping: Set<String>) {
+        let stale = state.withLock { s -> [FileDescriptor] in
+            let gone = s.open.filter { !keeping.contains($0.key) }
+            for key in gone.keys { s.open[key] = nil }
+            return gone.values.map(\.fd)
+        }
+        for fd in stale { closeCounted(fd) }
+    }
+
+    public func list(_ relative: String) -> [String]? {
+        guard let dir = opendir(absolute(relative)) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            names.append(name)
+        }
+        return names
+    }
+
+    public func exists(_ relative: String) -> Bool {
+        access(absolute(relative), F_OK) == 0
+    }
+
+    public func isDirectory(_ relative: String) -> Bool {
+        var st = stat()
+        guard stat(absolute(relative), &st) == 0 else { return false }
+        return (st.st_mode & S_IFMT) == S_IFDIR
+    }
+}

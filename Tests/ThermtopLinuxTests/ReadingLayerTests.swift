@@ -1,0 +1,192 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+import ThermtopCore
+import ThermtopLinux
+
+/// Collects what a `SysfsRoot` tap sees.
+final class TapLog: Sendable {
+    private let accesses = Mutex<[SysfsAccess]>([])
+    func append(_ a: SysfsAccess) { accesses.withLock { $0.append(a) } }
+    func take() -> [SysfsAccess] { accesses.withLock { let a = $0; $0 = []; return a } }
+    func readPaths(_ list: [SysfsAccess]) -> [String] {
+        list.compactMap { if case .read(let p, _) = $0 { p } else { nil } }
+    }
+}
+
+/// A backend serving recorded file contents (what a replay does), no filesystem involved.
+struct RecordedBackend: SysfsBackend {
+    var files: [String: Result<String, ReadingIssue>]
+    var dirs: [String: [String]]
+    func read(_ relative: String, keepOpen: Bool) -> Result<String, ReadingIssue> {
+        files[relative] ?? .failure(ReadingIssue(file: relative, reason: .missing, detail: "ENOENT"))
+    }
+    func list(_ relative: String) -> [String]? { dirs[relative] }
+    func exists(_ relative: String) -> Bool { files[relative] != nil || dirs[relative] != nil }
+    func isDirectory(_ relative: String) -> Bool { dirs[relative] != nil }
+}
+
+@Suite("Reading layer: one pread per value file, deadlines, taps and backends")
+struct ReadingLayerTests {
+    @Test("steady state: one pread per value file per sample, no open or close", arguments: [
+        "intel-laptop", "two-battery-laptop", "arm-board", "amd-desktop", "legion-go-s-couchside",
+    ])
+    func onePreadPerValueFile(name: String) throws {
+        let source = SysfsSource(path: Fixture.path(name))
+        let log = TapLog()
+        _ = source.sample(at: 0)   // opens the value files once
+        _ = source.sample(at: 1)
+        source.root.setTap { log.append($0) }
+        let before = try #require(source.root.ioStats)
+        let samples = 5
+        var files: Set<Int> = []
+        for t in 0..<samples {
+            _ = source.sample(at: Double(2 + t))
+            files.insert(Set(log.readPaths(log.take())).count)
+        }
+        let after = try #require(source.root.ioStats)
+        let perSample = try #require(files.first)
+        #expect(files.count == 1, "\(name): the same files every sample")
+        #expect(perSample > 0)
+        #expect(after.reads - before.reads == samples * perSample, "\(name): \(after.reads - before.reads) preads for \(samples)×\(perSample) files")
+        #expect(after.opens == before.opens, "\(name): opened files in steady state")
+        #expect(after.failedOpens == before.failedOpens, "\(name): looked up missing files in steady state")
+        #expect(after.closes == before.closes, "\(name): closed files in steady state")
+        #expect(after.openFiles <= perSample)
+    }
+
+    @Test("a value file replaced by rename() is read afresh, never stale")
+    func renamedOver() throws {
+        let copy = try FixtureCopy("arm-board")
+        defer { copy.remove() }
+        let source = SysfsSource(path: copy.path)
+        let zone = try #require(source.sample(at: 0).zones.first)
+        let temp = "class/thermal/\(zone.id)/temp"
+        _ = source.sample(at: 1)
+        // What the benchmark's fixture writer does: write a new file, rename it over the old.
+        try copy.write(temp + ".new", "77125\n")
+        #expect(rename(copy.url(temp + ".new").path, copy.url(temp).path) == 0)
+        #expect(source.sample(at: 2).zone(zone.id)?.celsius == 77.125)
+        try copy.write(temp + ".new", "33000\n")
+        #expect(rename(copy.url(temp + ".new").path, copy.url(temp).path) == 0)
+        #expect(source.sample(at: 3).zone(zone.id)?.celsius == 33.0)
+        // Writing in place is seen too (the descriptor is read at offset 0 each time).
+        try copy.write(temp, "41000\n")
+        #expect(source.sample(at: 4).zone(zone.id)?.celsius == 41.0)
+    }
+
+    @Test("hung files (FIFOs) are timed-out within the deadline, the rest is read, and they are not retried while stuck")
+    func fifoDeadline() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        let fifos = [
+            "class/thermal/thermal_zone0/temp", "class/thermal/thermal_zone1/temp",
+            "class/power_supply/BAT0/energy_now", "class/power_supply/AC/online",
+            "class/thermal/cooling_device0/cur_state",
+        ]
+        let reference = SysfsSource(path: copy.path).sample(at: 0)
+        for f in fifos {
+            try FileManager.default.removeItem(at: copy.url(f).resolvingSymlinksInPath())
+            #expect(mkfifo(copy.url(f).resolvingSymlinksInPath().path, 0o644) == 0)
+        }
+        defer {
+            // Give the stuck readers a writer so their threads finish.
+            for f in fifos {
+                let fd = open(copy.url(f).resolvingSymlinksInPath().path, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 { close(fd) }
+            }
+        }
+        let start = monotonic()
+        let source = SysfsSource(path: copy.path)
+        let snap = source.sample(at: 1)
+        let first = monotonic() - start
+        #expect(first < 1.25, "discovery + first sample took \(first) s")
+        let timedOut = Set(snap.allIssues.filter { $0.reason == .timedOut }.map(\.file))
+        for f in fifos { #expect(timedOut.contains(f), "\(f) not reported timed-out: \(timedOut)") }
+        #expect(snap.zone("thermal_zone0")?.celsius == nil)
+        #expect(snap.zone("thermal_zone3")?.celsius == reference.zone("thermal_zone3")?.celsius)
+        #expect(snap.zone("thermal_zone3")?.celsius != nil)
+        #expect(Set(source.root.stuckFiles).isSuperset(of: fifos))
+
+        // The next sample does not wait on them again.
+        let again = monotonic()
+        let second = source.sample(at: 2)
+        let secondTime = monotonic() - again
+        #expect(secondTime < 0.1, "second sample took \(secondTime) s")
+        let retried = second.allIssues.filter { $0.reason == .timedOut && ($0.detail ?? "").contains("not retried") }
+        #expect(Set(retried.map(\.file)).isSuperset(of: fifos))
+        #expect(source.root.timedOutReads == fifos.count)
+    }
+
+    @Test("a hung read that comes back is no longer stuck and is read again")
+    func stuckThenRecovers() throws {
+        let copy = try FixtureCopy("arm-board")
+        defer { copy.remove() }
+        let source = SysfsSource(path: copy.path)
+        let zone = try #require(source.sample(at: 0).zones.first)
+        let temp = copy.url("class/thermal/\(zone.id)/temp").resolvingSymlinksInPath().path
+        try FileManager.default.removeItem(atPath: temp)
+        #expect(mkfifo(temp, 0o644) == 0)
+        source.rediscover()
+        #expect(source.sample(at: 1).zone(zone.id)?.issues.contains { $0.reason == .timedOut } == true)
+        #expect(source.root.stuckFiles.contains("class/thermal/\(zone.id)/temp"))
+        // A writer appears and leaves: the stuck open() returns, the reader thread leaves.
+        let w = open(temp, O_WRONLY | O_NONBLOCK)
+        #expect(w >= 0)
+        close(w)
+        var waited = 0.0
+        while !source.root.stuckFiles.isEmpty && waited < 2 { usleep(10_000); waited += 0.01 }
+        #expect(source.root.stuckFiles.isEmpty)
+        try FileManager.default.removeItem(atPath: temp)
+        try Data("52000\n".utf8).write(to: URL(fileURLWithPath: temp))
+        #expect(source.sample(at: 2).zone(zone.id)?.celsius == 52.0)
+    }
+
+    @Test("a tap sees every read with its raw text, and a recorded backend reproduces the snapshot")
+    func tapAndReplay() throws {
+        let root = SysfsRoot(path: Fixture.path("intel-laptop"))
+        let log = TapLog()
+        root.setTap { log.append($0) }
+        let live = SysfsSource(root: root, ppdStatePath: nil)
+        let snap = live.sample(at: 5)
+        var files: [String: Result<String, ReadingIssue>] = [:]
+        var dirs: [String: [String]] = [:]
+        var existing: Set<String> = []
+        for a in log.take() {
+            switch a {
+            case .read(let p, let r): files[p] = r
+            case .list(let p, let names): if let names { dirs[p] = names }
+            case .isDirectory(let p, true): dirs[p] = dirs[p] ?? []
+            case .exists(let p, true): existing.insert(p)
+            default: break
+            }
+        }
+        #expect(files["class/thermal/thermal_zone3/temp"] == .success("41050\n"))
+        for p in existing where files[p] == nil && dirs[p] == nil { files[p] = .success("") }
+        let replay = SysfsSource(root: SysfsRoot(backend: RecordedBackend(files: files, dirs: dirs), path: "recorded"),
+                                 ppdStatePath: nil)
+        #expect(replay.sample(at: 5) == snap)
+        #expect(replay.root.ioStats == nil)
+    }
+
+    @Test("static attributes read at discovery are not kept open")
+    func staticsClosed() throws {
+        let source = SysfsSource(path: Fixture.path("intel-laptop"))
+        let afterDiscovery = try #require(source.root.ioStats)
+        #expect(afterDiscovery.openFiles == 0)
+        #expect(afterDiscovery.opens == afterDiscovery.closes, "every static file opened was closed")
+        _ = source.sample(at: 0)
+        let afterSample = try #require(source.root.ioStats)
+        #expect(afterSample.openFiles > 0)
+        source.rediscover()
+        _ = source.sample(at: 1)
+        #expect(source.root.ioStats?.openFiles == afterSample.openFiles)
+    }
+}
+
+func monotonic() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
