@@ -20,6 +20,9 @@ public protocol SysfsBackend: Sendable {
     func list(_ relative: String) -> [String]?
     func exists(_ relative: String) -> Bool
     func isDirectory(_ relative: String) -> Bool
+    /// The canonical path relative to the root (`devices/platform/coretemp.0/hwmon/hwmon1`),
+    /// the absolute path when it lies outside the root, nil when it does not resolve.
+    func resolved(_ relative: String) -> String?
     /// Close whatever is kept open for files not in `keeping` (called after each sample).
     func release(keeping: Set<String>)
     /// Syscall counters, when the backend makes syscalls.
@@ -54,6 +57,7 @@ public enum SysfsAccess: Sendable, Equatable {
     case list(String, [String]?)
     case exists(String, Bool)
     case isDirectory(String, Bool)
+    case resolved(String, String?)
 }
 
 /// The real filesystem under `rootPath`. Value files (`keepOpen`) stay open and are read with
@@ -236,6 +240,18 @@ public final class FileSystemBackend: SysfsBackend {
 
     public func exists(_ relative: String) -> Bool {
         access(absolute(relative), F_OK) == 0
+    }
+
+    public func resolved(_ relative: String) -> String? {
+        guard let r = realpath(absolute(relative), nil) else { return nil }
+        defer { free(r) }
+        let full = String(cString: r)
+        guard let rootReal = realpath(rootPath, nil) else { return full }
+        defer { free(rootReal) }
+        let root = String(cString: rootReal)
+        if full == root { return "" }
+        if full.hasPrefix(root + "/") { return String(full.dropFirst(root.count + 1)) }
+        return full
     }
 
     public func isDirectory(_ relative: String) -> Bool {

@@ -160,6 +160,14 @@ public final class SysfsRoot: Sendable {
         return r
     }
 
+    /// The canonical path relative to the root (`devices/platform/coretemp.0/hwmon/hwmon1`),
+    /// or the absolute path when it lies outside the root; nil when it does not resolve.
+    public func resolved(_ relative: String) -> String? {
+        let r = backend.resolved(relative)
+        tap?(.resolved(relative, r))
+        return r
+    }
+
     static func issue(_ file: String, errno code: Int32) -> ReadingIssue {
         let reason: IssueReason
         switch code {

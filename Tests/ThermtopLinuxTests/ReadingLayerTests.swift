@@ -19,6 +19,8 @@ final class TapLog: Sendable {
 struct RecordedBackend: SysfsBackend {
     var files: [String: Result<String, ReadingIssue>]
     var dirs: [String: [String]]
+    var links: [String: String] = [:]
+    func resolved(_ relative: String) -> String? { links[relative] }
     func read(_ relative: String, keepOpen: Bool) -> Result<String, ReadingIssue> {
         files[relative] ?? .failure(ReadingIssue(file: relative, reason: .missing, detail: "ENOENT"))
     }
@@ -153,18 +155,20 @@ struct ReadingLayerTests {
         var files: [String: Result<String, ReadingIssue>] = [:]
         var dirs: [String: [String]] = [:]
         var existing: Set<String> = []
+        var links: [String: String] = [:]
         for a in log.take() {
             switch a {
             case .read(let p, let r): files[p] = r
             case .list(let p, let names): if let names { dirs[p] = names }
             case .isDirectory(let p, true): dirs[p] = dirs[p] ?? []
             case .exists(let p, true): existing.insert(p)
+            case .resolved(let p, let r?): links[p] = r
             default: break
             }
         }
         #expect(files["class/thermal/thermal_zone3/temp"] == .success("41050\n"))
         for p in existing where files[p] == nil && dirs[p] == nil { files[p] = .success("") }
-        let replay = SysfsSource(root: SysfsRoot(backend: RecordedBackend(files: files, dirs: dirs), path: "recorded"),
+        let replay = SysfsSource(root: SysfsRoot(backend: RecordedBackend(files: files, dirs: dirs, links: links), path: "recorded"),
                                  ppdStatePath: nil)
         #expect(replay.sample(at: 5) == snap)
         #expect(replay.root.ioStats == nil)
