@@ -65,7 +65,7 @@ struct FaultInjectionStatusTests {
             #expect(s["unknown_reason"] is String, "unknown sensor \(s["id"] ?? "?") has no reason")
         }
         if let want = fault.zone1Reason {
-            let z = try #require(sensors.first { $0["id"] as? String == "thermal_zone1" }, "thermal_zone1 missing")
+            let z = try #require(sensors.first { $0["name"] as? String == "x86_pkg_temp" }, "x86_pkg_temp (thermal_zone1) missing")
             #expect(z["unknown_reason"] as? String == want, "thermal_zone1: \(z)")
         }
         // Text status too: the same faults, no garbage.
@@ -94,7 +94,7 @@ struct FaultInjectionStatusTests {
         #expect(r.status == 0, "exit \(r.status)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.output.utf8)) as? [String: Any], "not JSON: \(r.output.prefix(300))")
         let sensors = (json["sensors"] as? [[String: Any]]) ?? []
-        let z = sensors.first { $0["id"] as? String == "thermal_zone1" }
+        let z = sensors.first { $0["name"] as? String == "x86_pkg_temp" }
         #expect(z?["unknown_reason"] as? String == "permission-denied")
         #expect(z?["level"] is NSNull)
         #expect(sensors.contains { $0["celsius"] is NSNumber }, "the readable sensors must still be read")
