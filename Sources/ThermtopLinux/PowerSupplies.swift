@@ -17,13 +17,19 @@ struct SupplyLayout: Sendable {
     var files: Set<String>
     var staticIssues: [ReadingIssue]
 
+    /// full ÷ design beyond this factor (either way) means one of them is in the wrong unit.
+    static let unitMismatchRatio = 100.0
+    /// No battery pack, Li-ion or NiMH, sits under 1 V: a smaller value is in mV, not µV.
+    static let minimumPackVolts = 1.0
+
     static func discover(_ root: SysfsRoot) -> [SupplyLayout] {
         let base = "class/power_supply"
         return (root.list(base) ?? []).map { id in
             let dir = "\(base)/\(id)"
             var issues: [ReadingIssue] = []
             let files = Set(root.list(dir) ?? [])
-            let type = root.take("\(dir)/type", Parse.string, into: &issues)
+            let (type, inferred) = resolveType(root, dir: dir, name: id, files: files)
+            if let inferred { issues.append(inferred) }
             let scope = root.take("\(dir)/scope", Parse.string, into: &issues, required: false)
             let model = root.take("\(dir)/model_name", Parse.string, into: &issues, required: false)
             let lower = id.lowercased()
@@ -37,6 +43,7 @@ struct SupplyLayout: Sendable {
                 role = (scope == "Device" || hid) ? .peripheral : .battery
             case "Mains"?, "UPS"?: role = .adapter
             case let t? where t.hasPrefix("USB"): role = .adapter
+            case "Wireless"?: role = .adapter
             default: role = .other
             }
             func micro(_ name: String, max: Double) -> Double? {
@@ -52,6 +59,44 @@ struct SupplyLayout: Sendable {
                 voltageMaxDesign: micro("voltage_max_design", max: 100),
                 files: files, staticIssues: issues)
         }
+    }
+
+    /// Files that only a battery has.
+    static func hasBatteryFiles(_ files: Set<String>) -> Bool {
+        files.contains("capacity") || files.contains("capacity_level")
+            || files.contains { $0.hasPrefix("energy_") || $0.hasPrefix("charge_now") || $0.hasPrefix("charge_full") }
+    }
+
+    /// The supply's type: the `type` file; else `POWER_SUPPLY_TYPE` in `uevent`; else what the
+    /// folder holds (battery files → Battery, only `online` → Mains); else the name (`BAT*`,
+    /// `*battery*` → Battery; `AC*`, `ADP*` → Mains). Anything but the file is reported as an
+    /// `inferred-type` issue saying how.
+    static func resolveType(_ root: SysfsRoot, dir: String, name: String, files: Set<String>)
+        -> (String?, ReadingIssue?) {
+        var ignored: [ReadingIssue] = []
+        if let t = root.take("\(dir)/type", Parse.string, into: &ignored, required: false) { return (t, nil) }
+        func inferred(_ t: String, _ how: String) -> (String?, ReadingIssue?) {
+            (t, ReadingIssue(file: "\(dir)/type", reason: .inferredType, detail: "\(t) \(how)"))
+        }
+        if files.contains("uevent"), let text = root.value("\(dir)/uevent", Parse.string).value,
+           let t = ueventValue(text, key: "POWER_SUPPLY_TYPE") {
+            return inferred(t, "from uevent POWER_SUPPLY_TYPE")
+        }
+        if hasBatteryFiles(files) { return inferred("Battery", "from its battery files") }
+        if files.contains("online") { return inferred("Mains", "from its online file") }
+        let lower = name.lowercased()
+        if lower.hasPrefix("bat") || lower.contains("battery") { return inferred("Battery", "from its name") }
+        if lower.hasPrefix("ac") || lower.hasPrefix("adp") { return inferred("Mains", "from its name") }
+        return (nil, ReadingIssue(file: "\(dir)/type", reason: .missing, detail: "no type file, uevent TYPE, or telling files"))
+    }
+
+    /// The first `KEY=value` of a uevent (newer kernels print `POWER_SUPPLY_TYPE` twice).
+    static func ueventValue(_ text: String, key: String) -> String? {
+        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix(key + "=") {
+            let v = SysfsValue.trimmed(String(line.dropFirst(key.count + 1)))
+            if !v.isEmpty { return v }
+        }
+        return nil
     }
 
     func sampleAdapter(_ root: SysfsRoot) -> PowerAdapter {
@@ -85,6 +130,31 @@ struct SupplyLayout: Sendable {
             issues.append(ReadingIssue(file: "\(dir)/charge_now", reason: .implausible, detail: "above charge_full"))
             chargeNow = f
         }
+        // Vendor drivers that break the ABI's units (legacy sunxi AXP: design in mAh, mV) give
+        // values orders of magnitude off their siblings: never shown, never used for health.
+        var energyFullDesign = energyFullDesign, chargeFullDesign = chargeFullDesign
+        var voltageMinDesign = voltageMinDesign, voltageMaxDesign = voltageMaxDesign
+        func offScale(_ design: inout Double?, _ full: Double?, _ name: String, _ sibling: String) {
+            guard let d = design, let f = full, d > 0, f > 0 else { return }
+            let ratio = f / d
+            if ratio >= Self.unitMismatchRatio || ratio <= 1 / Self.unitMismatchRatio {
+                issues.append(ReadingIssue(file: "\(dir)/\(name)", reason: .implausible,
+                                           detail: "\(name) is \(Int(ratio >= 1 ? ratio : 1 / ratio))× off \(sibling): wrong unit"))
+                design = nil
+            }
+        }
+        offScale(&energyFullDesign, energyFull, "energy_full_design", "energy_full")
+        offScale(&chargeFullDesign, chargeFull, "charge_full_design", "charge_full")
+        func volts(_ v: inout Double?, _ name: String) {
+            guard let x = v, x < Self.minimumPackVolts else { return }
+            issues.append(ReadingIssue(file: "\(dir)/\(name)", reason: .implausible,
+                                       detail: "\(Int((x * 1_000_000).rounded())) µV is under 1 V: wrong unit"))
+            v = nil
+        }
+        volts(&voltageMinDesign, "voltage_min_design")
+        volts(&voltageMaxDesign, "voltage_max_design")
+        var voltageNow = r("voltage_now", Parse.micro(max: 100))
+        volts(&voltageNow, "voltage_now")
         let battery = Battery(
             id: id, present: present ?? true, status: status,
             capacity: r("capacity", Parse.percent),
@@ -93,7 +163,7 @@ struct SupplyLayout: Sendable {
             chargeNow: chargeNow, chargeFull: chargeFull, chargeFullDesign: chargeFullDesign,
             powerNow: r("power_now", Parse.micro(max: 500, signed: true)),
             currentNow: r("current_now", Parse.micro(max: 50, signed: true)),
-            voltageNow: r("voltage_now", Parse.micro(max: 100)),
+            voltageNow: voltageNow,
             voltageMinDesign: voltageMinDesign, voltageMaxDesign: voltageMaxDesign,
             cycleCount: r("cycle_count", Parse.int).flatMap { $0 >= 0 ? $0 : nil },
             model: model, manufacturer: manufacturer, technology: technology, scope: scope,

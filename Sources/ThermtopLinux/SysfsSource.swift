@@ -105,7 +105,11 @@ public final class SysfsSource: SensorSource {
                     let (battery, note) = s.sampleBattery(root)
                     if let battery { s.role == .battery ? snap.batteries.append(battery) : snap.peripherals.append(battery) }
                     if let note { snap.issues.append(note) }
-                case .other: break
+                case .other:
+                    // Shown raw and flagged, never silently dropped.
+                    snap.issues += s.staticIssues.isEmpty
+                        ? [ReadingIssue(file: s.dir, reason: .unrecognised, detail: "power supply type \(s.type ?? "?")")]
+                        : s.staticIssues
                 }
             }
             snap.lowPower = lowPower.sample(root)

@@ -160,6 +160,32 @@ struct BatteryTests {
         #expect(CombinedBattery([a, b]).secondsToFull == 3600)
     }
 
+    @Test("charge gauges need no voltage: time to full = (full − now) ÷ current, time to empty = now ÷ current")
+    func chargeWithoutVoltage() {
+        let charging = Battery(id: "B", status: .charging, chargeNow: 1.0, chargeFull: 4.0, currentNow: 1.5)
+        #expect(charging.watts == nil)
+        #expect(charging.secondsToFull == 7200)
+        #expect(charging.timeUnknownReason == nil)
+        let discharging = Battery(id: "B", status: .discharging, chargeNow: 1.0, chargeFull: 4.0, currentNow: 0.5)
+        #expect(discharging.secondsToEmpty == 7200)
+        // A trickle of current is no rate to divide by.
+        let trickle = Battery(id: "B", status: .discharging, chargeNow: 1.0, chargeFull: 4.0, currentNow: 0.001)
+        #expect(trickle.secondsToEmpty == nil && trickle.timeUnknownReason == "rate too low to estimate")
+    }
+
+    @Test("fan state: 0 RPM is stopped only with a reason to stop, and duty comes from PWM or RPM ÷ max")
+    func fanStates() {
+        #expect(Fan(id: "f", location: "hwmon1/fan1", chip: "nct6798", rpm: 0, pwm: 0).state == .stopped)
+        #expect(Fan(id: "f", location: "hwmon1/fan1", chip: "amdgpu", rpm: 0, enabled: false).state == .stopped)
+        #expect(Fan(id: "f", location: "hwmon1/fan1", chip: "thinkpad", rpm: 0, spinsDown: true).state == .stopped)
+        #expect(Fan(id: "f", location: "hwmon1/fan1", chip: "nct6798", rpm: 0, pwm: 90).state == .noReading)
+        #expect(Fan(id: "f", location: "hwmon1/fan1", chip: "nct6798", rpm: nil).state == .noReading)
+        #expect(Fan(id: "f", location: "hwmon1/fan1", chip: "x", rpm: 900, asleep: "D3cold").state == .asleep)
+        #expect(Fan(id: "f", location: "hwmon1/fan1", chip: "x", rpm: 1500, maxRPM: 3000).dutyFraction == 0.5)
+        #expect(FanControl(pwmEnable: 0) == .fullSpeed && FanControl(pwmEnable: 1) == .manual
+                && FanControl(pwmEnable: 5) == .auto && FanControl(pwmEnable: -1) == nil)
+    }
+
     @Test("kernel status spellings")
     func statusParsing() {
         #expect(BatteryStatus(kernel: "Discharging") == .discharging)

@@ -86,6 +86,8 @@ public struct Battery: Sendable, Equatable, Identifiable {
 
 /// Below this rate (W) a time to empty or full is noise ("112208 days"): report unknown.
 public let minimumMeaningfulBatteryWatts = 0.05
+/// The same floor for charge gauges timed by current alone (≈ 0.05 W at a 10 V pack), in A.
+public let minimumMeaningfulBatteryAmps = 0.005
 /// upower's caps: no time to empty above 240 h, no time to full above 20 h.
 public let maximumSecondsToEmpty = 240.0 * 3600
 public let maximumSecondsToFull = 20.0 * 3600
@@ -150,32 +152,52 @@ extension Battery {
         energyFull ?? chargeFull.flatMap { c in designVoltage.map { c * $0 } }
     }
 
+    /// The rate behind a time estimate, in the gauge's own units: W for energy gauges
+    /// (`power_now`), A for charge gauges (`current_now`: charge ÷ current needs no voltage).
+    enum Rate { case watts(Double), amps(Double) }
+
+    var timeRate: Rate? {
+        if energyNow != nil, let p = powerNow { return .watts(p) }
+        if chargeNow != nil, let i = currentNow { return .amps(i) }
+        if let w = watts { return .watts(w) }
+        return nil
+    }
+
+    /// True when the rate is too small for a time estimate to mean anything ("112208 days").
+    var rateTooLow: Bool {
+        switch timeRate {
+        case .watts(let w)?: w < minimumMeaningfulBatteryWatts
+        case .amps(let a)?: a < minimumMeaningfulBatteryAmps
+        case nil: true
+        }
+    }
+
     /// Seconds until empty while discharging at a meaningful rate; nil otherwise.
     public var secondsToEmpty: Double? {
-        guard status == .discharging, let w = watts, w >= minimumMeaningfulBatteryWatts else { return nil }
+        guard status == .discharging, !rateTooLow, let rate = timeRate else { return nil }
         let seconds: Double
-        if let now = energyNow, let p = powerNow, p > 0 {
-            seconds = now / p * 3600
-        } else if let now = chargeNow, let i = currentNow, i > 0 {
-            seconds = now / i * 3600
-        } else if let now = energyNowWh {
+        switch rate {
+        case .watts(let w):
+            guard let now = energyNowWh else { return nil }
             seconds = now / w * 3600
-        } else {
-            return nil
+        case .amps(let a):
+            guard let now = chargeNow else { return nil }
+            seconds = now / a * 3600
         }
         return seconds <= maximumSecondsToEmpty ? seconds.rounded(.down) : nil
     }
 
     /// Seconds until full while charging at a meaningful rate; nil otherwise.
     public var secondsToFull: Double? {
-        guard status == .charging, let w = watts, w >= minimumMeaningfulBatteryWatts else { return nil }
+        guard status == .charging, !rateTooLow, let rate = timeRate else { return nil }
         let seconds: Double
-        if let now = energyNow, let full = energyFull, let p = powerNow, p > 0 {
-            seconds = max(full - now, 0) / p * 3600
-        } else if let now = chargeNow, let full = chargeFull, let i = currentNow, i > 0 {
-            seconds = max(full - now, 0) / i * 3600
-        } else {
-            return nil
+        switch rate {
+        case .watts(let w):
+            guard let now = energyNowWh, let full = energyFullWh else { return nil }
+            seconds = max(full - now, 0) / w * 3600
+        case .amps(let a):
+            guard let now = chargeNow, let full = chargeFull else { return nil }
+            seconds = max(full - now, 0) / a * 3600
         }
         return seconds <= maximumSecondsToFull ? seconds.rounded(.down) : nil
     }
@@ -185,15 +207,13 @@ extension Battery {
         switch status {
         case .discharging:
             if secondsToEmpty != nil { return nil }
-            guard let w = watts else { return "no power or current reading" }
-            return w < minimumMeaningfulBatteryWatts ? "rate too low to estimate" : "estimate out of range"
         case .charging:
             if secondsToFull != nil { return nil }
-            guard let w = watts else { return "no power or current reading" }
-            return w < minimumMeaningfulBatteryWatts ? "rate too low to estimate" : "estimate out of range"
         default:
             return "not charging or discharging"
         }
+        guard timeRate != nil else { return "no power or current reading" }
+        return rateTooLow ? "rate too low to estimate" : "estimate out of range"
     }
 }
 

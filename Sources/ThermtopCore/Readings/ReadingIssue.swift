@@ -33,6 +33,9 @@ public enum IssueReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// The read did not return within `ThermalConfig.readDeadlineSeconds` (a hung driver, a slow
     /// SMBus sensor, a FIFO); not retried while that read is still hung.
     case timedOut = "timed-out"
+    /// Not read but inferred: a power supply without a `type` file, typed from `uevent`
+    /// (`POWER_SUPPLY_TYPE`), from the files it holds, or from its name.
+    case inferredType = "inferred-type"
 }
 
 /// One reason a value is unknown: which file, why, and the raw text or errno name when useful.

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+import ThermtopCore
+import ThermtopLinux
+
+extension Snapshot {
+    func fan(_ location: String) -> Fan? { fans.first { $0.location == location } }
+    func sensor(_ id: String) -> TemperatureSensor? { temperatureSensors.first { $0.id == id } }
+}
+
+@Suite("untyped-supplies: supplies without a type file")
+struct UntypedSuppliesTests {
+    @Test("BAT0 typed from uevent, BAT1 from its files, ADP1 from online; each inference is an issue")
+    func inferred() throws {
+        let (_, snap) = Fixture.sample("untyped-supplies")
+        #expect(snap.batteries.map(\.id) == ["BAT0", "BAT1"])
+        #expect(snap.adapters.map(\.id) == ["ADP1"] && snap.adapters.first?.type == "Mains")
+        #expect(snap.acOnline == false)
+        let inferred = snap.allIssues.filter { $0.reason == .inferredType }
+        #expect(Set(inferred.map(\.file)) == ["class/power_supply/BAT0/type", "class/power_supply/BAT1/type",
+                                               "class/power_supply/ADP1/type"])
+        #expect(inferred.first { $0.file.contains("BAT0") }?.detail?.contains("uevent") == true)
+    }
+
+    @Test("BAT0 reads fully: 62 %, 7.75 W, 14400 s to empty, health 87.72 %")
+    func bat0() throws {
+        let b = try #require(Fixture.sample("untyped-supplies").1.battery("BAT0"))
+        #expect(b.percent == 62 && b.status == .discharging)
+        #expect(near(b.watts, 7.75) && b.secondsToEmpty == 14400)
+        #expect(near(b.healthPercent, 87.719, 0.001))
+    }
+
+    @Test("BAT1: charge and current without any voltage still give a time to empty (7200 s)")
+    func chargeOnly() throws {
+        let b = try #require(Fixture.sample("untyped-supplies").1.battery("BAT1"))
+        #expect(b.voltageNow == nil && b.watts == nil)
+        #expect(b.secondsToEmpty == 7200)
+        #expect(b.timeUnknownReason == nil)
+        #expect(near(b.healthPercent, 90.909, 0.001))
+    }
+
+    @Test("a ThinkPad fan at 0 RPM with PWM 0 under automatic control is stopped, not 'no reading'")
+    func thinkpadFan() throws {
+        let f = try #require(Fixture.sample("untyped-supplies").1.fan("hwmon3/fan1"))
+        #expect(f.rpm == 0 && f.pwm == 0 && f.control == .auto)
+        #expect(f.state == .stopped)
+    }
+
+    @Test("a supply with an unknown type is shown raw as an issue, not dropped")
+    func unknownType() throws {
+        let copy = try FixtureCopy("untyped-supplies")
+        defer { copy.remove() }
+        try copy.write("class/power_supply/ADP1/type", "Quantum\n")
+        let snap = SysfsSource(path: copy.path).sample(at: 0)
+        #expect(snap.adapters.isEmpty)
+        #expect(snap.allIssues.contains { $0.file == "class/power_supply/ADP1" && $0.reason == .unrecognised
+                                          && $0.detail?.contains("Quantum") == true })
+    }
+}
+
+@Suite("sbc-axp-peripherals: vendor units and peripherals")
+struct SBCPeripheralTests {
+    @Test("design energy 3700× below full and a design voltage under 1 V are implausible: not shown, no health")
+    func wrongUnits() throws {
+        let (_, snap) = Fixture.sample("sbc-axp-peripherals")
+        let b = try #require(snap.battery("axp20x-battery"))
+        #expect(b.energyFullDesign == nil && b.voltageMinDesign == nil)
+        #expect(b.healthPercent == nil)
+        #expect(b.issues.contains { $0.file.hasSuffix("energy_full_design") && $0.reason == .implausible })
+        #expect(b.issues.contains { $0.file.hasSuffix("voltage_min_design") && $0.reason == .implausible })
+        // The rest is still right: 0.5 A × 3.9 V, 14.8 Wh ÷ 1.95 W.
+        #expect(near(b.watts, 1.95) && b.secondsToEmpty == 27323 && b.percent == 80)
+    }
+
+    @Test("peripherals keep status and level; their issues are in allIssues; never the system battery")
+    func peripherals() throws {
+        let (_, snap) = Fixture.sample("sbc-axp-peripherals")
+        #expect(snap.batteries.map(\.id) == ["axp20x-battery"])
+        let kb = try #require(snap.peripherals.first { $0.id == "hidpp_battery_1" })
+        #expect(kb.status == .discharging && kb.capacityLevel == "Normal" && kb.percent == nil && kb.model == "MX Keys")
+        let pad = try #require(snap.peripherals.first { $0.id.hasPrefix("ps-controller-battery") })
+        #expect(pad.percent == 60)
+        var broken = snap
+        broken.peripherals[0].issues = [ReadingIssue(file: "class/power_supply/hidpp_battery_1/status", reason: .ioError)]
+        #expect(broken.allIssues.contains { $0.file == "class/power_supply/hidpp_battery_1/status" })
+    }
+}
+
+@Suite("fans-desktop: fans")
+struct FansDesktopTests {
+    @Test("RPM, PWM %, control mode and the three 0-RPM meanings")
+    func fans() throws {
+        let (_, snap) = Fixture.sample("fans-desktop")
+        #expect(snap.fans.map(\.location) == ["hwmon2/fan1", "hwmon2/fan2", "hwmon2/fan3", "hwmon2/fan4", "hwmon2/fan5"])
+        let f1 = try #require(snap.fan("hwmon2/fan1"))
+        #expect(f1.rpm == 1180 && f1.minRPM == 300 && f1.pwm == 102 && f1.control == .auto && f1.state == .spinning)
+        #expect(near(f1.pwmPercent, 40.0, 0.01))
+        #expect(snap.fan("hwmon2/fan2")?.state == .stopped)
+        #expect(snap.fan("hwmon2/fan2")?.control == .manual)
+        #expect(snap.fan("hwmon2/fan3")?.state == .noReading)
+        #expect(snap.fan("hwmon2/fan5")?.rpm == nil && snap.fan("hwmon2/fan5")?.state == .noReading)
+        #expect(f1.id == "platform-nct6775.656/nct6798/fan1")
+    }
+
+    @Test("a fan under automatic control at ≥ 50 % raises the state to fair; manual fans never count")
+    func fanState() throws {
+        let (_, snap) = Fixture.sample("fans-desktop")
+        let (thermal, _) = Fixture.assess(snap)
+        #expect(thermal.state == .fair)
+        #expect(thermal.decidedBy == "platform-nct6775.656/nct6798/fan5")
+        #expect(thermal.fans.first { $0.fan.location == "hwmon2/fan2" }?.ignored == true)
+    }
+
+    @Test("a fan driven to full speed by its curve is serious, like a fan cooling device at max")
+    func fullSpeed() throws {
+        let copy = try FixtureCopy("fans-desktop")
+        defer { copy.remove() }
+        try copy.write("devices/platform/nct6775.656/hwmon/hwmon2/pwm1", "255\n")
+        try copy.write("devices/platform/nct6775.656/hwmon/hwmon2/fan1_input", "2450\n")
+        let (thermal, _) = Fixture.assess(SysfsSource(path: copy.path).sample(at: 0))
+        #expect(thermal.state == .serious)
+        #expect(thermal.reason.contains("fan1") && thermal.reason.contains("100 %"))
+        // Set by hand to full speed (manual): not a response to heat.
+        try copy.write("devices/platform/nct6775.656/hwmon/hwmon2/pwm1_enable", "1\n")
+        try copy.write("devices/platform/nct6775.656/hwmon/hwmon2/pwm5", "60\n")
+        #expect(Fixture.assess(SysfsSource(path: copy.path).sample(at: 0)).0.state == .nominal)
+    }
+
+    @Test("k10temp with Tdie: Tdie is the headline CPU, Tctl (offset) and Tccd1 fold under it")
+    func tdie() throws {
+        let s = Fixture.sample("fans-desktop").1.temperatureSensors
+        #expect(s.filter(\.isHeadline).map(\.displayName) == ["CPU (k10temp Tdie)"])
+        #expect(s.filter { $0.memberOf == "pci-0000:00:18.3/k10temp/Tdie" }.compactMap(\.label).sorted() == ["Tccd1", "Tctl"])
+    }
+
+    @Test("the real RX 5500 XT's fan at 0 RPM in zero-RPM mode (fan1_enable 0) is stopped")
+    func zeroRPM() throws {
+        let f = try #require(Fixture.sample("amdgpu-rx5500xt-lact").1.fan("hwmon3/fan1"))
+        #expect(f.rpm == 0 && f.enabled == false && f.state == .stopped)
+    }
+}
+
+@Suite("gpu-disk-workstation: GPUs, disks, sleeping devices")
+struct GPUDiskTests {
+    @Test("GPUs labelled by vendor and slot, thresholds from their own crit, PPT in W")
+    func gpus() throws {
+        let (_, snap) = Fixture.sample("gpu-disk-workstation")
+        let edge = try #require(snap.sensor("pci-0000:03:00.0/amdgpu/edge"))
+        #expect(edge.group == .gpu && edge.displayName == "GPU AMD 03:00.0 (amdgpu edge)")
+        let th = SensorThresholds.derive(for: edge, config: ThermalConfig())
+        #expect(th.serious.celsius == 85 && th.critical.celsius == 100 && th.serious.rule.hasPrefix("hwmon crit"))
+        #expect(snap.sensor("pci-0000:06:00.0/nouveau/temp1")?.displayName == "GPU NVIDIA 06:00.0 (nouveau temp1)")
+        #expect(snap.sensor("pci-0000:00:02.0/xe/pkg")?.celsius == 52)
+        let ppt = try #require(snap.powerMeters.first { $0.id == "pci-0000:03:00.0/amdgpu/PPT" })
+        #expect(ppt.watts == 145 && ppt.capWatts == 220 && ppt.capMaxWatts == 250)
+        #expect(snap.fans.first { $0.chip == "amdgpu" }?.state == .spinning)
+    }
+
+    @Test("disks labelled by model; a D3cold NVMe and a spun-down SATA disk are not read")
+    func disks() throws {
+        let (source, snap) = Fixture.sample("gpu-disk-workstation")
+        #expect(snap.sensor("pci-0000:04:00.0/nvme/Composite")?.displayName == "NVMe WD_BLACK SN850X 2000GB (Composite)")
+        let sleepingNVMe = try #require(snap.sensor("pci-0000:05:00.0/nvme/Composite"))
+        #expect(sleepingNVMe.celsius == nil && sleepingNVMe.asleep == "D3cold" && sleepingNVMe.issue?.reason == .deviceAsleep)
+        let spunDown = try #require(snap.sensor("pci-0000:00:17.0/0:0:0:0/drivetemp/temp1"))
+        #expect(spunDown.celsius == nil && spunDown.asleep == "suspended")
+        #expect(spunDown.displayName == "Disk WDC WD40EFRX-68N (temp1)")
+        #expect(snap.sensor("pci-0000:00:17.0/1:0:0:0/drivetemp/temp1")?.celsius == 36)
+        // 99 °C is what the sleeping devices' files hold: seeing it means they were read.
+        #expect(!snap.hwmon.contains { $0.celsius == 99.0 || $0.celsius == 99.85 })
+        _ = source
+    }
+
+    @Test("a device that falls asleep keeps its last value and its age; it is re-checked each sample without being read")
+    func asleepAge() throws {
+        let copy = try FixtureCopy("gpu-disk-workstation")
+        defer { copy.remove() }
+        let source = SysfsSource(path: copy.path)
+        let id = "pci-0000:00:17.0/1:0:0:0/drivetemp/temp1"
+        #expect(source.sample(at: 0).sensor(id)?.celsius == 36)
+        let disk = "devices/pci0000:00/0000:00:17.0/ata2/host1/target1:0:0/1:0:0:0"
+        try copy.write("\(disk)/power/runtime_status", "suspended\n")
+        try copy.write("\(disk)/hwmon/hwmon7/temp1_input", "99000\n")
+        let asleep = try #require(source.sample(at: 30).sensor(id))
+        #expect(asleep.celsius == nil && asleep.asleep == "suspended")
+        #expect(asleep.lastCelsius == 36 && asleep.lastReadAt == 0)
+        // Awake again: read again.
+        try copy.write("\(disk)/power/runtime_status", "active\n")
+        #expect(source.sample(at: 60).sensor(id)?.celsius == 99)
+    }
+}
