@@ -17,10 +17,17 @@ let package = Package(
     targets: [
         // Pure core: no file, terminal or clock access.
         .target(name: "ThermtopCore"),
-        // Linux sources: the sysfs reader funnel and one file per sysfs class.
+        // Linux sources: the sysfs reader funnel and one file per sysfs class, and the event
+        // sources that wake the sampler (uevent and thermal netlink sockets, D-Bus via sd-bus).
         .target(name: "ThermtopLinux", dependencies: [
-            "ThermtopCore", .product(name: "SystemPackage", package: "swift-system"),
+            "ThermtopCore", "CSystemd", .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // sd-bus from libsystemd, for the power-profiles D-Bus source.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
         // `import Thermtop`: re-exports both, plus the Foundation conveniences (notifications).
         // The dashboard does not depend on it, so it never loads Foundation.
         .target(name: "Thermtop", dependencies: ["ThermtopCore", "ThermtopLinux"]),

@@ -39,7 +39,8 @@ struct LowPowerReader: Sendable {
             ppd = Self.ppdProfile(fromStateINI: text)
         }
         return LowPowerSignals(platformProfile: profile, platformProfileChoices: choices,
-                               classProfiles: classes, powerProfilesDaemon: ppd, issues: issues)
+                               classProfiles: classes, powerProfilesDaemon: ppd,
+                               powerProfileOrigin: ppd == nil ? nil : .stateFile, issues: issues)
     }
 
     /// `Profile=` in the `[State]` section of power-profiles-daemon's state.ini.

@@ -248,9 +248,22 @@ public struct LowPowerSignals: Sendable, Equatable {
     public var platformProfileChoices: [String]
     /// `/sys/class/platform-profile/platform-profile-N` (kernel 6.14+): name and profile.
     public var classProfiles: [NamedProfile]
-    /// power-profiles-daemon's active profile (`power-saver`, `balanced`, `performance`).
+    /// power-profiles-daemon's active profile (`power-saver`, `balanced`, `performance`), from
+    /// D-Bus (also tuned-ppd) or its state.ini: `powerProfileOrigin` says which.
     public var powerProfilesDaemon: String?
+    /// D-Bus `PerformanceDegraded`: why the performance profile is held back (`lap-detected`,
+    /// `high-operating-temperature`); nil when it is not, or when the bus is not available.
+    public var performanceDegraded: String?
+    /// Where `powerProfilesDaemon` came from; nil when there is no profile.
+    public var powerProfileOrigin: PowerProfileOrigin?
     public var issues: [ReadingIssue]
+
+    public enum PowerProfileOrigin: String, Sendable, Equatable {
+        /// The live service on the system bus (power-profiles-daemon or tuned-ppd).
+        case dbus = "dbus"
+        /// `/var/lib/power-profiles-daemon/state.ini`, written when the profile changes.
+        case stateFile = "state.ini"
+    }
 
     public struct NamedProfile: Sendable, Equatable {
         public var name: String
@@ -262,11 +275,15 @@ public struct LowPowerSignals: Sendable, Equatable {
     }
 
     public init(platformProfile: String? = nil, platformProfileChoices: [String] = [],
-                classProfiles: [NamedProfile] = [], powerProfilesDaemon: String? = nil, issues: [ReadingIssue] = []) {
+                classProfiles: [NamedProfile] = [], powerProfilesDaemon: String? = nil,
+                performanceDegraded: String? = nil, powerProfileOrigin: PowerProfileOrigin? = nil,
+                issues: [ReadingIssue] = []) {
         self.platformProfile = platformProfile
         self.platformProfileChoices = platformProfileChoices
         self.classProfiles = classProfiles
         self.powerProfilesDaemon = powerProfilesDaemon
+        self.performanceDegraded = performanceDegraded
+        self.powerProfileOrigin = powerProfileOrigin
         self.issues = issues
     }
 }

@@ -1,6 +1,7 @@
 /// Whether the machine is saving power, and why. Linux has no single Low Power Mode flag:
-/// power-profiles-daemon's `power-saver` is the closest, then the firmware platform profile,
-/// then a battery-saver rule (discharging at or below a percentage).
+/// power-profiles-daemon's `power-saver` is the closest, then its `PerformanceDegraded` (the
+/// platform itself holding performance back), then the firmware platform profile, then a
+/// battery-saver rule (discharging at or below a percentage).
 public struct LowPowerAssessment: Sendable, Equatable {
     public var enabled: Bool
     /// Each signal that says "saving power", e.g. `platform_profile is low-power`.
@@ -19,7 +20,12 @@ public struct LowPowerAssessment: Sendable, Equatable {
         var reasons: [String] = []
         let lp = snapshot.lowPower
         if let ppd = lp.powerProfilesDaemon, ppd == "power-saver" {
-            reasons.append("power-profiles-daemon profile is power-saver")
+            reasons.append("power-profiles-daemon profile is power-saver" + (lp.powerProfileOrigin == .dbus ? " (D-Bus)" : ""))
+        }
+        // The platform holds performance back (a lap sensor, the firmware's own heat limit):
+        // software should ask less of it, as in power-saver.
+        if let why = lp.performanceDegraded, !why.isEmpty {
+            reasons.append("performance degraded: \(why)")
         }
         if let p = lp.platformProfile, config.lowPowerProfiles.contains(p) {
             reasons.append("platform_profile is \(p)")
