@@ -23,6 +23,9 @@ public final class SysfsSource: SensorSource {
     private var discoveryIssues: [ReadingIssue] = []
     /// Rediscoveries since creation (hot-plug and the tier-paced refresh), for tests and stats.
     public private(set) var discoveryCount = 0
+    /// The D-Bus power-profiles source living on the same (sampler) thread: while it has a
+    /// reading, its profile and PerformanceDegraded replace state.ini's profile in each sample.
+    public var powerProfiles: PowerProfilesSource?
 
     /// power-profiles-daemon's state file, read for the live `/sys` only (where it belongs to
     /// the same machine).
@@ -112,7 +115,7 @@ public final class SysfsSource: SensorSource {
                         : s.staticIssues
                 }
             }
-            snap.lowPower = lowPower.sample(root)
+            snap.lowPower = lowPower.sample(root).merging(powerProfiles?.reading)
             snap.throttle = throttle.sample(root)
         }
         // A device whose folder vanished since discovery: its layout is stale.
