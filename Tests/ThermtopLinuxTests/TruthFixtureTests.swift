@@ -189,3 +189,44 @@ struct GPUDiskTests {
         #expect(source.sample(at: 60).sensor(id)?.celsius == 99)
     }
 }
+
+@Suite("status text and JSON carry the new data")
+struct TruthReportTests {
+    @MainActor
+    static func status(_ name: String) -> MonitorStatus {
+        ThermalMonitor(source: SysfsSource(path: Fixture.path(name)), clock: ManualClock()).sample()
+    }
+
+    @Test("text: headline CPU line, readable names, folded members, asleep devices, fans and power")
+    @MainActor
+    func text() {
+        let gpu = StatusReport.text(Self.status("gpu-disk-workstation"))
+        #expect(gpu.contains("CPU        k10temp Tctl: 55.1 °C"))
+        #expect(gpu.contains("NVMe Samsung SSD 980 1TB (Composite)") && gpu.contains("asleep (D3cold"))
+        #expect(gpu.contains("Power      amdgpu PPT: 145.0 W"))
+        #expect(gpu.contains("Fan (amdgpu fan1)") && gpu.contains("spinning"))
+        let fans = StatusReport.text(Self.status("fans-desktop"))
+        #expect(fans.contains("stopped") && fans.contains("no-reading"))
+        let intel = StatusReport.text(Self.status("intel-laptop"))
+        #expect(intel.contains("    CPU Core 0 (coretemp)"))
+        #expect(intel.contains("CPU (x86_pkg_temp) (mirror)") && intel.contains("(dummy)"))
+    }
+
+    @Test("JSON: sensors carry identity and presentation, fans[] and power[] are listed, headline_cpu set")
+    @MainActor
+    func json() throws {
+        let j = StatusReport.json(Self.status("gpu-disk-workstation"), version: "test").serialized()
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(j.utf8)) as? [String: Any])
+        #expect(o["schema"] as? String == "thermtop.status/1")
+        #expect(o["headline_cpu"] as? String == "pci-0000:00:18.3/k10temp/Tctl")
+        let sensors = try #require(o["sensors"] as? [[String: Any]])
+        let nvme = try #require(sensors.first { $0["id"] as? String == "pci-0000:05:00.0/nvme/Composite" })
+        #expect(nvme["display_name"] as? String == "NVMe Samsung SSD 980 1TB (Composite)")
+        #expect(nvme["group"] as? String == "disk" && nvme["asleep"] as? String == "D3cold")
+        #expect(nvme["location"] as? String == "hwmon5/temp1")
+        let fans = try #require(o["fans"] as? [[String: Any]])
+        #expect(fans.first?["state"] as? String == "spinning" && fans.first?["rpm"] as? Double == 1450)
+        let power = try #require(o["power"] as? [[String: Any]])
+        #expect(power.first?["watts"] as? Double == 145)
+    }
+}

@@ -88,25 +88,66 @@ extension StatusReport {
         lines.append("           work the person asks for is never blocked")
 
         if !s.assessment.sensors.isEmpty {
+            for h in s.assessment.sensors where h.sensor.isHeadline {
+                let t = h.sensor.celsius.map(formatDegrees) ?? "unknown"
+                lines.append("")
+                lines.append("CPU        \(Format.clean(h.sensor.name)): \(t)\(h.sensor.isFallbackHeadline ? " (fallback: no CPU sensor found)" : "")")
+            }
             lines.append("")
-            lines.append("Sensors" + String(repeating: " ", count: 24) + "     °C  level     fair serious critical  serious from")
-            for a in s.assessment.sensors {
+            lines.append("Sensors" + String(repeating: " ", count: 42) + "     °C  level     fair serious critical  serious from")
+            // Headline CPUs first, each followed by the members folded under it; the rest in order.
+            var ordered: [SensorAssessment] = []
+            for h in s.assessment.sensors where h.sensor.isHeadline {
+                ordered.append(h)
+                ordered += s.assessment.sensors.filter { $0.sensor.memberOf == h.sensor.id }
+            }
+            let placed = Set(ordered.map(\.sensor.id))
+            ordered += s.assessment.sensors.filter { !placed.contains($0.sensor.id) }
+            for a in ordered {
                 let mark = a.sensor.id == s.assessment.decidedBy ? "*" : " "
+                var name = (a.sensor.memberOf != nil ? "  " : "") + a.sensor.displayName
+                if a.sensor.mirrorOf != nil { name += " (mirror)" }
+                if a.sensor.dummyReason != nil { name += " (dummy)" }
+                let shown = Format.pad(Format.clean(name), 46)
                 let level: String
                 if a.sensor.celsius == nil {
                     let why = a.sensor.issue.map { "\($0.reason.rawValue)\($0.detail.map { " \($0)" } ?? "")" } ?? "no reading"
                     if let h = a.hold, !h.expired {
                         level = "\(h.level) HELD (\(Format.clean(a.reason)))"
+                    } else if let sleep = a.sensor.asleep {
+                        let last = a.sensor.lastCelsius.map { c in
+                            ", last \(formatDegrees(c))" + (a.sensor.lastReadAt.map { " \(Int((snap.time - $0).rounded(.down))) s ago" } ?? "")
+                        } ?? ""
+                        level = "asleep (\(Format.clean(sleep)); not read so as not to wake it\(last))"
                     } else {
                         level = "unknown (\(Format.clean(why)))"
                     }
-                    lines.append("\(mark) \(Format.pad(Format.clean(a.sensor.name), 28)) \(Format.padLeft("?", 6))  \(level)")
+                    lines.append("\(mark) \(shown) \(Format.padLeft("?", 6))  \(level)")
                     continue
                 }
                 level = a.ignored ? "ignored" : a.level.name + (a.heldByHysteresis ? "*" : "")
-                lines.append("\(mark) \(Format.pad(Format.clean(a.sensor.name), 28)) \(Format.padLeft(Format.degrees(a.sensor.celsius), 6))  \(Format.pad(level, 8)) \(Format.padLeft(Format.degrees(a.thresholds.fair.celsius), 6)) \(Format.padLeft(Format.degrees(a.thresholds.serious.celsius), 7)) \(Format.padLeft(Format.degrees(a.thresholds.critical.celsius), 8))  \(a.thresholds.serious.rule)")
+                lines.append("\(mark) \(shown) \(Format.padLeft(Format.degrees(a.sensor.celsius), 6))  \(Format.pad(level, 8)) \(Format.padLeft(Format.degrees(a.thresholds.fair.celsius), 6)) \(Format.padLeft(Format.degrees(a.thresholds.serious.celsius), 7)) \(Format.padLeft(Format.degrees(a.thresholds.critical.celsius), 8))  \(a.thresholds.serious.rule)")
             }
-            lines.append("  (* decides the state; level* = held by hysteresis)")
+            lines.append("  (* decides the state; level* = held by hysteresis; indented = folded under the CPU above)")
+        }
+        if !s.assessment.fans.isEmpty {
+            lines.append("")
+            lines.append("Fans" + String(repeating: " ", count: 24) + "    RPM   PWM  control     state       level")
+            for f in s.assessment.fans {
+                let fan = f.fan
+                let rpm = fan.rpm.map { String(Int($0)) } ?? "?"
+                let pwm = fan.pwmPercent.map { "\(Int($0.rounded())) %" } ?? "—"
+                let mark = fan.id == s.assessment.decidedBy ? "*" : " "
+                lines.append("\(mark) \(Format.pad(Format.clean(fan.displayName), 26)) \(Format.padLeft(rpm, 6)) \(Format.padLeft(pwm, 5))  \(Format.pad(fan.control?.rawValue ?? "—", 10))  \(Format.pad(fan.state.rawValue, 10))  \(f.ignored ? "—" : f.level.name)")
+            }
+        }
+        if !snap.powerMeters.isEmpty {
+            lines.append("")
+            for m in snap.powerMeters {
+                let w = m.watts.map(Format.watts) ?? (m.asleep != nil ? "asleep" : "?")
+                let cap = m.capWatts.map { " (cap \(Format.watts($0)))" } ?? ""
+                lines.append("Power      \(Format.clean(m.chip ?? "hwmon")) \(Format.clean(m.label ?? m.location)): \(w)\(cap)")
+            }
         }
         if !s.assessment.cooling.isEmpty {
             lines.append("")
