@@ -67,12 +67,22 @@ struct SourceOptions: ParsableArguments {
 
     var overrides: Overrides { Overrides(thermalState: simulateState, lowPower: lowPower?.bool) }
 
-    /// The source the options ask for.
-    func makeSource() -> any SensorSource {
+    /// The source the options ask for. `powerProfiles` (from `makeWakeSources`) gives the live
+    /// machine's source its D-Bus profile.
+    func makeSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
         if simulate { return SimulatedLaptop() }
         let path = sysfsRoot ?? "/sys"
-        guard let ppdState else { return SysfsSource(path: path) }
-        return SysfsSource(root: SysfsRoot(path: path), ppdStatePath: ppdState)
+        let sysfs = ppdState.map { SysfsSource(root: SysfsRoot(path: path), ppdStatePath: $0) } ?? SysfsSource(path: path)
+        sysfs.powerProfiles = powerProfiles
+        return sysfs
+    }
+
+    /// The live machine's event sources (uevent, thermal netlink, power profiles over D-Bus);
+    /// nil for --simulate and --sysfs-root trees, which the kernel's events are not about.
+    /// D-Bus is left out when --ppd-state names the file to read.
+    func makeWakeSources() -> LinuxWakeSources? {
+        guard !simulate, sysfsRoot == nil || sysfsRoot == "/sys" else { return nil }
+        return LinuxWakeSources(powerProfiles: ppdState == nil)
     }
 }
 

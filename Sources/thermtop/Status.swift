@@ -22,9 +22,11 @@ struct Status: AsyncParsableCommand {
     mutating func run() async throws {
         StandardStreams.guardClosedDescriptors()
         try StandardStreams.requireStdout()
-        let src = source.makeSource()
+        let wake = source.makeWakeSources()
+        let src = source.makeSource(powerProfiles: wake?.powerProfiles)
         let monitor = ThermalMonitor(source: src, clock: SystemClock(), overrides: source.overrides)
-        let status = monitor.sample()
+        var status = monitor.sample()
+        status.eventSources = wake?.states ?? []
         let report = json
             ? StatusReport.json(status, version: ThermtopInfo.version).serialized() + "\n"
             : StatusReport.text(status)

@@ -185,3 +185,70 @@ struct PowerProfilesNoBusTests {
         #expect(source.drain().isEmpty)
     }
 }
+
+/// The real `thermtop` binary against the private bus, reached through DBUS_SYSTEM_BUS_ADDRESS
+/// as on a real machine.
+@Suite("thermtop status with power profiles over D-Bus",
+       .enabled(if: Needs.run(when: DBusPeer.available), "\(DBusPeer.missing)"))
+struct StatusPowerProfilesTests {
+    /// `<root>/.build/debug/thermtop` (`swift build --build-tests` builds it), or $THERMTOP_BINARY.
+    static var binary: String? {
+        if let env = ProcessInfo.processInfo.environment["THERMTOP_BINARY"], !env.isEmpty { return env }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [root.appendingPathComponent(".build/debug/thermtop").path]
+            + (CommandLine.arguments.first.map { [URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("thermtop").path] } ?? [])
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    @Test("status --json takes the profile and PerformanceDegraded from D-Bus and lists the event sources")
+    func statusJSON() throws {
+        guard Needs.check(DBusPeer.available, DBusPeer.missing),
+              Needs.check(Self.binary != nil, "the thermtop binary is not built (swift build)") else { return }
+        let peer = try DBusPeer()
+        defer { peer.stop() }
+        try peer.startPowerProfilesTemplate(activeProfile: "balanced", performanceDegraded: "lap-detected")
+
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary!)
+        p.arguments = ["status", "--json"]
+        p.environment = peer.environment
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "not JSON: \(String(decoding: data, as: UTF8.self))")
+
+        #expect(json["power_profiles_daemon"] as? String == "balanced")
+        #expect(json["power_profile_origin"] as? String == "dbus")
+        #expect(json["performance_degraded"] as? String == "lap-detected")
+        let lowPower = try #require(json["low_power"] as? [String: Any])
+        #expect(lowPower["measured"] as? Bool == true)
+        #expect((lowPower["reasons"] as? [String])?.contains("performance degraded: lap-detected") == true)
+
+        let sources = try #require(json["event_sources"] as? [[String: Any]])
+        #expect(sources.map { $0["name"] as? String } == ["uevent", "thermal netlink", "power profiles (D-Bus)"])
+        let dbus = try #require(sources.last)
+        #expect(dbus["active"] as? Bool == true)
+        #expect(dbus["detail"] as? String == "net.hadess.PowerProfiles")
+        #expect(dbus["events"] as? Int == 0)
+        for s in sources { #expect(s["detail"] is String && s["active"] is Bool) }
+    }
+
+    @Test("status on a fixture tree lists no event sources: the live kernel's events are not about it")
+    func fixtureHasNoEventSources() throws {
+        guard Needs.check(Self.binary != nil, "the thermtop binary is not built (swift build)") else { return }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary!)
+        p.arguments = ["status", "--json", "--sysfs-root", Fixture.path("intel-laptop")]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect((json["event_sources"] as? [Any])?.isEmpty == true)
+        #expect(json["performance_degraded"] is NSNull)
+    }
+}

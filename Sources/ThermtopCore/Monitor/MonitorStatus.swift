@@ -11,6 +11,10 @@ public struct MonitorStatus: Sendable, Equatable {
     public var sourceIsSimulated: Bool
     /// Where the measured state is heading, and the headroom (from the monitor's history).
     public var forecast: ThermalForecast = .none
+    /// What besides the clock wakes the sampler (uevent, thermal netlink, power profiles over
+    /// D-Bus): active or not, why, and how many messages came. Empty for sources with no events
+    /// (the simulated laptop, a fixture tree).
+    public var eventSources: [EventSourceState] = []
 
     public init(snapshot: Snapshot, assessment: ThermalAssessment, lowPowerAssessment: LowPowerAssessment,
                 overrides: Overrides, sourceLabel: String, sourceIsSimulated: Bool,

@@ -122,6 +122,12 @@ public enum StatusReport {
             ("platform_profile", .str(snap.lowPower.platformProfile)),
             ("platform_profile_choices", .array(snap.lowPower.platformProfileChoices.map(JSONValue.string))),
             ("power_profiles_daemon", .str(snap.lowPower.powerProfilesDaemon)),
+            ("power_profile_origin", .str(snap.lowPower.powerProfileOrigin?.rawValue)),
+            ("performance_degraded", .str(snap.lowPower.performanceDegraded)),
+            ("event_sources", .array(s.eventSources.map { e in
+                .object([("name", .string(e.name)), ("active", .bool(e.active)), ("detail", .string(e.detail)),
+                         ("events", .int(e.events))])
+            })),
             ("throttle", s.assessment.throttle.map { t in
                 .object([
                     ("core_count", .int(snap.throttle?.core)),

@@ -1,0 +1,23 @@
+import ThermtopCore
+
+/// The event sources of a live Linux machine, made together because they must live together:
+/// one thread creates them, polls them and drains them (sd-bus connections are not
+/// thread-safe, and none of them is `Sendable`).
+public final class LinuxWakeSources {
+    /// Every source, available or not (the unavailable ones have a nil descriptor and say why).
+    public let all: [any WakeSource]
+    /// The D-Bus power-profiles source, whose reading the sysfs source merges into each sample.
+    public let powerProfiles: PowerProfilesSource?
+
+    /// - Parameters:
+    ///   - config: `readDeadlineSeconds` bounds the one D-Bus read that waits (at creation).
+    ///   - powerProfiles: false leaves D-Bus out (when the user named a state.ini to read).
+    public init(config: ThermalConfig = ThermalConfig(), powerProfiles: Bool = true) {
+        let ppd = powerProfiles ? PowerProfilesSource(timeout: config.readDeadlineSeconds) : nil
+        self.powerProfiles = ppd
+        all = [UeventSource(), ThermalNetlinkSource()] + (ppd.map { [$0] } ?? [])
+    }
+
+    /// What the debug overlay and `status --json` list.
+    public var states: [EventSourceState] { all.map(\.state) }
+}
