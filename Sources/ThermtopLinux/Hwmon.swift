@@ -5,6 +5,7 @@ struct HwmonSample: Sendable {
     var channels: [HwmonChannel] = []
     var fans: [Fan] = []
     var power: [PowerMeter] = []
+    var extras: [HwmonExtra] = []
     /// Chip-level issues of chips without temperature channels.
     var issues: [ReadingIssue] = []
 }
@@ -53,6 +54,13 @@ struct HwmonLayout: Sendable {
         var staticIssues: [ReadingIssue]
     }
 
+    struct ExtraChannel: Sendable {
+        var stem: String
+        var kind: String
+        var label: String?
+        var stableID: String
+    }
+
     /// The last value read from a channel while its device was awake, and when.
     struct LastValue: Sendable, Equatable {
         var celsius: Double
@@ -67,6 +75,7 @@ struct HwmonLayout: Sendable {
     var channels: [Channel]
     var fans: [FanChannel]
     var power: [PowerChannel]
+    var extras: [ExtraChannel] = []
     var gate: PowerGate
     var staticIssues: [ReadingIssue]
     /// By channel stable id; kept across rediscovery so "asleep, last seen" survives it.
@@ -158,15 +167,29 @@ struct HwmonLayout: Sendable {
                     stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? p),
                     staticIssues: pi)
             }
-            return HwmonLayout(device: device, dir: dir, chip: chip, deviceInfo: info, channels: channels,
-                               fans: fans, power: power, gate: gate, staticIssues: issues)
+            // Every other `<family>N_input` (in, curr, energy, humidity…): shown, not judged.
+            let known: Set<String> = ["temp", "fan", "pwm", "power"]
+            let extras = files.filter { $0.hasSuffix("_input") }.compactMap { name -> ExtraChannel? in
+                let stem = String(name.dropLast("_input".count))
+                let kind = String(stem.prefix { !$0.isNumber })
+                guard !kind.isEmpty, !known.contains(kind), stem.count > kind.count else { return nil }
+                var ei: [ReadingIssue] = []
+                let label = root.take("\(dir)/\(stem)_label", Parse.string, into: &ei, required: false)
+                return ExtraChannel(stem: stem, kind: kind, label: label,
+                                    stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? stem))
+            }
+            var layout = HwmonLayout(device: device, dir: dir, chip: chip, deviceInfo: info, channels: channels,
+                                     fans: fans, power: power, gate: gate, staticIssues: issues)
+            layout.extras = extras
+            return layout
         }
 
         // Ids unique over all chips, in class order (two identical chips without device links).
         let tempIDs = SensorIDs.disambiguate(layouts.flatMap { $0.channels.map(\.stableID) })
         let fanIDs = SensorIDs.disambiguate(layouts.flatMap { $0.fans.map(\.stableID) })
         let powerIDs = SensorIDs.disambiguate(layouts.flatMap { $0.power.map(\.stableID) })
-        var t = 0, f = 0, p = 0
+        let extraIDs = SensorIDs.disambiguate(layouts.flatMap { $0.extras.map(\.stableID) })
+        var t = 0, f = 0, p = 0, x = 0
         let remembered = previous.reduce(into: [String: LastValue]()) { $0.merge($1.last) { a, _ in a } }
         for i in layouts.indices {
             for c in layouts[i].channels.indices {
@@ -175,6 +198,7 @@ struct HwmonLayout: Sendable {
             }
             for c in layouts[i].fans.indices { layouts[i].fans[c].stableID = fanIDs[f]; f += 1 }
             for c in layouts[i].power.indices { layouts[i].power[c].stableID = powerIDs[p]; p += 1 }
+            for c in layouts[i].extras.indices { layouts[i].extras[c].stableID = extraIDs[x]; x += 1 }
         }
         return layouts
     }
@@ -253,6 +277,23 @@ struct HwmonLayout: Sendable {
             }
             meter.issues = issues
             out.power.append(meter)
+        }
+        for e in extras {
+            var issues: [ReadingIssue] = []
+            var extra = HwmonExtra(id: e.stableID, location: "\(device)/\(e.stem)", chip: chip, label: e.label, kind: e.kind)
+            if asleep == nil, let raw = root.take("\(dir)/\(e.stem)_input", Parse.string, into: &issues) {
+                extra.raw = raw
+                if let (divisor, unit) = HwmonExtra.unit(for: e.kind) {
+                    if let n = Int64(raw) {
+                        extra.value = Double(n) / divisor
+                        extra.unit = unit
+                    } else {
+                        issues.append(ReadingIssue(file: "\(dir)/\(e.stem)_input", reason: .notANumber, detail: String(raw.prefix(24))))
+                    }
+                }
+            }
+            extra.issues = issues
+            out.extras.append(extra)
         }
         return out
     }

@@ -99,6 +99,7 @@ public final class SysfsSource: SensorSource {
                 snap.hwmon += h.channels
                 snap.fans += h.fans
                 snap.powerMeters += h.power
+                snap.hwmonExtras += h.extras
                 snap.issues += h.issues
             }
             for s in supplies {

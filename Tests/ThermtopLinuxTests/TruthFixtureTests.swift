@@ -230,3 +230,67 @@ struct TruthReportTests {
         #expect(power.first?["watts"] as? Double == 145)
     }
 }
+
+@Suite("real captures: power, and supplies stripped of their type file")
+struct RealCaptureTruthTests {
+    @Test("Steam Deck slowPPT/fastPPT and RX 5500 XT PPT in W, as EXPECTED.md gives them")
+    func ppt() throws {
+        let deck = Fixture.sample("amdgpu-vangogh-steamdeck-lact").1.powerMeters
+        let slow = try #require(deck.first { $0.label == "slowPPT" })
+        #expect(slow.averageWatts == 3.218 && slow.inputWatts == 4.057 && slow.capWatts == 15 && slow.capMaxWatts == 29)
+        #expect(deck.first { $0.label == "fastPPT" }?.watts == 3.04)
+        let rx = try #require(Fixture.sample("amdgpu-rx5500xt-lact").1.powerMeters.first)
+        #expect(rx.label == "PPT" && rx.watts == 16.0 && rx.capWatts == 130)
+    }
+
+    @Test("without any `type` file, every capture still reads its batteries and AC exactly per expected.json",
+          arguments: ["thinkpad-lgc-45n1-2018-procfs", "thinkpad-lgc-45n1-2019-node-exporter", "legion-go-s-couchside",
+                      "lenovo-lnv-5b11c73244-batterarch"])
+    func typeless(_ name: String) throws {
+        let expected = try #require(try ExpectedCapture.load()[name])
+        let copy = try FixtureCopy(name)
+        defer { copy.remove() }
+        let supplies = copy.url("class/power_supply")
+        var removed = 0
+        for entry in try FileManager.default.contentsOfDirectory(atPath: supplies.path) {
+            let type = supplies.appendingPathComponent(entry).appendingPathComponent("type")
+            if FileManager.default.fileExists(atPath: type.path) { try FileManager.default.removeItem(at: type); removed += 1 }
+        }
+        #expect(removed > 0)
+        let snap = SysfsSource(path: copy.path).sample(at: 0)
+        #expect(snap.batteries.map(\.id) == expected.batteries.map(\.name))
+        for e in expected.batteries {
+            let b = try #require(snap.battery(e.name))
+            #expect(b.percent == e.percent && b.secondsToEmpty == e.seconds_to_empty)
+            #expect(near(b.healthPercent, e.health_percent, 0.005))
+        }
+        #expect(snap.acOnline == expected.ac_online)
+        #expect(snap.allIssues.filter { $0.reason == .inferredType }.count == removed)
+    }
+}
+
+@Suite("hwmon inputs thermtop does not judge are shown, not dropped")
+struct HwmonExtraTests {
+    @Test("voltages in V with their labels (Steam Deck vddgfx 15 mV, vddnb 669 mV; nct6798 Vcore)")
+    func voltages() throws {
+        let deck = Fixture.sample("amdgpu-vangogh-steamdeck-lact").1.hwmonExtras
+        #expect(deck.map(\.label) == ["vddgfx", "vddnb"])
+        #expect(deck.map(\.value) == [0.015, 0.669] && deck.allSatisfy { $0.unit == "V" && $0.kind == "in" })
+        let vcore = try #require(Fixture.sample("fans-desktop").1.hwmonExtras.first)
+        #expect(vcore.label == "Vcore" && vcore.value == 1.032 && vcore.id == "platform-nct6775.656/nct6798/Vcore")
+    }
+
+    @Test("an input of a family without a known unit is kept raw; garbage is flagged")
+    func raw() throws {
+        let copy = try FixtureCopy("fans-desktop")
+        defer { copy.remove() }
+        let chip = "devices/platform/nct6775.656/hwmon/hwmon2"
+        try copy.write("\(chip)/intrusion0_input", "1\n")
+        try copy.write("\(chip)/in1_input", "12v\n")
+        let extras = SysfsSource(path: copy.path).sample(at: 0).hwmonExtras
+        let intrusion = try #require(extras.first { $0.kind == "intrusion" })
+        #expect(intrusion.raw == "1" && intrusion.value == nil && intrusion.unit == nil)
+        let bad = try #require(extras.first { $0.location == "hwmon2/in1" })
+        #expect(bad.value == nil && bad.raw == "12v" && bad.issues.first?.reason == .notANumber)
+    }
+}

@@ -143,3 +143,47 @@ public struct PowerMeter: Sendable, Equatable, Identifiable {
     /// The value to show: the averaged reading, else the instant one.
     public var watts: Double? { averageWatts ?? inputWatts }
 }
+
+/// Any other hwmon `*_input` channel (voltages `in*`, currents `curr*`, energy, humidity…):
+/// thermtop does not judge them, but shows them with the value converted where the ABI gives
+/// the unit, and raw otherwise, so nothing a machine reports is silently dropped.
+public struct HwmonExtra: Sendable, Equatable, Identifiable {
+    /// Stable id: `pci-0000:03:00.0/amdgpu/vddgfx`.
+    public var id: String
+    /// `hwmon3/in0`.
+    public var location: String
+    public var chip: String?
+    public var label: String?
+    /// The attribute family: `in`, `curr`, `energy`, `humidity`, `pressure`, or another prefix.
+    public var kind: String
+    /// The value in `unit` (`V`, `A`, `J`, `%`), or nil when the family's unit is unknown.
+    public var value: Double?
+    public var unit: String?
+    /// The text as the kernel printed it (trimmed).
+    public var raw: String?
+    public var issues: [ReadingIssue]
+
+    public init(id: String, location: String, chip: String?, label: String? = nil, kind: String,
+                value: Double? = nil, unit: String? = nil, raw: String? = nil, issues: [ReadingIssue] = []) {
+        self.id = id
+        self.location = location
+        self.chip = chip
+        self.label = label
+        self.kind = kind
+        self.value = value
+        self.unit = unit
+        self.raw = raw
+        self.issues = issues
+    }
+
+    /// Scale and unit of the families Documentation/hwmon/sysfs-interface.rst defines.
+    public static func unit(for kind: String) -> (divisor: Double, unit: String)? {
+        switch kind {
+        case "in": (1_000, "V")          // mV
+        case "curr": (1_000, "A")        // mA
+        case "energy": (1_000_000, "J")  // µJ
+        case "humidity": (1_000, "%")    // m%RH
+        default: nil
+        }
+    }
+}

@@ -18,6 +18,8 @@ public struct Snapshot: Sendable, Equatable {
     public var fans: [Fan] = []
     /// hwmon power channels (`powerN_average` / `_input`: amdgpu PPT…).
     public var powerMeters: [PowerMeter] = []
+    /// Other hwmon inputs (voltages, currents, energy…), shown, not judged.
+    public var hwmonExtras: [HwmonExtra] = []
 
     public init(
         time: Double, zones: [ThermalZone] = [], coolingDevices: [CoolingDevice] = [],
@@ -46,7 +48,7 @@ public struct Snapshot: Sendable, Equatable {
     /// Every issue of every part, for the debug overlay and `--json`.
     public var allIssues: [ReadingIssue] {
         issues + zones.flatMap(\.issues) + coolingDevices.flatMap(\.issues) + hwmon.flatMap(\.issues)
-            + fans.flatMap(\.issues) + powerMeters.flatMap(\.issues)
+            + fans.flatMap(\.issues) + powerMeters.flatMap(\.issues) + hwmonExtras.flatMap(\.issues)
             + batteries.flatMap(\.issues) + peripherals.flatMap(\.issues) + adapters.flatMap(\.issues)
             + lowPower.issues
     }

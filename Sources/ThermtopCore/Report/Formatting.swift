@@ -141,6 +141,18 @@ extension StatusReport {
                 lines.append("\(mark) \(Format.pad(Format.clean(fan.displayName), 26)) \(Format.padLeft(rpm, 6)) \(Format.padLeft(pwm, 5))  \(Format.pad(fan.control?.rawValue ?? "—", 10))  \(Format.pad(fan.state.rawValue, 10))  \(f.ignored ? "—" : f.level.name)")
             }
         }
+        if !snap.hwmonExtras.isEmpty {
+            // Inputs thermtop shows but does not judge (voltages, currents…), one line per chip.
+            var byChip: [(String, [String])] = []
+            for x in snap.hwmonExtras {
+                let chip = "\(x.chip ?? "hwmon") (\(x.location.split(separator: "/").first ?? ""))"
+                let v = x.value.map { "\(Format.fixed($0, places: 3)) \(x.unit ?? "")" } ?? "raw \(x.raw ?? "?")"
+                let item = "\(x.label ?? String(x.location.split(separator: "/").last ?? "")) \(v)"
+                if let i = byChip.firstIndex(where: { $0.0 == chip }) { byChip[i].1.append(item) } else { byChip.append((chip, [item])) }
+            }
+            lines.append("")
+            for (chip, items) in byChip { lines.append("Other      \(Format.clean(chip)): \(Format.clean(items.joined(separator: ", ")))") }
+        }
         if !snap.powerMeters.isEmpty {
             lines.append("")
             for m in snap.powerMeters {

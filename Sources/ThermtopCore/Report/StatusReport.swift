@@ -57,6 +57,7 @@ public enum StatusReport {
             ("headline_cpu", .str(headlineCPU(s.assessment.sensors))),
             ("fans", .array(snap.fans.map { f in fanJSON(f, s.assessment.fans.first { $0.fan.id == f.id }) })),
             ("power", .array(snap.powerMeters.map(powerJSON))),
+            ("hwmon_other", .array(snap.hwmonExtras.map(extraJSON))),
             ("zones", .array(snap.zones.map { z in
                 .object([
                     ("id", .string(z.id)),
@@ -239,6 +240,19 @@ public enum StatusReport {
             ("cap_min_watts", .num(m.capMinWatts)),
             ("cap_max_watts", .num(m.capMaxWatts)),
             ("asleep", .str(m.asleep)),
+        ])
+    }
+
+    static func extraJSON(_ x: HwmonExtra) -> JSONValue {
+        .object([
+            ("id", .string(x.id)),
+            ("location", .string(x.location)),
+            ("chip", .str(x.chip)),
+            ("label", .str(x.label)),
+            ("kind", .string(x.kind)),
+            ("value", .num(x.value)),
+            ("unit", .str(x.unit)),
+            ("raw", .str(x.raw)),
         ])
     }
 
