@@ -13,9 +13,8 @@ extension ThermalMonitor {
         Notification.Name("NSProcessInfoPowerStateDidChangeNotification")
 
     /// Post the two notifications above on `center` whenever the state or low power changes,
-    /// with the monitor as the object. Returns the observer token (see `removeObserver`).
-    @discardableResult
-    public func postNotifications(to center: NotificationCenter = .default) -> Int {
+    /// with the monitor as the object, until the returned token is cancelled or released.
+    public func postNotifications(to center: NotificationCenter = .default) -> MonitorObservation {
         addObserver { [weak self] event in
             switch event {
             case .thermalStateChanged:
@@ -28,15 +27,15 @@ extension ThermalMonitor {
         }
     }
 
-    /// A monitor reading this machine's sysfs with the system's monotonic clock, posting
-    /// notifications on `notificationCenter` (nil: none): the Linux counterpart of
-    /// `ProcessInfo.processInfo.thermalState` and `isLowPowerModeEnabled`. Samples once; call
-    /// `sample()` or run `run(every:)` in a task to keep it current.
+    /// A running monitor of this machine: sysfs read on its own thread, woken by uevents and
+    /// thermal netlink where available, posting notifications on `notificationCenter` (nil:
+    /// none) for as long as the monitor lives. The Linux counterpart of
+    /// `ProcessInfo.processInfo.thermalState` and `isLowPowerModeEnabled`. `stop()` ends it.
     public static func live(sysfsRoot: String = "/sys", config: ThermalConfig = ThermalConfig(),
-                            notificationCenter: NotificationCenter? = .default) -> ThermalMonitor {
-        let monitor = ThermalMonitor(source: SysfsSource(path: sysfsRoot), clock: SystemClock(), config: config)
-        if let notificationCenter { monitor.postNotifications(to: notificationCenter) }
-        monitor.sample()
+                            delay: Double = 1, notificationCenter: NotificationCenter? = .default) -> ThermalMonitor {
+        let monitor = ThermalMonitor(hub: ThermalStatusHub.live(sysfsRoot: sysfsRoot, config: config, delay: delay))
+        if let notificationCenter { monitor.retain(monitor.postNotifications(to: notificationCenter)) }
+        monitor.start()
         return monitor
     }
 }

@@ -51,6 +51,11 @@ public final class SysfsSource: SensorSource {
         rediscover()
     }
 
+    public var readStats: SourceReadStats? {
+        SourceReadStats(fileReads: root.readCount, openFiles: root.ioStats?.openFiles ?? 0,
+                        stuckFiles: root.stuckFiles, timedOutReads: root.timedOutReads)
+    }
+
     /// The class folders whose entries are devices.
     static let watchedClasses = ["class/thermal", "class/hwmon", "class/power_supply"]
 
@@ -126,5 +131,25 @@ public final class SysfsSource: SensorSource {
         if Set(missingDirs).contains(where: { !root.isDirectory($0) }) { needsRediscovery = true }
         snap.issues += discoveryIssues
         return snap
+    }
+}
+
+extension SysfsSource {
+    /// The event sources that wake the sampler for the live machine: kernel uevents and the
+    /// thermal generic-netlink family. Made on the sampler thread. A fixture root gets none:
+    /// this machine's events say nothing about it.
+    public static func wakeSources(forRoot path: String) -> @Sendable () -> [any WakeSource] {
+        guard path == "/sys" else { return { [] } }
+        return { [UeventSource(filter: .thermtop), ThermalNetlinkSource()] }
+    }
+}
+
+extension ThermalStatusHub {
+    /// A hub over this machine's sysfs (or a tree laid out like it) with the system clock,
+    /// woken by the live machine's events. Not started: call `start()`.
+    public static func live(sysfsRoot: String = "/sys", config: ThermalConfig = ThermalConfig(),
+                            overrides: Overrides = .none, delay: Double = 1) -> ThermalStatusHub {
+        ThermalStatusHub(source: SysfsSource(path: sysfsRoot, config: config), clock: SystemClock(), config: config,
+                         overrides: overrides, delay: delay, wakeSources: SysfsSource.wakeSources(forRoot: sysfsRoot))
     }
 }

@@ -102,7 +102,7 @@ struct RunLoop {
         app = AppState(status: monitor.status)
         app.sampleDelay = delay
         app.apply(monitor.status)
-        if let sim = monitor.source as? SimulatedLaptop { app.simulatedLoad = sim.load }
+        app.simulatedLoad = monitor.hub.simulatedLoad
     }
 
     var clock: any MonitorClock { monitor.clock }
@@ -164,7 +164,7 @@ struct RunLoop {
     mutating func updateClock() {
         app.secondsUntilRefresh = monitor.secondsUntilRefresh()
         app.clock = localTime()
-        if let sys = monitor.source as? SysfsSource { app.stats.fileReads = sys.root.readCount }
+        if let reads = monitor.status.sampler.reads { app.stats.fileReads = reads.fileReads }
     }
 
     mutating func perform(_ effect: Effect) {
@@ -178,10 +178,7 @@ struct RunLoop {
             app.apply(monitor.status)
             updateClock()
         case .adjustLoad(let d):
-            if let sim = monitor.source as? SimulatedLaptop {
-                sim.setLoad(sim.load + d)
-                app.simulatedLoad = sim.load
-            }
+            if let load = monitor.hub.adjustLoad(by: d) { app.simulatedLoad = load }
         }
     }
 

@@ -22,10 +22,13 @@ struct Status: AsyncParsableCommand {
     mutating func run() async throws {
         StandardStreams.guardClosedDescriptors()
         try StandardStreams.requireStdout()
+        // The same engine the dashboard and the library run: its first reading (discovery and
+        // one sample, each read bounded by the read deadline) is the report. Not started, so
+        // this thread is the one that makes and reads the event sources.
         let wake = source.makeWakeSources()
-        let src = source.makeSource(powerProfiles: wake?.powerProfiles)
-        let monitor = ThermalMonitor(source: src, clock: SystemClock(), overrides: source.overrides)
-        var status = monitor.sample()
+        let hub = ThermalStatusHub(source: source.makeSource(powerProfiles: wake?.powerProfiles),
+                                   clock: SystemClock(), overrides: source.overrides)
+        var status = hub.current
         status.eventSources = wake?.states ?? []
         let report = json
             ? StatusReport.json(status, version: ThermtopInfo.version).serialized() + "\n"

@@ -296,7 +296,7 @@ struct MonitorForecastTests {
         let trigger = ForecastTrigger.headroom(atLeast: 0.5, inSeconds: 10)
         monitor.forecastTriggers = [trigger]
         var fired: [(Int, Bool)] = []
-        monitor.addObserver { e in
+        let token = monitor.addObserver { e in
             if case .forecastTriggered(let t, let active) = e, t == trigger { fired.append((Int(clock.now()), active)) }
         }
         for t in 0...40 {
@@ -308,6 +308,7 @@ struct MonitorForecastTests {
         // Flat at 88 from t = 37: 88 ahead is headroom 0.4 < 0.5 once the trend flattens.
         #expect(fired.count == 2 && fired.last?.1 == false, "\(fired)")
         #expect(monitor.forecast(seconds: 10) != nil)
+        token.cancel()
     }
 
     @Test func stateTriggerFiresWhenTheForecastSaysSeriousWithinTheWindow() {
@@ -317,7 +318,7 @@ struct MonitorForecastTests {
         let trigger = ForecastTrigger.state(.serious, withinSeconds: 15)
         monitor.forecastTriggers = [trigger]
         var firedAt: Int?
-        monitor.addObserver { e in
+        let token = monitor.addObserver { e in
             if case .forecastTriggered(_, true) = e, firedAt == nil { firedAt = Int(clock.now()) }
         }
         // 82 + 0.25 t: serious (90) at t = 32; "within 15 s" once the reading is ≥ 86.25 (t ≥ 17).
@@ -328,5 +329,6 @@ struct MonitorForecastTests {
         }
         #expect(firedAt == 17)
         #expect(monitor.thermalState == .fair)
+        token.cancel()
     }
 }

@@ -163,7 +163,7 @@ struct MonitorTests {
                                                           ThermalMonitor.powerStateDidChangeNotification])
         let source = StubSource(StubSource.package(53))
         let monitor = ThermalMonitor(source: source, clock: ManualClock())
-        monitor.postNotifications(to: center)
+        let token = monitor.postNotifications(to: center)
         monitor.sample()
         monitor.sample()
         #expect(counter.count(ThermalMonitor.thermalStateDidChangeNotification) == 0)
@@ -181,6 +181,11 @@ struct MonitorTests {
         monitor.overrides = Overrides(thermalState: .critical, lowPower: true)
         #expect(counter.count(ThermalMonitor.thermalStateDidChangeNotification) == 2)
         #expect(counter.count(ThermalMonitor.powerStateDidChangeNotification) == 1)
+
+        // Cancelled: no more notifications.
+        token.cancel()
+        monitor.overrides = Overrides(thermalState: .nominal)
+        #expect(counter.count(ThermalMonitor.thermalStateDidChangeNotification) == 2)
     }
 
     @Test("the monitor carries hysteresis from one sample to the next")
@@ -214,20 +219,7 @@ struct MonitorTests {
         #expect(monitor.secondsUntilRefresh() == 0)
         monitor.sample()
         #expect(source.rediscoveries == 1)
-        #expect(monitor.sampleCount == 2)
-    }
-
-    @Test("run() samples on the injected clock and refreshes at the policy's pace")
-    func runLoop() async {
-        let clock = ManualClock()
-        let source = StubSource(StubSource.package(53))
-        let monitor = ThermalMonitor(source: source, clock: clock)
-        let task = Task { @MainActor in await monitor.run(every: 1) }
-        while source.samples < 65 { await Task.yield() }
-        task.cancel()
-        await task.value
-        // Samples once a second; rediscovers at start, at 30 s and at 60 s (tier full).
-        #expect(source.rediscoveries >= 3)
-        #expect(source.rediscoveries <= 4)
+        // One sample when created, one by refresh(), one by sample().
+        #expect(monitor.sampleCount == 3)
     }
 }

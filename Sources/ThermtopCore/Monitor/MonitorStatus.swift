@@ -11,10 +11,15 @@ public struct MonitorStatus: Sendable, Equatable {
     public var sourceIsSimulated: Bool
     /// Where the measured state is heading, and the headroom (from the monitor's history).
     public var forecast: ThermalForecast = .none
+    /// The sampler's own state: counts, what woke it, event sources, stuck files.
+    public var sampler = SamplerInfo()
     /// What besides the clock wakes the sampler (uevent, thermal netlink, power profiles over
     /// D-Bus): active or not, why, and how many messages came. Empty for sources with no events
     /// (the simulated laptop, a fixture tree).
-    public var eventSources: [EventSourceState] = []
+    public var eventSources: [EventSourceState] {
+        get { sampler.eventSources }
+        set { sampler.eventSources = newValue }
+    }
 
     public init(snapshot: Snapshot, assessment: ThermalAssessment, lowPowerAssessment: LowPowerAssessment,
                 overrides: Overrides, sourceLabel: String, sourceIsSimulated: Bool,
@@ -36,7 +41,7 @@ public struct MonitorStatus: Sendable, Equatable {
     public var stateIsSimulated: Bool { overrides.thermalState != nil }
     public var lowPowerIsSimulated: Bool { overrides.lowPower != nil }
 
-    /// The reason for the state in force (`simulated: …` when overridden).
+    /// The reason for the state in force (`serious: SIMULATED (measured …)` when overridden).
     public var reason: String {
         if let s = overrides.thermalState { return "\(s): SIMULATED (measured \(assessment.reason))" }
         return assessment.reason

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where snapshots come from: Linux sysfs, the simulated laptop, a replay… The monitor asks
 /// for a sample at a time from its clock; the source reads only what changes.
 public protocol SensorSource: AnyObject {
@@ -9,6 +11,38 @@ public protocol SensorSource: AnyObject {
     func sample(at time: Double) -> Snapshot
     /// Rediscover devices and reread static attributes (names, trips, design capacity).
     func rediscover()
+    /// Change the simulated load by `delta` and return the new load; nil for sources whose
+    /// load is real (the default).
+    func adjustLoad(by delta: Double) -> Double?
+    /// The simulated load, nil for real sources.
+    var simulatedLoad: Double? { get }
+    /// File-reading counters for the debug overlay; nil for sources that read no files.
+    var readStats: SourceReadStats? { get }
+}
+
+extension SensorSource {
+    public func adjustLoad(by delta: Double) -> Double? { nil }
+    public var simulatedLoad: Double? { nil }
+    public var readStats: SourceReadStats? { nil }
+}
+
+/// What a file-reading source did, for the debug overlay and `status --json`.
+public struct SourceReadStats: Sendable, Equatable {
+    /// Reads served since start.
+    public var fileReads: Int
+    /// Files currently kept open.
+    public var openFiles: Int
+    /// Files whose read is hung right now (not retried until it returns).
+    public var stuckFiles: [String]
+    /// Reads given up on at the deadline since start.
+    public var timedOutReads: Int
+
+    public init(fileReads: Int, openFiles: Int = 0, stuckFiles: [String] = [], timedOutReads: Int = 0) {
+        self.fileReads = fileReads
+        self.openFiles = openFiles
+        self.stuckFiles = stuckFiles
+        self.timedOutReads = timedOutReads
+    }
 }
 
 /// Monotonic time in seconds and a way to wait. Injected so tests never sleep.
@@ -24,14 +58,14 @@ extension MonitorClock {
     public func secondsSinceLocalMidnight() -> Double? { nil }
 }
 
-/// A clock tests move by hand.
-public final class ManualClock: MonitorClock, @unchecked Sendable {
-    private var current: Double
-    public init(start: Double = 0) { current = start }
-    public func now() -> Double { current }
-    public func advance(by seconds: Double) { current += seconds }
+/// A clock tests move by hand. Safe to share across threads (the time is behind a lock).
+public final class ManualClock: MonitorClock {
+    private let current: Mutex<Double>
+    public init(start: Double = 0) { current = Mutex(start) }
+    public func now() -> Double { current.withLock { $0 } }
+    public func advance(by seconds: Double) { current.withLock { $0 += seconds } }
     public func sleep(seconds: Double) async throws {
-        current += seconds
+        advance(by: seconds)
         await Task.yield()
     }
 }
@@ -48,6 +82,5 @@ public struct Overrides: Sendable, Equatable {
         self.lowPower = lowPower
     }
 
-    public var isActive: Bool { thermalState != nil || lowPower != nil }
     public static let none = Overrides()
 }

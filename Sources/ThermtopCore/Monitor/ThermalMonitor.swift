@@ -1,4 +1,5 @@
 import Observation
+import Synchronization
 
 /// A change the monitor announces.
 public enum MonitorEvent: Sendable, Equatable {
@@ -10,107 +11,122 @@ public enum MonitorEvent: Sendable, Equatable {
 }
 
 /// `ProcessInfo.thermalState`, `isLowPowerModeEnabled` and their changes for Linux, from real
-/// kernel data. Observable (Observation framework); changes also arrive as an `AsyncStream`
-/// (`events()`) and through `addObserver`. The `Thermtop` module adds `NotificationCenter`
-/// notifications named like Apple's (`postNotifications(to:)`, on by default in `live()`);
-/// this core stays free of Foundation so the dashboard does not load it.
+/// kernel data: the main-actor, `@Observable` face of a `ThermalStatusHub` for UI code.
+///
+/// It reads the real state when created, so nothing starts as a placeholder and the first
+/// reading announces no change. `start()` runs the hub's sampler thread; each new status
+/// reaches the main actor and updates only the properties whose values changed, so observing
+/// `thermalState`, `tier` or `isLowPowerModeEnabled` fires only when they change (`status`
+/// changes with every sample). Changes also arrive as an `AsyncStream` (`events()`) and
+/// through `addObserver`. The `Thermtop` module adds `NotificationCenter` notifications named
+/// like Apple's; this core stays free of Foundation so the dashboard does not load it.
 ///
 /// ```swift
 /// let monitor = ThermalMonitor(source: SysfsSource(), clock: SystemClock())
-/// monitor.sample()
+/// monitor.start()
 /// if monitor.policy.prefetchEnabled { prefetch() }
 /// for await event in monitor.events() { … }
 /// ```
 @MainActor
 @Observable
 public final class ThermalMonitor {
-    /// Everything decided from the last sample.
+    /// Everything decided from the last sample (a new value every sample).
     public private(set) var status: MonitorStatus
+    public private(set) var thermalState: ThermalState
+    public private(set) var isLowPowerModeEnabled: Bool
+    public private(set) var tier: QualityTier
+    public private(set) var policy: QualityPolicy
+
     /// Simulation overrides; setting them re-decides at once and notifies.
     public var overrides: Overrides {
-        didSet {
-            guard overrides != oldValue else { return }
-            publish(status: MonitorStatus(
-                snapshot: status.snapshot, assessment: status.assessment,
-                lowPowerAssessment: status.lowPowerAssessment, overrides: overrides,
-                sourceLabel: source.label, sourceIsSimulated: source.isSimulated, forecast: status.forecast))
-        }
+        get { status.overrides }
+        set { if let u = hub.setOverrides(newValue) { apply(u) } }
+    }
+    /// Thresholds and margins; setting them re-decides from the last reading at once.
+    public var config: ThermalConfig {
+        get { hub.config }
+        set { if let u = hub.setConfig(newValue) { apply(u) } }
     }
     /// Thresholds on the forecast to announce (`.forecastTriggered`) when crossed, either way.
-    public var forecastTriggers: [ForecastTrigger] = [] {
-        didSet { if forecastTriggers != oldValue { publish(status: status) } }
+    public var forecastTriggers: [ForecastTrigger] {
+        get { hub.forecastTriggers }
+        set { if let u = hub.setForecastTriggers(newValue) { apply(u) } }
     }
-    /// Seconds the last `sample()` took on the monitor's clock.
-    public private(set) var lastSampleDuration: Double = 0
-    public private(set) var sampleCount = 0
-    public private(set) var lastRediscovery: Double
 
-    public var thermalState: ThermalState { status.thermalState }
-    public var isLowPowerModeEnabled: Bool { status.isLowPowerModeEnabled }
-    public var tier: QualityTier { status.tier }
-    public var policy: QualityPolicy { status.policy }
     public var snapshot: Snapshot { status.snapshot }
+    public var sampleCount: Int { status.sampler.samples }
+    /// Seconds the last sample took on the monitor's clock.
+    public var lastSampleDuration: Double { status.sampler.lastSampleSeconds }
+    public var lastRediscovery: Double { status.sampler.lastRediscovery }
 
-    @ObservationIgnored public let source: any SensorSource
-    @ObservationIgnored public let clock: any MonitorClock
-    @ObservationIgnored public var config: ThermalConfig
-    @ObservationIgnored private var memory = ClassifierMemory()
-    @ObservationIgnored private var history = ForecastHistory()
-    @ObservationIgnored private var activeTriggers: Set<ForecastTrigger> = []
+    /// The engine underneath: `Sendable`, for code off the main actor.
+    @ObservationIgnored public let hub: ThermalStatusHub
+    public var clock: any MonitorClock { hub.clock }
+    @ObservationIgnored private var applied = 0
     @ObservationIgnored private var continuations: [Int: AsyncStream<MonitorEvent>.Continuation] = [:]
-    @ObservationIgnored private var observers: [Int: @MainActor (MonitorEvent) -> Void] = [:]
+    /// Behind a lock so a token cancelled or released on any thread unregisters at once.
+    @ObservationIgnored private let observers = ObserverTable()
     @ObservationIgnored private var nextID = 0
+    @ObservationIgnored private var feed: MonitorObservation?
+    /// Tokens the monitor keeps for as long as it lives (the notification bridge of `live()`).
+    @ObservationIgnored private var retained: [MonitorObservation] = []
 
-    public init(source: any SensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
-                overrides: Overrides = .none) {
-        self.source = source
-        self.clock = clock
-        self.config = config
-        self.overrides = overrides
-        let now = clock.now()
-        lastRediscovery = now
-        status = MonitorStatus(
-            snapshot: Snapshot(time: now), assessment: .unknown,
-            lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []), overrides: overrides,
-            sourceLabel: source.label, sourceIsSimulated: source.isSimulated)
+    /// Keep `token` registered for the monitor's lifetime.
+    public func retain(_ token: MonitorObservation) { retained.append(token) }
+
+    /// Reads the source once (on this thread) before returning.
+    public convenience init(source: any SensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
+                            overrides: Overrides = .none, delay: Double = 1,
+                            wakeSources: @escaping @Sendable () -> [any WakeSource] = { [] }) {
+        self.init(hub: ThermalStatusHub(source: source, clock: clock, config: config, overrides: overrides,
+                                        delay: delay, wakeSources: wakeSources))
     }
 
-    /// Read the source once and decide again. Posts notifications for what changed.
+    /// The facade over an existing hub (its current status is taken as the starting state).
+    public init(hub: ThermalStatusHub) {
+        self.hub = hub
+        let s = hub.current
+        status = s
+        thermalState = s.thermalState
+        isLowPowerModeEnabled = s.isLowPowerModeEnabled
+        tier = s.tier
+        policy = s.policy
+        // Updates published on the sampler thread hop to the main actor; ones this monitor
+        // caused synchronously are applied at once and skipped here by their sequence number.
+        feed = hub.addListener { [weak self] update in
+            Task { @MainActor in self?.apply(update) }
+        }
+    }
+
+    /// Run the sampler thread (samples every `delay`, refreshes at the tier's pace, wakes on
+    /// kernel and desktop events).
+    public func start() { hub.start() }
+    public func stop() { hub.stop() }
+
+    /// Read the source once, now, on the main actor (for scripts and tests; a started monitor
+    /// samples by itself). Bounded by the read deadline when files hang.
     @discardableResult
     public func sample() -> MonitorStatus {
-        let start = clock.now()
-        let snap = source.sample(at: start)
-        let assessment = Classifier.assess(snap, config: config, memory: &memory,
-                                           timeOfDay: clock.secondsSinceLocalMidnight())
-        let lowPower = LowPowerAssessment.assess(snap, config: config)
-        history.record(assessment, at: snap.time, config: config.forecast)
-        let forecast = Forecaster.forecast(assessment, history: history, config: config)
-        lastSampleDuration = clock.now() - start
-        sampleCount += 1
-        publish(status: MonitorStatus(snapshot: snap, assessment: assessment, lowPowerAssessment: lowPower,
-                                      overrides: overrides, sourceLabel: source.label,
-                                      sourceIsSimulated: source.isSimulated, forecast: forecast))
+        apply(hub.sample())
         return status
     }
 
     /// Rediscover devices and static attributes (the heavy, tier-paced refresh), then sample.
     @discardableResult
     public func refresh() -> MonitorStatus {
-        source.rediscover()
-        lastRediscovery = clock.now()
-        return sample()
+        apply(hub.refresh())
+        return status
     }
 
     /// Seconds until the next tier-paced refresh is due.
-    public func secondsUntilRefresh(now: Double? = nil) -> Double {
-        max(0, lastRediscovery + policy.refreshIntervalSeconds - (now ?? clock.now()))
-    }
+    public func secondsUntilRefresh(now: Double? = nil) -> Double { hub.secondsUntilRefresh(now: now) }
 
     /// Android's `getThermalHeadroom(forecastSeconds)`: the highest sensor headroom (0 at fair,
     /// 1 at critical) `seconds` ahead at the current trends; nil until there is enough history.
     public func forecast(seconds: Double) -> Double? { status.forecast.headroom(inSeconds: seconds) }
 
-    /// Changes as an async sequence; each call gets its own stream.
+    /// Changes as an async sequence, delivered on the main actor after the properties changed;
+    /// each call gets its own stream.
     public func events() -> AsyncStream<MonitorEvent> {
         let (stream, continuation) = AsyncStream<MonitorEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
         nextID += 1
@@ -122,47 +138,38 @@ public final class ThermalMonitor {
         return stream
     }
 
-    /// Call `handler` on every change, on the main actor. Returns a token for `removeObserver`.
-    @discardableResult
-    public func addObserver(_ handler: @escaping @MainActor (MonitorEvent) -> Void) -> Int {
+    /// Call `handler` on every change, on the main actor, until the returned token is cancelled
+    /// or released.
+    public func addObserver(_ handler: @escaping @MainActor (MonitorEvent) -> Void) -> MonitorObservation {
         nextID += 1
-        observers[nextID] = handler
-        return nextID
+        let id = nextID
+        observers.withLock { $0[id] = handler }
+        return MonitorObservation { [observers] in _ = observers.withLock { $0.removeValue(forKey: id) } }
     }
 
-    public func removeObserver(_ token: Int) { observers[token] = nil }
-
-    /// Sample every `seconds` (and refresh at the policy's pace) until the task is cancelled.
-    public func run(every seconds: Double = 1) async {
-        refresh()
-        while !Task.isCancelled {
-            do { try await clock.sleep(seconds: seconds) } catch { return }
-            if secondsUntilRefresh() <= 0 { refresh() } else { sample() }
-        }
-    }
-
-    private func publish(status new: MonitorStatus) {
-        let old = status
-        status = new
-        var events: [MonitorEvent] = []
-        if old.thermalState != new.thermalState {
-            events.append(.thermalStateChanged(from: old.thermalState, to: new.thermalState))
-        }
-        if old.isLowPowerModeEnabled != new.isLowPowerModeEnabled {
-            events.append(.lowPowerChanged(new.isLowPowerModeEnabled))
-        }
-        if old.tier != new.tier { events.append(.tierChanged(from: old.tier, to: new.tier)) }
-        for t in forecastTriggers {
-            let holds = t.holds(for: new.forecast)
-            if holds != activeTriggers.contains(t) {
-                if holds { activeTriggers.insert(t) } else { activeTriggers.remove(t) }
-                events.append(.forecastTriggered(t, active: holds))
-            }
-        }
-        activeTriggers.formIntersection(forecastTriggers)
-        for e in events {
+    private func apply(_ update: MonitorUpdate) {
+        guard update.sequence > applied else { return }
+        applied = update.sequence
+        set(update.status)
+        for e in update.events {
             for c in continuations.values { c.yield(e) }
-            for h in observers.values { h(e) }
+            for h in observers.withLock({ Array($0.values) }) { h(e) }
         }
     }
+
+    /// Assign only what changed, so observers of one property are not woken by another.
+    private func set(_ s: MonitorStatus) {
+        status = s
+        if thermalState != s.thermalState { thermalState = s.thermalState }
+        if isLowPowerModeEnabled != s.isLowPowerModeEnabled { isLowPowerModeEnabled = s.isLowPowerModeEnabled }
+        if tier != s.tier { tier = s.tier }
+        let p = s.policy
+        if policy != p { policy = p }
+    }
+}
+
+/// Main-actor observers behind a lock.
+private final class ObserverTable: Sendable {
+    private let table = Mutex<[Int: @MainActor (MonitorEvent) -> Void]>([:])
+    func withLock<T>(_ body: (inout [Int: @MainActor (MonitorEvent) -> Void]) -> T) -> T { table.withLock { body(&$0) } }
 }

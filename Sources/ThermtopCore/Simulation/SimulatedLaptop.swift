@@ -35,6 +35,13 @@ public final class SimulatedLaptop: SensorSource {
     public func raiseLoad() { setLoad(load + 0.1) }
     public func lowerLoad() { setLoad(load - 0.1) }
 
+    public func adjustLoad(by delta: Double) -> Double? {
+        setLoad(load + delta)
+        return load
+    }
+
+    public var simulatedLoad: Double? { load }
+
     /// Temperatures each part settles at for a given load.
     public static func equilibria(load: Double) -> (package: Double, skin: Double, ssd: Double) {
         (ambient + 12 + 66 * load, ambient + 8 + 52 * load, ambient + 6 + 30 * load)
@@ -52,7 +59,15 @@ public final class SimulatedLaptop: SensorSource {
     /// Fan stage 0…3 from the skin temperature.
     public var fanState: Int { skinC >= 82 ? 3 : skinC >= 70 ? 2 : skinC >= 55 ? 1 : 0 }
 
-    public func rediscover() {}
+    /// Whether the wireless mouse (a peripheral battery) is paired. Each rediscovery pairs or
+    /// unpairs it, so the tier-paced refresh visibly finds devices coming and going.
+    public private(set) var mousePaired = false
+    public private(set) var rediscoveries = 0
+
+    public func rediscover() {
+        rediscoveries += 1
+        mousePaired.toggle()
+    }
 
     public func sample(at time: Double) -> Snapshot {
         if let last = lastTime, time > last { advance(by: min(time - last, 600)) }
@@ -114,6 +129,9 @@ public final class SimulatedLaptop: SensorSource {
                              celsius: round1(ssdC), max: 81.85, crit: 84.85),
             ],
             batteries: [battery],
+            peripherals: mousePaired ? [Battery(id: "hidpp_battery_0", present: true, status: .discharging,
+                                                capacity: 64, model: "SIM Mouse", manufacturer: "thermtop",
+                                                scope: "Device")] : [],
             adapters: [PowerAdapter(id: "AC", type: "Mains", online: adapterOnline)],
             lowPower: LowPowerSignals(platformProfile: "balanced", platformProfileChoices: ["low-power", "balanced", "performance"])
         )

@@ -1,0 +1,97 @@
+/// The decisions the monitor keeps between samples: configuration, overrides, the
+/// classifier's hysteresis memory, the forecast history and which forecast triggers hold.
+/// Pure: a value turned into statuses and events by what it is given.
+struct MonitorModel {
+    var config: ThermalConfig
+    var overrides: Overrides
+    var memory = ClassifierMemory()
+    var history = ForecastHistory()
+    var forecastTriggers: [ForecastTrigger] = []
+    var activeTriggers: Set<ForecastTrigger> = []
+    /// The last status published, nil before the first sample.
+    var last: MonitorStatus?
+
+    init(config: ThermalConfig, overrides: Overrides) {
+        self.config = config
+        self.overrides = overrides
+    }
+
+    /// Decide from a new snapshot.
+    mutating func decide(_ snap: Snapshot, label: String, simulated: Bool, timeOfDay: Double?,
+                         sampler: SamplerInfo) -> MonitorStatus {
+        let assessment = Classifier.assess(snap, config: config, memory: &memory, timeOfDay: timeOfDay)
+        let lowPower = LowPowerAssessment.assess(snap, config: config)
+        history.record(assessment, at: snap.time, config: config.forecast)
+        let forecast = Forecaster.forecast(assessment, history: history, config: config)
+        var status = MonitorStatus(snapshot: snap, assessment: assessment, lowPowerAssessment: lowPower,
+                                   overrides: overrides, sourceLabel: label, sourceIsSimulated: simulated,
+                                   forecast: forecast)
+        status.sampler = sampler
+        return status
+    }
+
+    /// Decide again from the last snapshot after the configuration changed (no new reading).
+    mutating func reassess(timeOfDay: Double?) -> MonitorStatus? {
+        guard var status = last else { return nil }
+        status.assessment = Classifier.assess(status.snapshot, config: config, memory: &memory, timeOfDay: timeOfDay)
+        status.lowPowerAssessment = LowPowerAssessment.assess(status.snapshot, config: config)
+        status.forecast = Forecaster.forecast(status.assessment, history: history, config: config)
+        status.overrides = overrides
+        return status
+    }
+
+    /// The last status with the current overrides.
+    func withOverrides() -> MonitorStatus? {
+        guard var status = last else { return nil }
+        status.overrides = overrides
+        return status
+    }
+
+    /// Make `new` the last status and say what changed. The first status announces nothing:
+    /// there is nothing it changed from.
+    mutating func commit(_ new: MonitorStatus) -> [MonitorEvent] {
+        defer { last = new }
+        var events: [MonitorEvent] = []
+        if let old = last {
+            if old.thermalState != new.thermalState {
+                events.append(.thermalStateChanged(from: old.thermalState, to: new.thermalState))
+            }
+            if old.isLowPowerModeEnabled != new.isLowPowerModeEnabled {
+                events.append(.lowPowerChanged(new.isLowPowerModeEnabled))
+            }
+            if old.tier != new.tier { events.append(.tierChanged(from: old.tier, to: new.tier)) }
+        }
+        for t in forecastTriggers {
+            let holds = t.holds(for: new.forecast)
+            if holds != activeTriggers.contains(t) {
+                if holds { activeTriggers.insert(t) } else { activeTriggers.remove(t) }
+                // A trigger that already holds on the first sample is its starting state.
+                if last != nil { events.append(.forecastTriggered(t, active: holds)) }
+            }
+        }
+        activeTriggers.formIntersection(forecastTriggers)
+        return events
+    }
+}
+
+/// How the sampler is doing, carried in every status for the debug overlay and JSON.
+public struct SamplerInfo: Sendable, Equatable {
+    /// Samples taken since start.
+    public var samples = 0
+    /// Seconds the last sample took (reading and deciding).
+    public var lastSampleSeconds = 0.0
+    /// When the devices were last rediscovered, on the monitor's clock.
+    public var lastRediscovery = 0.0
+    /// Rediscoveries since start.
+    public var rediscoveries = 0
+    /// What woke the last sample: `timer`, `start`, `uevent power_supply change BAT0`, `key`…
+    public var wokenBy = "start"
+    /// Each event source (uevent, thermal netlink, power profiles): active or why not.
+    public var eventSources: [EventSourceState] = []
+    /// File-reading counters, for sources that read files.
+    public var reads: SourceReadStats?
+    /// Whether the sampler thread is running (`start()`), or samples are taken on request.
+    public var running = false
+
+    public init() {}
+}

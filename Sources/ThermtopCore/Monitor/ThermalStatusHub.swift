@@ -1,0 +1,471 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
+
+/// One published status and what changed with it, numbered in publishing order.
+public struct MonitorUpdate: Sendable, Equatable {
+    public var sequence: Int
+    public var status: MonitorStatus
+    public var events: [MonitorEvent]
+}
+
+/// A registration (a listener, an observer, a notification bridge). Cancelled by `cancel()`
+/// or when the token is released, so forgetting it cannot leak a callback.
+public final class MonitorObservation: Sendable {
+    private let onCancel: Mutex<(@Sendable () -> Void)?>
+
+    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Mutex(onCancel) }
+
+    public func cancel() {
+        let f = onCancel.withLock { f -> (@Sendable () -> Void)? in
+            let g = f
+            f = nil
+            return g
+        }
+        f?()
+    }
+
+    public var isCancelled: Bool { onCancel.withLock { $0 == nil } }
+
+    deinit { cancel() }
+}
+
+/// The monitor's engine, usable from any thread or isolation (a server, a service, a
+/// dashboard's poll loop): the current status as a value, change streams, a descriptor that
+/// becomes readable on each new status, and commands.
+///
+/// `start()` runs a sampler thread that owns the source: it samples every `delay` seconds,
+/// rediscovers devices at the tier's pace (30/60/180 s) or when an event source says devices
+/// came or went, samples at once on a `.resample` hint (a charger plugged), and otherwise
+/// sleeps in `poll()`: paused, it has no timer at all. Reads that hang cost at most the read
+/// deadline (see `SysfsRoot`). Without `start()`, `sample()` and `refresh()` read on the
+/// caller's thread.
+///
+/// ```swift
+/// let hub = ThermalStatusHub(source: SysfsSource(), clock: SystemClock())
+/// hub.start()
+/// if hub.current.tier == .minimal { skipOptionalWork() }
+/// for await event in hub.changes() { log(event) }
+/// ```
+public final class ThermalStatusHub: Sendable {
+    public let clock: any MonitorClock
+    /// What the source is shown as (`live /sys`, `simulated laptop`).
+    public let sourceLabel: String
+    public let sourceIsSimulated: Bool
+
+    /// The source, touched only with `sourceLock` held (by the sampler thread or a caller of
+    /// `sample()`/`refresh()`), never by two threads at once.
+    private final class SourceBox: @unchecked Sendable {
+        let source: any SensorSource
+        init(_ source: any SensorSource) { self.source = source }
+    }
+    private let box: SourceBox
+    private let sourceLock = ConditionLock()
+    /// Decisions; held briefly, never across a read, so overrides apply at once even while a
+    /// read hangs.
+    private let model: Mutex<MonitorModel>
+    private let state: Mutex<HubState>
+    private let wakeSourceFactory: @Sendable () -> [any WakeSource]
+    private let wakePipe: (read: Int32, write: Int32)
+    private let controlPipe: (read: Int32, write: Int32)
+    private let stopped = ConditionLock()
+    private let stoppedCondition: ConditionLock.Condition
+
+    private struct HubState {
+        var current: MonitorStatus
+        var sequence = 0
+        var delay: Double
+        var paused = false
+        var running = false
+        var threadAlive = false
+        var stopRequested = false
+        var pendingRefresh = false
+        var pendingSample: String?
+        var wakePending = false
+        var nextID = 0
+        var listeners: [Int: @Sendable (MonitorUpdate) -> Void] = [:]
+        var eventStreams: [Int: AsyncStream<MonitorEvent>.Continuation] = [:]
+        var statusStreams: [Int: AsyncStream<MonitorStatus>.Continuation] = [:]
+        var sampler = SamplerInfo()
+    }
+
+    /// Reads the source once before returning, so `current` is real from the start (no
+    /// placeholder, and the first sample announces no change).
+    /// - Parameters:
+    ///   - delay: seconds between samples once started.
+    ///   - wakeSources: made on the sampler thread when it starts; their descriptors wake it.
+    public init(source: any SensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
+                overrides: Overrides = .none, delay: Double = 1,
+                wakeSources: @escaping @Sendable () -> [any WakeSource] = { [] }) {
+        box = SourceBox(source)
+        self.clock = clock
+        sourceLabel = source.label
+        sourceIsSimulated = source.isSimulated
+        wakeSourceFactory = wakeSources
+        model = Mutex(MonitorModel(config: config, overrides: overrides))
+        wakePipe = Self.makePipe()
+        controlPipe = Self.makePipe()
+        stoppedCondition = stopped.makeCondition()
+        var info = SamplerInfo()
+        info.lastRediscovery = clock.now()
+        let placeholder = MonitorStatus(
+            snapshot: Snapshot(time: info.lastRediscovery), assessment: .unknown,
+            lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []), overrides: overrides,
+            sourceLabel: source.label, sourceIsSimulated: source.isSimulated)
+        state = Mutex(HubState(current: placeholder, delay: max(0.05, delay), sampler: info))
+        takeSample(wokenBy: "start")
+    }
+
+    deinit {
+        for fd in [wakePipe.read, wakePipe.write, controlPipe.read, controlPipe.write] where fd >= 0 { close(fd) }
+    }
+
+    private static func makePipe() -> (Int32, Int32) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return (-1, -1) }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        return (fds[0], fds[1])
+    }
+
+    // MARK: Reading the state (any thread)
+
+    /// The last status published.
+    public var current: MonitorStatus { state.withLock { $0.current } }
+    public var thermalState: ThermalState { current.thermalState }
+    public var isLowPowerModeEnabled: Bool { current.isLowPowerModeEnabled }
+    public var tier: QualityTier { current.tier }
+    public var policy: QualityPolicy { current.policy }
+    public var config: ThermalConfig { model.withLock { $0.config } }
+    public var overrides: Overrides { model.withLock { $0.overrides } }
+    public var delay: Double { state.withLock { $0.delay } }
+    public var isPaused: Bool { state.withLock { $0.paused } }
+    public var isRunning: Bool { state.withLock { $0.running } }
+
+    /// Seconds until the tier-paced refresh (rediscovery) is due.
+    public func secondsUntilRefresh(now: Double? = nil) -> Double {
+        let s = current
+        return max(0, s.sampler.lastRediscovery + s.policy.refreshIntervalSeconds - (now ?? clock.now()))
+    }
+
+    /// Readable (poll POLLIN) after each new status; call `consumeWake()` once woken.
+    public var wakeDescriptor: Int32 { wakePipe.read }
+
+    /// Empty the wake descriptor.
+    public func consumeWake() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        state.withLock { $0.wakePending = false }
+        while read(wakePipe.read, &buffer, buffer.count) > 0 {}
+    }
+
+    /// Every change (state, low power, tier, forecast triggers) from now on. Each call gets its
+    /// own stream; it ends when the hub stops.
+    public func changes() -> AsyncStream<MonitorEvent> {
+        let (stream, continuation) = AsyncStream<MonitorEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let id = state.withLock { s -> Int in
+            s.nextID += 1
+            s.eventStreams[s.nextID] = continuation
+            return s.nextID
+        }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.eventStreams.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// The current status, then every new one (a slow reader gets the newest).
+    public func statuses() -> AsyncStream<MonitorStatus> {
+        let (stream, continuation) = AsyncStream<MonitorStatus>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { s -> Int in
+            s.nextID += 1
+            s.statusStreams[s.nextID] = continuation
+            continuation.yield(s.current)
+            return s.nextID
+        }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.statusStreams.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Call `handler` with every update, on the publishing thread (keep it short). Kept until
+    /// the token is cancelled or released.
+    public func addListener(_ handler: @escaping @Sendable (MonitorUpdate) -> Void) -> MonitorObservation {
+        let id = state.withLock { s -> Int in
+            s.nextID += 1
+            s.listeners[s.nextID] = handler
+            return s.nextID
+        }
+        return MonitorObservation { [weak self] in self?.state.withLock { _ = $0.listeners.removeValue(forKey: id) } }
+    }
+
+    // MARK: Commands (any thread)
+
+    /// Simulation overrides; re-decides at once from the last reading (no file is read).
+    @discardableResult
+    public func setOverrides(_ overrides: Overrides) -> MonitorUpdate? {
+        model.withLock { m in
+            guard m.overrides != overrides else { return nil }
+            m.overrides = overrides
+            return m.withOverrides().map { publish($0, model: &m) }
+        }
+    }
+
+    /// New thresholds and margins; re-decides at once from the last reading.
+    @discardableResult
+    public func setConfig(_ config: ThermalConfig) -> MonitorUpdate? {
+        let timeOfDay = clock.secondsSinceLocalMidnight()
+        return model.withLock { m in
+            guard m.config != config else { return nil }
+            m.config = config
+            return m.reassess(timeOfDay: timeOfDay).map { publish($0, model: &m) }
+        }
+    }
+
+    /// Thresholds on the forecast announced (`.forecastTriggered`) when crossed either way.
+    @discardableResult
+    public func setForecastTriggers(_ triggers: [ForecastTrigger]) -> MonitorUpdate? {
+        model.withLock { m in
+            guard m.forecastTriggers != triggers else { return nil }
+            m.forecastTriggers = triggers
+            return m.last.map { publish($0, model: &m) }
+        }
+    }
+
+    public var forecastTriggers: [ForecastTrigger] { model.withLock { $0.forecastTriggers } }
+
+    /// Seconds between samples (the dashboard's `--delay`).
+    public func setDelay(_ seconds: Double) {
+        state.withLock { $0.delay = max(0.05, seconds) }
+        poke()
+    }
+
+    /// Paused: no timed samples or refreshes (and no timer wake-ups); events are still drained
+    /// and commands still obeyed.
+    public func setPaused(_ paused: Bool) {
+        state.withLock { $0.paused = paused }
+        poke()
+    }
+
+    /// Rediscover devices and sample now (on the sampler thread when running).
+    public func refreshNow() {
+        guard isRunning else { refresh(); return }
+        state.withLock { $0.pendingRefresh = true }
+        poke()
+    }
+
+    /// Sample now (on the sampler thread when running); `reason` shows in the overlay.
+    public func sampleNow(reason: String = "request") {
+        guard isRunning else { takeSample(wokenBy: reason); return }
+        state.withLock { $0.pendingSample = reason }
+        poke()
+    }
+
+    /// Change a simulated source's load and sample; nil (nothing done) for real sources.
+    @discardableResult
+    public func adjustLoad(by delta: Double) -> Double? {
+        let load = sourceLock.withLock { box.source.adjustLoad(by: delta) }
+        if load != nil { sampleNow(reason: "load") }
+        return load
+    }
+
+    /// The simulated load, nil for real sources.
+    public var simulatedLoad: Double? { sourceLock.withLock { box.source.simulatedLoad } }
+
+    /// Read once on the caller's thread and publish. While started, prefer `sampleNow()`.
+    @discardableResult
+    public func sample() -> MonitorUpdate { takeSample(wokenBy: "request") }
+
+    /// Rediscover and read once on the caller's thread, and publish.
+    @discardableResult
+    public func refresh() -> MonitorUpdate {
+        rediscover()
+        return takeSample(wokenBy: "refresh")
+    }
+
+    // MARK: The sampler thread
+
+    /// Start the sampler thread (no-op when running).
+    public func start() {
+        let go = state.withLock { s -> Bool in
+            guard !s.threadAlive else { return false }
+            s.threadAlive = true
+            s.running = true
+            s.stopRequested = false
+            return true
+        }
+        guard go else { return }
+        startThread(name: "thermtop-sample") { [self] in samplerLoop() }
+    }
+
+    /// Stop the sampler thread; returns once it has left (within a read deadline or so, or
+    /// `timeout`), and ends the streams.
+    public func stop(timeout: Double = 2) {
+        let alive = state.withLock { s -> Bool in
+            s.stopRequested = true
+            return s.threadAlive
+        }
+        if alive {
+            poke()
+            let end = monotonicSeconds() + timeout
+            stopped.withLock {
+                while state.withLock({ $0.threadAlive }) && monotonicSeconds() < end {
+                    stoppedCondition.wait(until: min(end, monotonicSeconds() + 0.05))
+                }
+            }
+        }
+        let (events, statuses) = state.withLock { s in
+            s.running = false
+            defer { s.eventStreams = [:]; s.statusStreams = [:] }
+            return (Array(s.eventStreams.values), Array(s.statusStreams.values))
+        }
+        for c in events { c.finish() }
+        for c in statuses { c.finish() }
+    }
+
+    private func poke() {
+        var one: UInt8 = 1
+        _ = write(controlPipe.write, &one, 1)
+    }
+
+    private func samplerLoop() {
+        let sources = wakeSourceFactory()
+        var lastEventStates = sources.map(\.state)
+        state.withLock { $0.sampler.eventSources = lastEventStates; $0.sampler.running = true }
+        republish()
+        var nextSample = clock.now() + delay
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let (paused, delay, refreshDue) = state.withLock { s in
+                (s.paused, s.delay, s.sampler.lastRediscovery + s.current.policy.refreshIntervalSeconds)
+            }
+            let now = clock.now()
+            var timeoutMs: Int32 = -1
+            if !paused {
+                let due = min(nextSample, refreshDue)
+                // Round up: waking a little early would find nothing due and sleep again.
+                timeoutMs = Int32(min(3_600_000, max(0, ((due - now) * 1000).rounded(.up))))
+            }
+            var fds = [pollfd(fd: controlPipe.read, events: Int16(POLLIN), revents: 0)]
+            var owners: [Int] = []
+            for (i, s) in sources.enumerated() {
+                if let fd = s.descriptor {
+                    fds.append(pollfd(fd: fd, events: s.pollEvents, revents: 0))
+                    owners.append(i)
+                }
+            }
+            let n = poll(&fds, nfds_t(fds.count), timeoutMs)
+            if n < 0 && errno != EINTR { usleep(10_000) }
+
+            var wantRefresh = false
+            var wokenBy: String?
+            if fds[0].revents != 0 {
+                while read(controlPipe.read, &buffer, buffer.count) > 0 {}
+            }
+            let (stop, pendingRefresh, pendingSample) = state.withLock { s -> (Bool, Bool, String?) in
+                defer { s.pendingRefresh = false; s.pendingSample = nil }
+                return (s.stopRequested, s.pendingRefresh, s.pendingSample)
+            }
+            if stop { break }
+            if pendingRefresh { wantRefresh = true; wokenBy = "refresh" }
+            if let r = pendingSample { wokenBy = wokenBy ?? r }
+            for (k, i) in owners.enumerated() where fds[k + 1].revents != 0 {
+                for hint in sources[i].drain() {
+                    switch hint {
+                    case .rediscover(let why): wantRefresh = true; wokenBy = why
+                    case .resample(let why): wokenBy = wokenBy ?? why
+                    }
+                }
+            }
+            let states = sources.map(\.state)
+            let statesChanged = states != lastEventStates
+            if statesChanged {
+                lastEventStates = states
+                state.withLock { $0.sampler.eventSources = states }
+            }
+            let after = clock.now()
+            if !paused {
+                if after >= refreshDue { wantRefresh = true; wokenBy = wokenBy ?? "refresh" }
+                if after >= nextSample { wokenBy = wokenBy ?? "timer" }
+            }
+            if wantRefresh { rediscover() }
+            if let wokenBy {
+                takeSample(wokenBy: wokenBy)
+                nextSample = clock.now() + delay
+            } else if statesChanged {
+                republish()
+            }
+        }
+        state.withLock { s in
+            s.threadAlive = false
+            s.sampler.running = false
+        }
+        stopped.withLock { stoppedCondition.broadcast() }
+    }
+
+    // MARK: Sampling and publishing
+
+    private func rediscover() {
+        sourceLock.withLock { box.source.rediscover() }
+        let now = clock.now()
+        state.withLock { s in
+            s.sampler.lastRediscovery = now
+            s.sampler.rediscoveries += 1
+        }
+    }
+
+    @discardableResult
+    private func takeSample(wokenBy: String) -> MonitorUpdate {
+        let start = clock.now()
+        let (snap, reads) = sourceLock.withLock { (box.source.sample(at: start), box.source.readStats) }
+        let elapsed = clock.now() - start
+        let info = state.withLock { s -> SamplerInfo in
+            s.sampler.samples += 1
+            s.sampler.lastSampleSeconds = elapsed
+            s.sampler.wokenBy = wokenBy
+            s.sampler.reads = reads
+            s.sampler.running = s.running
+            return s.sampler
+        }
+        let timeOfDay = clock.secondsSinceLocalMidnight()
+        return model.withLock { m in
+            let status = m.decide(snap, label: sourceLabel, simulated: sourceIsSimulated, timeOfDay: timeOfDay,
+                                  sampler: info)
+            return publish(status, model: &m)
+        }
+    }
+
+    /// Publish the last status again with the sampler's current info (an event source came
+    /// up or went down): nothing was read, so nothing else changes.
+    private func republish() {
+        model.withLock { m in
+            if let last = m.last { publish(last, model: &m) }
+        }
+    }
+
+    /// Called with the model locked, so updates leave in the order they were decided.
+    @discardableResult
+    private func publish(_ status: MonitorStatus, model m: inout MonitorModel) -> MonitorUpdate {
+        var status = status
+        let events = m.commit(status)
+        let (update, listeners, eventStreams, statusStreams, needsWake) = state.withLock { s in
+            status.sampler = s.sampler
+            s.sequence += 1
+            s.current = status
+            let wake = !s.wakePending
+            s.wakePending = true
+            return (MonitorUpdate(sequence: s.sequence, status: status, events: events),
+                    Array(s.listeners.values), Array(s.eventStreams.values), Array(s.statusStreams.values), wake)
+        }
+        m.last = status
+        for c in eventStreams { for e in events { c.yield(e) } }
+        for c in statusStreams { c.yield(status) }
+        for l in listeners { l(update) }
+        if needsWake {
+            var one: UInt8 = 1
+            _ = write(wakePipe.write, &one, 1)
+        }
+        return update
+    }
+}

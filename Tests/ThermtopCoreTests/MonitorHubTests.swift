@@ -1,0 +1,257 @@
+import Foundation
+import Glibc
+import Observation
+import Synchronization
+import Testing
+import Thermtop
+
+/// A source whose next snapshot a test sets from any thread (the sampler thread reads it).
+final class LockedSource: SensorSource, Sendable {
+    let label = "locked stub"
+    let isSimulated = false
+    private let next: Mutex<Snapshot>
+    private let counts = Mutex((samples: 0, rediscoveries: 0))
+
+    init(_ snapshot: Snapshot) { next = Mutex(snapshot) }
+    func set(_ s: Snapshot) { next.withLock { $0 = s } }
+    var samples: Int { counts.withLock { $0.samples } }
+    var rediscoveries: Int { counts.withLock { $0.rediscoveries } }
+
+    func sample(at time: Double) -> Snapshot {
+        counts.withLock { $0.samples += 1 }
+        var s = next.withLock { $0 }
+        s.time = time
+        return s
+    }
+
+    func rediscover() { counts.withLock { $0.rediscoveries += 1 } }
+}
+
+/// A wake source driven through a pipe: a byte written makes `drain()` return `hint`.
+final class PipeWakeSource: WakeSource {
+    let name = "test pipe"
+    let hint: ChangeHint
+    let fds: (read: Int32, write: Int32)
+    private(set) var count = 0
+
+    init(hint: ChangeHint, fds: (Int32, Int32)) {
+        self.hint = hint
+        self.fds = fds
+    }
+
+    var descriptor: Int32? { fds.read }
+    var state: EventSourceState { EventSourceState(name: name, active: true, detail: "pipe", events: count) }
+
+    func drain() -> [ChangeHint] {
+        var b = [UInt8](repeating: 0, count: 16)
+        var got = false
+        while read(fds.read, &b, 16) > 0 { got = true; count += 1 }
+        return got ? [hint] : []
+    }
+}
+
+func makeNonBlockingPipe() -> (Int32, Int32) {
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+    return (fds[0], fds[1])
+}
+
+/// Poll `condition` until it holds or `seconds` pass; true when it held.
+func eventually(_ seconds: Double = 2, _ condition: @Sendable () -> Bool) async -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if condition() { return true }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+    }
+    return condition()
+}
+
+@Suite("Monitor hub and facade")
+@MainActor
+struct MonitorHubTests {
+    @Test("the hub's status is readable from a task off the main actor, and its stream works there")
+    func hubFromAnyIsolation() async {
+        let source = LockedSource(StubSource.package(53))
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 0.05)
+        let state = await Task.detached { hub.current.thermalState }.value
+        #expect(state == .nominal)
+        hub.start()
+        defer { hub.stop() }
+        let waiter = Task.detached { () -> MonitorEvent? in
+            for await e in hub.changes() { return e }
+            return nil
+        }
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        source.set(StubSource.package(95))
+        let event = await waiter.value
+        #expect(event == .thermalStateChanged(from: .nominal, to: .serious))
+        let ok6 = await Task.detached { hub.tier }.value == .minimal
+        #expect(ok6)
+    }
+
+    @Test("created on a hot machine it is serious at once, and the first readings announce nothing")
+    func noFalseFirstEvent() {
+        let source = StubSource(StubSource.package(95))
+        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        #expect(monitor.thermalState == .serious)
+        #expect(monitor.tier == .minimal)
+        #expect(source.samples == 1)
+        var events: [MonitorEvent] = []
+        let token = monitor.addObserver { events.append($0) }
+        monitor.sample()
+        monitor.sample()
+        #expect(events.isEmpty)
+        token.cancel()
+    }
+
+    @Test("observing thermalState, tier or low power does not fire when a sample changes nothing of them")
+    func observationOnlyOnChange() {
+        let source = StubSource(StubSource.package(53))
+        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        let fired = Mutex((state: 0, tier: 0, lowPower: 0, status: 0))
+        // Each registration fires at most once: on the first change of what it read.
+        withObservationTracking { _ = monitor.thermalState } onChange: { fired.withLock { $0.state += 1 } }
+        withObservationTracking { _ = monitor.tier } onChange: { fired.withLock { $0.tier += 1 } }
+        withObservationTracking { _ = monitor.isLowPowerModeEnabled } onChange: { fired.withLock { $0.lowPower += 1 } }
+        withObservationTracking { _ = monitor.status } onChange: { fired.withLock { $0.status += 1 } }
+        source.next = StubSource.package(54)   // a different reading, the same state
+        monitor.sample()
+        #expect(fired.withLock { $0.status } == 1)
+        #expect(fired.withLock { $0.state } == 0)
+        #expect(fired.withLock { $0.tier } == 0)
+        #expect(fired.withLock { $0.lowPower } == 0)
+        source.next = StubSource.package(95)
+        monitor.sample()
+        #expect(fired.withLock { $0.state } == 1)
+        #expect(fired.withLock { $0.tier } == 1)
+        #expect(fired.withLock { $0.lowPower } == 0)
+    }
+
+    @Test("an observer token unregisters on cancel() and when released")
+    func tokens() {
+        let source = StubSource(StubSource.package(53))
+        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        var a = 0, b = 0
+        let tokenA = monitor.addObserver { _ in a += 1 }
+        do {
+            let tokenB = monitor.addObserver { _ in b += 1 }
+            monitor.overrides = Overrides(thermalState: .fair)
+            #expect(b == 2)   // state and tier
+            _ = tokenB
+        }
+        tokenA.cancel()
+        #expect(tokenA.isCancelled)
+        monitor.overrides = Overrides(thermalState: .critical)
+        #expect(a == 2)
+        #expect(b == 2)
+    }
+
+    @Test("setting config re-decides from the last reading at once")
+    func configRedecides() {
+        let source = StubSource(StubSource.package(70))
+        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        #expect(monitor.thermalState == .nominal)
+        var config = monitor.config
+        config.overrides["x86_pkg_temp"] = SensorOverride(serious: 65)
+        config.overrides["thermal_zone1"] = SensorOverride(serious: 65)
+        let samples = source.samples
+        monitor.config = config
+        #expect(source.samples == samples)
+        #expect(monitor.thermalState == .serious, "\(monitor.status.reason)")
+    }
+
+    @Test("started, the sampler samples every delay, stops when asked, and takes no timed samples while paused")
+    func samplerThread() async {
+        let source = LockedSource(StubSource.package(53))
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 0.05)
+        hub.start()
+        let ok1 = await eventually { source.samples >= 5 }
+        #expect(ok1)
+        hub.setPaused(true)
+        try? await Task.sleep(nanoseconds: 60_000_000)
+        let paused = source.samples
+        try? await Task.sleep(nanoseconds: 300_000_000)
+        #expect(source.samples == paused, "sampled while paused")
+        hub.sampleNow(reason: "key")
+        let ok2 = await eventually { source.samples == paused + 1 }
+        #expect(ok2)
+        #expect(hub.current.sampler.wokenBy == "key")
+        hub.stop()
+        #expect(!hub.isRunning)
+        let stopped = source.samples
+        try? await Task.sleep(nanoseconds: 200_000_000)
+        #expect(source.samples == stopped)
+    }
+
+    @Test("a resample hint samples within 100 ms; a rediscover hint rediscovers; both show in the status")
+    func wakeSourceHints() async {
+        let source = LockedSource(StubSource.package(53))
+        let resample = makeNonBlockingPipe(), rediscover = makeNonBlockingPipe()
+        defer { for fd in [resample.0, resample.1, rediscover.0, rediscover.1] { close(fd) } }
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 60, wakeSources: {
+            [PipeWakeSource(hint: .resample("charger"), fds: resample),
+             PipeWakeSource(hint: .rediscover("dock"), fds: rediscover)]
+        })
+        hub.start()
+        defer { hub.stop() }
+        let sourcesUp = await eventually { hub.current.sampler.eventSources.count == 2 }
+        #expect(sourcesUp)
+        let before = source.samples
+        source.set(StubSource.package(95))
+        // When the sampler published, timed on its own thread (the test's polling adds latency).
+        let publishedAt = Mutex<Double?>(nil)
+        let clock = SystemClock()
+        let listener = hub.addListener { u in
+            if u.status.thermalState == .serious { publishedAt.withLock { $0 = $0 ?? clock.now() } }
+        }
+        var one: UInt8 = 1
+        let t0 = clock.now()
+        _ = write(resample.1, &one, 1)
+        let ok3 = await eventually(1) { hub.current.thermalState == .serious }
+        #expect(ok3)
+        let latency = (publishedAt.withLock { $0 } ?? .infinity) - t0
+        #expect(latency < 0.1, "published \(latency) s after the event")
+        listener.cancel()
+        #expect(source.samples == before + 1)
+        #expect(hub.current.sampler.wokenBy == "charger")
+        _ = write(rediscover.1, &one, 1)
+        let ok4 = await eventually { source.rediscoveries == 1 }
+        #expect(ok4)
+        let ok5 = await eventually { hub.current.sampler.eventSources.first?.events == 1 }
+        #expect(ok5)
+    }
+
+    @Test("the wake descriptor becomes readable on a new status and is emptied by consumeWake()")
+    func wakeDescriptor() {
+        let hub = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualClock())
+        hub.consumeWake()
+        var p = pollfd(fd: hub.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&p, 1, 0) == 0)
+        hub.setOverrides(Overrides(lowPower: true))
+        #expect(poll(&p, 1, 0) == 1)
+        hub.consumeWake()
+        p.revents = 0
+        #expect(poll(&p, 1, 0) == 0)
+    }
+
+    @Test("the simulated laptop's load is adjusted through the hub; a real source says nil")
+    func adjustLoad() {
+        let sim = ThermalStatusHub(source: SimulatedLaptop(load: 0.5), clock: ManualClock())
+        #expect(sim.adjustLoad(by: 0.1) == 0.6)
+        #expect(sim.simulatedLoad == 0.6)
+        let real = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualClock())
+        #expect(real.adjustLoad(by: 0.1) == nil)
+    }
+
+    @Test("the simulated laptop's refresh pairs and unpairs a peripheral")
+    func simulatedRefreshIsVisible() {
+        let monitor = ThermalMonitor(source: SimulatedLaptop(), clock: ManualClock())
+        let before = monitor.snapshot.peripherals.count
+        monitor.refresh()
+        let after = monitor.snapshot.peripherals.count
+        #expect(before != after)
+        monitor.refresh()
+        #expect(monitor.snapshot.peripherals.count == before)
+    }
+}
