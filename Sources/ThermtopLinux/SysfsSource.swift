@@ -135,12 +135,18 @@ public final class SysfsSource: SensorSource {
 }
 
 extension SysfsSource {
-    /// The event sources that wake the sampler for the live machine: kernel uevents and the
-    /// thermal generic-netlink family. Made on the sampler thread. A fixture root gets none:
-    /// this machine's events say nothing about it.
-    public static func wakeSources(forRoot path: String) -> @Sendable () -> [any WakeSource] {
-        guard path == "/sys" else { return { [] } }
-        return { [UeventSource(filter: .thermtop), ThermalNetlinkSource()] }
+    /// The event sources that wake the sampler for the live machine: kernel uevents, the
+    /// thermal generic-netlink family and the power-profiles daemon on the system bus (wired
+    /// into the source, which merges its profile). Made on the sampler thread, where they stay
+    /// (sd-bus is not thread-safe). A fixture root gets none: this machine's events say nothing
+    /// about it.
+    public static func wakeSources(forRoot path: String) -> @Sendable (any SensorSource) -> [any WakeSource] {
+        guard path == "/sys" else { return { _ in [] } }
+        return { source in
+            let profiles = PowerProfilesSource()
+            (source as? SysfsSource)?.powerProfiles = profiles
+            return [UeventSource(filter: .thermtop), ThermalNetlinkSource(), profiles]
+        }
     }
 }
 

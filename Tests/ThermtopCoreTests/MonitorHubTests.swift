@@ -58,7 +58,7 @@ func makeNonBlockingPipe() -> (Int32, Int32) {
 }
 
 /// Poll `condition` until it holds or `seconds` pass; true when it held.
-func eventually(_ seconds: Double = 2, _ condition: @Sendable () -> Bool) async -> Bool {
+func eventually(_ seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
     let end = Date().addingTimeInterval(seconds)
     while Date() < end {
         if condition() { return true }
@@ -189,7 +189,7 @@ struct MonitorHubTests {
         let source = LockedSource(StubSource.package(53))
         let resample = makeNonBlockingPipe(), rediscover = makeNonBlockingPipe()
         defer { for fd in [resample.0, resample.1, rediscover.0, rediscover.1] { close(fd) } }
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 60, wakeSources: {
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 60, wakeSources: { _ in
             [PipeWakeSource(hint: .resample("charger"), fds: resample),
              PipeWakeSource(hint: .rediscover("dock"), fds: rediscover)]
         })

@@ -77,7 +77,7 @@ public final class ThermalMonitor {
     /// Reads the source once (on this thread) before returning.
     public convenience init(source: any SensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
                             overrides: Overrides = .none, delay: Double = 1,
-                            wakeSources: @escaping @Sendable () -> [any WakeSource] = { [] }) {
+                            wakeSources: @escaping @Sendable (any SensorSource) -> [any WakeSource] = { _ in [] }) {
         self.init(hub: ThermalStatusHub(source: source, clock: clock, config: config, overrides: overrides,
                                         delay: delay, wakeSources: wakeSources))
     }

@@ -68,7 +68,7 @@ public final class ThermalStatusHub: Sendable {
     /// read hangs.
     private let model: Mutex<MonitorModel>
     private let state: Mutex<HubState>
-    private let wakeSourceFactory: @Sendable () -> [any WakeSource]
+    private let wakeSourceFactory: @Sendable (any SensorSource) -> [any WakeSource]
     private let wakePipe: (read: Int32, write: Int32)
     private let controlPipe: (read: Int32, write: Int32)
     private let stopped = ConditionLock()
@@ -96,10 +96,11 @@ public final class ThermalStatusHub: Sendable {
     /// placeholder, and the first sample announces no change).
     /// - Parameters:
     ///   - delay: seconds between samples once started.
-    ///   - wakeSources: made on the sampler thread when it starts; their descriptors wake it.
+    ///   - wakeSources: made on the sampler thread when it starts, given the source (with the
+    ///     source lock held, so a source can be wired to them); their descriptors wake it.
     public init(source: any SensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
                 overrides: Overrides = .none, delay: Double = 1,
-                wakeSources: @escaping @Sendable () -> [any WakeSource] = { [] }) {
+                wakeSources: @escaping @Sendable (any SensorSource) -> [any WakeSource] = { _ in [] }) {
         box = SourceBox(source)
         self.clock = clock
         sourceLabel = source.label
@@ -330,10 +331,12 @@ public final class ThermalStatusHub: Sendable {
     }
 
     private func samplerLoop() {
-        let sources = wakeSourceFactory()
+        let sources = sourceLock.withLock { wakeSourceFactory(box.source) }
         var lastEventStates = sources.map(\.state)
         state.withLock { $0.sampler.eventSources = lastEventStates; $0.sampler.running = true }
-        republish()
+        // Read again with the event sources in place (a D-Bus profile now joins the reading),
+        // and so that their states show at once.
+        if !sources.isEmpty { takeSample(wokenBy: "event sources up") }
         var nextSample = clock.now() + delay
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
