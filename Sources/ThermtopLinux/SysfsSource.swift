@@ -143,9 +143,9 @@ extension SysfsSource {
     public static func wakeSources(forRoot path: String) -> @Sendable (any SensorSource) -> [any WakeSource] {
         guard path == "/sys" else { return { _ in [] } }
         return { source in
-            let profiles = PowerProfilesSource()
-            (source as? SysfsSource)?.powerProfiles = profiles
-            return [UeventSource(filter: .thermtop), ThermalNetlinkSource(), profiles]
+            let sources = LinuxWakeSources()
+            (source as? SysfsSource)?.powerProfiles = sources.powerProfiles
+            return sources.all
         }
     }
 }
