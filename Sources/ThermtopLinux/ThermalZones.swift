@@ -12,6 +12,8 @@ struct ZoneLayout: Sendable {
     /// `acpi-LNXTHERM:00/thermal/acpitz`, `virtual/thermal/x86_pkg_temp` (see `DeviceInfo`).
     var stableID = ""
     var deviceInfo: DeviceInfo = .unlinked
+    /// For zones of a real device (iwlwifi, a PCI thermal device): whether it sleeps.
+    var gate: PowerGate?
 
     static func discover(_ root: SysfsRoot) -> [ZoneLayout] {
         let base = "class/thermal"
@@ -27,11 +29,14 @@ struct ZoneLayout: Sendable {
             }).sorted()
             let trips = tripIndices.map { k in readTrip(root, dir: dir, index: k) }
             issues += trips.compactMap(\.ignored)
-            let (info, _) = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device")
+            let (info, path) = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device")
+            // Only a zone with its own `device` link can belong to a device that sleeps.
+            let linked = root.resolved("\(dir)/device").map { $0.hasPrefix("devices/") } ?? false
             return ZoneLayout(id: id, dir: dir, type: type, policy: policy, trips: trips, staticIssues: issues,
                               hasMode: files.contains("mode"),
                               stableID: SensorIDs.make(device: info, middle: "thermal", channel: type ?? "zone"),
-                              deviceInfo: info)
+                              deviceInfo: info,
+                              gate: linked ? DeviceLocator.gate(root, devicePath: path, link: "\(dir)/device") : nil)
         }
         for (i, sid) in SensorIDs.disambiguate(zones.map(\.stableID)).enumerated() { zones[i].stableID = sid }
         return zones
@@ -61,10 +66,14 @@ struct ZoneLayout: Sendable {
     /// Reread what changes: `temp` and `mode`.
     func sample(_ root: SysfsRoot) -> ThermalZone {
         var issues = staticIssues
-        let celsius = root.take("\(dir)/temp", Parse.temperature, into: &issues)
+        // A zone of a sleeping device is not read: reading `temp` would wake it.
+        let asleep = gate?.asleep(root, issues: &issues)
+        let celsius = asleep == nil ? root.take("\(dir)/temp", Parse.temperature, into: &issues) : nil
         let mode = hasMode ? root.take("\(dir)/mode", Parse.string, into: &issues, required: false) : nil
-        return ThermalZone(id: id, type: type, celsius: celsius, mode: mode, policy: policy, trips: trips, issues: issues,
-                           stableID: stableID, deviceInfo: deviceInfo)
+        var zone = ThermalZone(id: id, type: type, celsius: celsius, mode: mode, policy: policy, trips: trips, issues: issues,
+                               stableID: stableID, deviceInfo: deviceInfo)
+        zone.asleep = asleep
+        return zone
     }
 }
 

@@ -294,3 +294,24 @@ struct HwmonExtraTests {
         #expect(bad.value == nil && bad.raw == "12v" && bad.issues.first?.reason == .notANumber)
     }
 }
+
+@Suite("thermal zones of sleeping devices")
+struct ZoneSleepTests {
+    @Test("a zone whose device is in D3hot is not read and is asleep; awake again, it is read")
+    func zoneAsleep() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        let source = SysfsSource(path: copy.path)
+        #expect(source.sample(at: 0).zone("thermal_zone5")?.celsius == 52.05)
+        try copy.write("devices/pci0000:00/0000:00:04.0/power_state", "D3hot\n")
+        try copy.write("devices/virtual/thermal/thermal_zone5/temp", "99000\n")
+        let snap = source.sample(at: 1)
+        let z = try #require(snap.zone("thermal_zone5"))
+        #expect(z.celsius == nil && z.asleep == "D3hot")
+        #expect(snap.temperatureSensors.first { $0.location == "thermal_zone5" }?.issue?.reason == .deviceAsleep)
+        // Virtual zones (no device link) are never gated.
+        #expect(snap.zone("thermal_zone1")?.celsius == 53.0)
+        try copy.write("devices/pci0000:00/0000:00:04.0/power_state", "D0\n")
+        #expect(source.sample(at: 2).zone("thermal_zone5")?.celsius == 99.0)
+    }
+}

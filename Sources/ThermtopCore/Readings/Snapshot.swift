@@ -108,6 +108,8 @@ public struct ThermalZone: Sendable, Equatable, Identifiable {
     public var stableID: String?
     /// The device behind the zone's `device` link, if any.
     public var deviceInfo: DeviceInfo?
+    /// `suspended` / `D3cold`… when the zone's device sleeps and `temp` was not read.
+    public var asleep: String?
 
     public init(id: String, type: String?, celsius: Double?, mode: String? = nil, policy: String? = nil,
                 trips: [TripPoint] = [], issues: [ReadingIssue] = [], stableID: String? = nil,

@@ -62,6 +62,7 @@ public enum StatusReport {
                 .object([
                     ("id", .string(z.id)),
                     ("stable_id", .str(z.stableID)),
+                    ("asleep", .str(z.asleep)),
                     ("type", .str(z.type)),
                     ("celsius", .num(z.celsius)),
                     ("mode", .str(z.mode)),

@@ -93,13 +93,15 @@ extension TemperatureSensor {
         let name = zone.type ?? zone.id
         self.init(
             id: zone.stableID ?? zone.id, name: name, kind: .zone, celsius: zone.celsius,
-            issue: zone.celsius == nil ? zone.issues.first(forFile: "temp") : nil,
+            issue: zone.asleep.map { ReadingIssue(file: "class/thermal/\(zone.id)/device", reason: .deviceAsleep, detail: $0) }
+                ?? (zone.celsius == nil ? zone.issues.first(forFile: "temp") : nil),
             passiveTrips: usable.filter { $0.kind == .passive }.sorted { $0.celsius! < $1.celsius! },
             hotTrip: usable.filter { $0.kind == .hot }.min { $0.celsius! < $1.celsius! },
             criticalTrip: usable.filter { $0.kind == .critical }.min { $0.celsius! < $1.celsius! },
             isBattery: name.lowercased().contains("bat"),
             location: zone.id, chip: zone.type, deviceInfo: zone.deviceInfo
         )
+        asleep = zone.asleep
     }
 
     public init(channel: HwmonChannel) {
