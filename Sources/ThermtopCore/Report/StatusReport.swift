@@ -282,6 +282,7 @@ public enum StatusReport {
             ("model", .str(b.model)),
             ("manufacturer", .str(b.manufacturer)),
             ("technology", .str(b.technology)),
+            ("scope", .str(b.scope)),
         ])
     }
 }

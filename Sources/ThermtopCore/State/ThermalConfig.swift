@@ -34,8 +34,9 @@ public struct ThermalConfig: Sendable, Equatable {
     /// hwmon fans under automatic control, by duty (PWM ÷ 255, else RPM ÷ max RPM): ChromeOS's
     /// fan ratios (fair at half speed, serious at full speed).
     public var fanDutyRatios: CoolingRatios = CoolingRatios.chromeOS[.fan]!
-    /// Per-sensor overrides, keyed by sensor id (`thermal_zone1`, `hwmon2/temp1`) or display
-    /// name (`x86_pkg_temp`, `coretemp Package id 0`).
+    /// Per-sensor overrides, keyed by the stable sensor id (`pci-0000:00:18.3/k10temp/Tctl`,
+    /// `virtual/thermal/x86_pkg_temp`; survives renumbering) or the raw name (`x86_pkg_temp`,
+    /// `coretemp Package id 0`).
     public var overrides: [String: SensorOverride] = [:]
     /// The headroom forecast's window, gates and horizon.
     public var forecast = ForecastConfig()
