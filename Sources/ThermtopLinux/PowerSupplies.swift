@@ -116,7 +116,12 @@ struct SupplyLayout: Sendable {
         if present == false {
             return (nil, ReadingIssue(file: "\(dir)/present", reason: .missing, detail: "present 0: empty bay, not a battery"))
         }
-        let status = r("status", Parse.string).map(BatteryStatus.init(kernel:))
+        let statusText = r("status", Parse.string)
+        let status = statusText.map(BatteryStatus.init(kernel:))
+        if let t = statusText, status == .unknown, t.lowercased() != "unknown" {
+            // Shown as unknown, with the kernel's word kept.
+            issues.append(ReadingIssue(file: "\(dir)/status", reason: .unrecognised, detail: String(t.prefix(24))))
+        }
         var energyNow = r("energy_now", Parse.micro(max: 10_000))
         let energyFull = r("energy_full", Parse.micro(max: 10_000))
         var chargeNow = r("charge_now", Parse.micro(max: 1_000))

@@ -315,3 +315,16 @@ struct ZoneSleepTests {
         #expect(source.sample(at: 2).zone("thermal_zone5")?.celsius == 99.0)
     }
 }
+
+@Suite("battery status words thermtop does not know")
+struct UnknownStatusTests {
+    @Test("an unknown status is unknown with the kernel's word kept as an unrecognised issue")
+    func unknownStatus() throws {
+        let copy = try FixtureCopy("untyped-supplies")
+        defer { copy.remove() }
+        try copy.write("class/power_supply/BAT0/status", "Balancing\n")
+        let b = try #require(SysfsSource(path: copy.path).sample(at: 0).battery("BAT0"))
+        #expect(b.status == .unknown)
+        #expect(b.issues.contains { $0.reason == .unrecognised && $0.detail == "Balancing" })
+    }
+}
