@@ -46,14 +46,14 @@ struct PolicyTests {
         PolicyRow(state: .nominal, lowPower: false, refresh: 30, animations: true, prefetch: true, inference: .full),
         PolicyRow(state: .nominal, lowPower: true, refresh: 60, animations: true, prefetch: false, inference: .full),
         PolicyRow(state: .fair, lowPower: false, refresh: 60, animations: true, prefetch: false, inference: .full),
-        PolicyRow(state: .fair, lowPower: true, refresh: 180, animations: false, prefetch: false, inference: .full),
+        PolicyRow(state: .fair, lowPower: true, refresh: 180, animations: false, prefetch: false, inference: .reduced(everyNthFrame: 3)),
         PolicyRow(state: .serious, lowPower: false, refresh: 180, animations: false, prefetch: false, inference: .reduced(everyNthFrame: 3)),
         PolicyRow(state: .serious, lowPower: true, refresh: 180, animations: false, prefetch: false, inference: .reduced(everyNthFrame: 3)),
         PolicyRow(state: .critical, lowPower: false, refresh: 180, animations: false, prefetch: false, inference: .suspended),
         PolicyRow(state: .critical, lowPower: true, refresh: 180, animations: false, prefetch: false, inference: .suspended),
     ]
 
-    @Test("the policy: refresh 30/60/180 s, animations except at minimal, prefetch only at full, inference by state",
+    @Test("the policy: refresh 30/60/180 s, animations except at minimal, prefetch only at full, inference by state capped at minimal",
           arguments: policyTable)
     func policy(_ row: PolicyRow) {
         let p = QualityPolicy(state: row.state, lowPower: row.lowPower)
@@ -63,6 +63,36 @@ struct PolicyTests {
         #expect(p.inference == row.inference)
         #expect(p.userInitiatedWorkAllowed)
         #expect(p.lowPowerAdjustments == (row.lowPower ? .saving : .none))
+    }
+
+    @Test("tiers order as the seeds: full > reduced > minimal, so `tier >= .reduced` means reduced or better")
+    func tierOrder() {
+        #expect(QualityTier.full > .reduced)
+        #expect(QualityTier.reduced > .minimal)
+        #expect(QualityTier.full > .minimal)
+        #expect(QualityTier.allCases.sorted() == [.minimal, .reduced, .full])
+        #expect(QualityTier.allCases.filter { $0 >= .reduced } == [.full, .reduced])
+        #expect(QualityTier.allCases.max() == .full)
+    }
+
+    @Test("the policy is one consistent value: nothing is full at minimal, everything is at full", arguments: ThermalState.allCases)
+    func policyConsistent(_ state: ThermalState) {
+        for lowPower in [false, true] {
+            let p = QualityPolicy(state: state, lowPower: lowPower)
+            #expect(p.refreshIntervalSeconds == p.tier.refreshIntervalSeconds)
+            #expect(p.animationsEnabled == (p.tier >= .reduced))
+            #expect(p.prefetchEnabled == (p.tier == .full))
+            if p.tier == .minimal {
+                #expect(p.inference != .full, "\(state) + low power \(lowPower): minimal with full inference")
+                #expect(!p.animationsEnabled && !p.prefetchEnabled)
+            }
+            if p.tier == .full {
+                #expect(p.inference == .full && p.animationsEnabled && p.prefetchEnabled && !lowPower)
+            }
+            // Never more than the seeds' rule by state allows.
+            let byState = InferenceBudget(state: state)
+            #expect(p.inference.framesAllowed(outOf: 9) <= byState.framesAllowed(outOf: 9))
+        }
     }
 
     @Test("refresh interval per tier: full 30 s, reduced 60 s, minimal 180 s")
@@ -171,4 +201,8 @@ struct PolicyTests {
         ]
         #expect(!LowPowerAssessment.assess(snap, config: ThermalConfig()).enabled)
     }
+}
+
+extension InferenceBudget {
+    func framesAllowed(outOf n: Int) -> Int { (0..<n).filter { allows(frame: $0) }.count }
 }

@@ -1,4 +1,6 @@
 /// One quality tier that every feature consults, instead of each one reading temperatures.
+/// Ordered by how much work is allowed, as in the seeds: `full > reduced > minimal`, so
+/// `guard tier >= .reduced` reads "reduced or better".
 public enum QualityTier: String, Sendable, Hashable, Comparable, CaseIterable, Codable, CustomStringConvertible {
     case full
     case reduced
@@ -6,9 +8,9 @@ public enum QualityTier: String, Sendable, Hashable, Comparable, CaseIterable, C
 
     private var rank: Int {
         switch self {
-        case .full: 0
+        case .minimal: 0
         case .reduced: 1
-        case .minimal: 2
+        case .full: 2
         }
     }
 
@@ -44,12 +46,24 @@ public enum InferenceBudget: Sendable, Hashable, Codable, CustomStringConvertibl
     /// None until the machine cools down.
     case suspended
 
-    /// nominal and fair → full, serious → one every 3 frames, critical → suspended.
+    /// The seeds' rule by state: nominal and fair → full, serious → one every 3 frames,
+    /// critical → suspended.
     public init(state: ThermalState) {
         switch state {
         case .nominal, .fair: self = .full
         case .serious: self = .reduced(everyNthFrame: 3)
         case .critical: self = .suspended
+        }
+    }
+
+    /// The policy's budget: the rule by state, capped by the tier so that at `minimal` nothing
+    /// is full (fair + low power gives one frame in three, not every frame).
+    public init(state: ThermalState, tier: QualityTier) {
+        let byState = InferenceBudget(state: state)
+        if tier == .minimal, byState == .full {
+            self = .reduced(everyNthFrame: 3)
+        } else {
+            self = byState
         }
     }
 
@@ -104,7 +118,7 @@ public struct QualityPolicy: Sendable, Hashable {
     public var refreshIntervalSeconds: Double
     /// Animations run at full and reduced; the UI is static at minimal.
     public var animationsEnabled: Bool
-    /// Prefetching runs only at full (and never while saving power).
+    /// Prefetching runs only at full (full already means not saving power).
     public var prefetchEnabled: Bool
     public var inference: InferenceBudget
     public var lowPowerAdjustments: LowPowerAdjustments
@@ -116,9 +130,9 @@ public struct QualityPolicy: Sendable, Hashable {
         self.lowPower = lowPower
         tier = QualityTier(state: state, lowPower: lowPower)
         refreshIntervalSeconds = tier.refreshIntervalSeconds
-        animationsEnabled = tier != .minimal
-        prefetchEnabled = tier == .full && !lowPower
-        inference = InferenceBudget(state: state)
+        animationsEnabled = tier >= .reduced
+        prefetchEnabled = tier == .full
+        inference = InferenceBudget(state: state, tier: tier)
         lowPowerAdjustments = lowPower ? .saving : .none
     }
 }
