@@ -22,10 +22,11 @@ let package = Package(
         .target(name: "ThermtopLinux", dependencies: [
             "ThermtopCore", "CSystemd", .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // sd-bus from libsystemd, for the power-profiles D-Bus source.
+        // sd-bus from libsystemd, for the power-profiles D-Bus source: only its header at build
+        // time (libsystemd-dev, /usr/include/systemd); the library is dlopen'ed on first use.
+        // No pkgConfig: it would link -lsystemd into every program, loaded or not.
         .systemLibrary(
             name: "CSystemd",
-            pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
         // `import Thermtop`: re-exports both, plus the Foundation conveniences (notifications).

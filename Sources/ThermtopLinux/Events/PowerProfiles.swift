@@ -33,7 +33,8 @@ extension LowPowerSignals {
     }
 }
 
-/// Follows power-profiles-daemon (or tuned-ppd) on the system bus through sd-bus: reads
+/// Follows power-profiles-daemon (or tuned-ppd) on the system bus through sd-bus (libsystemd,
+/// loaded on first use; every sd-bus call is made from this file, see CSystemd/shim.h): reads
 /// `ActiveProfile` and `PerformanceDegraded` once, then follows `PropertiesChanged`, and notices
 /// the daemon leaving or (re)appearing. `sd_bus_open_system` honours `DBUS_SYSTEM_BUS_ADDRESS`.
 ///
@@ -78,21 +79,30 @@ public final class PowerProfilesSource: WakeSource {
     public init(address: String? = nil, timeout: Double = 0.25, services: [Service] = PowerProfilesSource.services) {
         self.services = services
         state = EventSourceState(name: name, active: false, detail: "")
+        // No bus, no libsystemd: a machine without a system bus (a container, CI) does not load it.
+        if address == nil, !Self.systemBusMayExist {
+            state.detail = "system bus: no \(Self.systemBusSocket) and no DBUS_SYSTEM_BUS_ADDRESS; state.ini fallback"
+            return
+        }
+        guard thermtop_sdbus_load() == 1 else {
+            state.detail = "libsystemd: \(String(cString: thermtop_sdbus_error())); state.ini fallback"
+            return
+        }
         var bus: OpaquePointer?
-        let rc = address.map { Self.open(address: $0, &bus) } ?? sd_bus_open_system(&bus)
+        let rc = address.map { Self.open(address: $0, &bus) } ?? tt_sd_bus_open_system(&bus)
         guard rc >= 0, let bus else {
-            if let bus { sd_bus_flush_close_unref(bus) }
+            if let bus { tt_sd_bus_flush_close_unref(bus) }
             state.detail = "system bus: \(errnoName(-rc)); state.ini fallback"
             return
         }
         self.bus = bus
-        _ = sd_bus_set_method_call_timeout(bus, UInt64(max(timeout, 0.001) * 1_000_000))
+        _ = tt_sd_bus_set_method_call_timeout(bus, UInt64(max(timeout, 0.001) * 1_000_000))
         let me = Unmanaged.passUnretained(self).toOpaque()
         for service in services {
             // Signals are matched by path and checked against the owner in the handler: sd-bus
             // cannot match a well-known sender name locally.
             var slot: OpaquePointer?
-            var r = sd_bus_match_signal(bus, &slot, nil, service.path, "org.freedesktop.DBus.Properties",
+            var r = tt_sd_bus_match_signal(bus, &slot, nil, service.path, "org.freedesktop.DBus.Properties",
                                         "PropertiesChanged", { m, userdata, _ in
                 PowerProfilesSource.from(userdata).propertiesChanged(m)
                 return 0
@@ -102,7 +112,7 @@ public final class PowerProfilesSource: WakeSource {
             let rule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
                 + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(service.name)'"
             if r >= 0 {
-                r = sd_bus_add_match(bus, &slot, rule, { m, userdata, _ in
+                r = tt_sd_bus_add_match(bus, &slot, rule, { m, userdata, _ in
                     PowerProfilesSource.from(userdata).nameOwnerChanged(m)
                     return 0
                 }, me)
@@ -131,19 +141,26 @@ public final class PowerProfilesSource: WakeSource {
 
     deinit { close() }
 
+    /// sd-bus's default system bus address when DBUS_SYSTEM_BUS_ADDRESS is not set.
+    static let systemBusSocket = "/run/dbus/system_bus_socket"
+
+    static var systemBusMayExist: Bool {
+        getenv("DBUS_SYSTEM_BUS_ADDRESS") != nil || access(systemBusSocket, F_OK) == 0
+    }
+
     /// A client connection to `address`, as `sd_bus_open_system` makes one to the system bus.
     private static func open(address: String, _ bus: inout OpaquePointer?) -> Int32 {
-        var r = sd_bus_new(&bus)
-        if r >= 0 { r = sd_bus_set_address(bus, address) }
-        if r >= 0 { r = sd_bus_set_bus_client(bus, 1) }
-        if r >= 0 { r = sd_bus_start(bus) }
+        var r = tt_sd_bus_new(&bus)
+        if r >= 0 { r = tt_sd_bus_set_address(bus, address) }
+        if r >= 0 { r = tt_sd_bus_set_bus_client(bus, 1) }
+        if r >= 0 { r = tt_sd_bus_start(bus) }
         return r
     }
 
     private func close() {
-        for slot in slots { sd_bus_slot_unref(slot) }
+        for slot in slots { tt_sd_bus_slot_unref(slot) }
         slots = []
-        if let bus { sd_bus_flush_close_unref(bus) }
+        if let bus { tt_sd_bus_flush_close_unref(bus) }
         bus = nil
     }
 
@@ -153,20 +170,20 @@ public final class PowerProfilesSource: WakeSource {
 
     public var descriptor: Int32? {
         guard state.active, let bus else { return nil }
-        let fd = sd_bus_get_fd(bus)
+        let fd = tt_sd_bus_get_fd(bus)
         return fd >= 0 ? fd : nil
     }
 
     public var pollEvents: Int16 {
         guard let bus else { return Int16(POLLIN) }
-        let e = sd_bus_get_events(bus)
+        let e = tt_sd_bus_get_events(bus)
         return e > 0 ? Int16(e) : Int16(POLLIN)
     }
 
     public func drain() -> [ChangeHint] {
         guard state.active, let bus else { return [] }
         while true {
-            let r = sd_bus_process(bus, nil)
+            let r = tt_sd_bus_process(bus, nil)
             if r == 0 { break }
             if r < 0 {
                 // The bus went away (dbus-daemon restarted): fall back to state.ini; the
@@ -193,27 +210,27 @@ public final class PowerProfilesSource: WakeSource {
     private func readAll(_ service: Service) -> Result<String, ReadFailure> {
         guard let bus else { return .failure(ReadFailure(text: "no bus")) }
         guard let call = getAllCall(service) else { return .failure(ReadFailure(text: "cannot build GetAll")) }
-        defer { sd_bus_message_unref(call) }
+        defer { tt_sd_bus_message_unref(call) }
         var error = sd_bus_error()
-        defer { sd_bus_error_free(&error) }
+        defer { tt_sd_bus_error_free(&error) }
         var reply: OpaquePointer?
-        let r = sd_bus_call(bus, call, 0, &error, &reply)
+        let r = tt_sd_bus_call(bus, call, 0, &error, &reply)
         guard r >= 0, let reply else {
             let name = error.name.map { String(cString: $0) } ?? errnoName(-r)
             return .failure(ReadFailure(text: "\(service.name): \(Self.shortError(name))"))
         }
-        defer { sd_bus_message_unref(reply) }
+        defer { tt_sd_bus_message_unref(reply) }
         apply(reply: reply, from: service)
-        return .success(sd_bus_message_get_sender(reply).map { String(cString: $0) } ?? "")
+        return .success(tt_sd_bus_message_get_sender(reply).map { String(cString: $0) } ?? "")
     }
 
     /// GetAll without waiting: the answer arrives through `drain()`.
     private func requestAll(_ service: Service) {
         guard let bus, let call = getAllCall(service) else { return }
-        defer { sd_bus_message_unref(call) }
+        defer { tt_sd_bus_message_unref(call) }
         let context = Unmanaged.passRetained(AsyncRead(source: self, service: service)).toOpaque()
         // A floating slot (nil): sd-bus frees it with the call; the context is released in the handler.
-        let r = sd_bus_call_async(bus, nil, call, { m, userdata, _ in
+        let r = tt_sd_bus_call_async(bus, nil, call, { m, userdata, _ in
             let context = Unmanaged<AsyncRead>.fromOpaque(userdata!).takeRetainedValue()
             context.source?.asyncReply(m, service: context.service)
             return 0
@@ -232,13 +249,13 @@ public final class PowerProfilesSource: WakeSource {
 
     private func getAllCall(_ service: Service) -> OpaquePointer? {
         var m: OpaquePointer?
-        guard sd_bus_message_new_method_call(bus, &m, service.name, service.path,
+        guard tt_sd_bus_message_new_method_call(bus, &m, service.name, service.path,
                                              "org.freedesktop.DBus.Properties", "GetAll") >= 0, let m else { return nil }
         let appended = service.interface.withCString { iface in
-            sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), iface)
+            tt_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), iface)
         }
         guard appended >= 0 else {
-            sd_bus_message_unref(m)
+            tt_sd_bus_message_unref(m)
             return nil
         }
         return m
@@ -247,11 +264,11 @@ public final class PowerProfilesSource: WakeSource {
     private func asyncReply(_ m: OpaquePointer?, service: Service) {
         guard let m, state.active else { return }
         state.events += 1
-        if sd_bus_message_is_method_error(m, nil) > 0 {
+        if tt_sd_bus_message_is_method_error(m, nil) > 0 {
             // The service went away between the owner change and our call: nothing to read.
             return
         }
-        if let sender = sd_bus_message_get_sender(m) { owners[service.name] = String(cString: sender) }
+        if let sender = tt_sd_bus_message_get_sender(m) { owners[service.name] = String(cString: sender) }
         // A less preferred service answering late must not replace a preferred one.
         if let current = reading?.service, rank(current) < rank(service.name) { return }
         let before = reading
@@ -270,11 +287,11 @@ public final class PowerProfilesSource: WakeSource {
     // MARK: - Signals
 
     private func propertiesChanged(_ m: OpaquePointer?) {
-        guard let m, let path = sd_bus_message_get_path(m).map({ String(cString: $0) }),
+        guard let m, let path = tt_sd_bus_message_get_path(m).map({ String(cString: $0) }),
               let service = services.first(where: { $0.path == path }) else { return }
         state.events += 1
         // Believe only the owner of the name whose values we hold.
-        let sender = sd_bus_message_get_sender(m).map { String(cString: $0) }
+        let sender = tt_sd_bus_message_get_sender(m).map { String(cString: $0) }
         guard reading?.service == service.name, let owner = owners[service.name], sender == owner else { return }
         guard let iface = Self.readString(m), iface == service.interface else { return }
         var next = reading!
@@ -323,7 +340,7 @@ public final class PowerProfilesSource: WakeSource {
 
     static func readString(_ m: OpaquePointer) -> String? {
         var p: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(m, s, &p) > 0, let p else { return nil }
+        guard tt_sd_bus_message_read_basic(m, s, &p) > 0, let p else { return nil }
         return String(cString: p)
     }
 
@@ -331,33 +348,33 @@ public final class PowerProfilesSource: WakeSource {
     /// into `reading`. Returns true when one of our properties was invalidated without a value.
     @discardableResult
     static func readProperties(_ m: OpaquePointer, into reading: inout PowerProfileReading) -> Bool {
-        guard sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "{sv}") > 0 else { return false }
-        while sd_bus_message_enter_container(m, CChar(UInt8(ascii: "e")), "sv") > 0 {
+        guard tt_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "{sv}") > 0 else { return false }
+        while tt_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "e")), "sv") > 0 {
             let key = readString(m)
             var type: CChar = 0
             var contents: UnsafePointer<CChar>?
-            if sd_bus_message_peek_type(m, &type, &contents) > 0, let contents, String(cString: contents) == "s",
+            if tt_sd_bus_message_peek_type(m, &type, &contents) > 0, let contents, String(cString: contents) == "s",
                key == "ActiveProfile" || key == "PerformanceDegraded",
-               sd_bus_message_enter_container(m, CChar(UInt8(ascii: "v")), "s") > 0 {
+               tt_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "v")), "s") > 0 {
                 let value = readString(m)
-                _ = sd_bus_message_exit_container(m)
+                _ = tt_sd_bus_message_exit_container(m)
                 if key == "ActiveProfile" {
                     reading.activeProfile = value.flatMap { $0.isEmpty ? nil : $0 }
                 } else {
                     reading.performanceDegraded = value.flatMap { $0.isEmpty ? nil : $0 }
                 }
             } else {
-                _ = sd_bus_message_skip(m, "v")
+                _ = tt_sd_bus_message_skip(m, "v")
             }
-            _ = sd_bus_message_exit_container(m)
+            _ = tt_sd_bus_message_exit_container(m)
         }
-        _ = sd_bus_message_exit_container(m)
+        _ = tt_sd_bus_message_exit_container(m)
         var invalidated = false
-        if sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "s") > 0 {
+        if tt_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "s") > 0 {
             while let name = readString(m) {
                 if name == "ActiveProfile" || name == "PerformanceDegraded" { invalidated = true }
             }
-            _ = sd_bus_message_exit_container(m)
+            _ = tt_sd_bus_message_exit_container(m)
         }
         return invalidated
     }
