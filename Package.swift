@@ -13,6 +13,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // TOML parsing for the config file (toml++ underneath). Only ThermtopConfig uses it.
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Pure core: no file, terminal or clock access.
@@ -32,6 +34,11 @@ let package = Package(
         // `import Thermtop`: re-exports both, plus the Foundation conveniences (notifications).
         // The dashboard does not depend on it, so it never loads Foundation.
         .target(name: "Thermtop", dependencies: ["ThermtopCore", "ThermtopLinux"]),
+        // The config file: TOMLKit parsing, checks and the default example. Its model
+        // (UserConfig, SensorRule, Glob) lives in ThermtopCore.
+        .target(name: "ThermtopConfig", dependencies: [
+            "ThermtopCore", .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
         // Pure UI: cell buffer, widgets, app state, reducer, key map. No ncurses.
         .target(name: "ThermtopUI", dependencies: ["ThermtopCore"]),
         // The only code that talks to ncurses.
@@ -44,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "thermtop",
             dependencies: [
-                "ThermtopCore", "ThermtopLinux", "ThermtopUI", "ThermtopTerminal",
+                "ThermtopCore", "ThermtopLinux", "ThermtopUI", "ThermtopTerminal", "ThermtopConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,6 +64,7 @@ let package = Package(
             dependencies: ["ThermtopCore", "ThermtopUI"],
             exclude: ["Snapshots"]
         ),
+        .testTarget(name: "ThermtopConfigTests", dependencies: ["ThermtopCore", "ThermtopConfig"]),
         .testTarget(name: "EndToEndTests", dependencies: ["thermtop"]),
     ],
     swiftLanguageModes: [.v6]

@@ -103,7 +103,7 @@ extension StatusReport {
             }
             let placed = Set(ordered.map(\.sensor.id))
             ordered += s.assessment.sensors.filter { !placed.contains($0.sensor.id) }
-            for a in ordered {
+            for a in ordered where !a.hidden {
                 let mark = a.sensor.id == s.assessment.decidedBy ? "*" : " "
                 var name = (a.sensor.memberOf != nil ? "  " : "") + a.sensor.displayName
                 if a.sensor.mirrorOf != nil { name += " (mirror)" }
@@ -129,6 +129,8 @@ extension StatusReport {
                 lines.append("\(mark) \(shown) \(Format.padLeft(Format.degrees(a.sensor.celsius), 6))  \(Format.pad(level, 8)) \(Format.padLeft(Format.degrees(a.thresholds.fair.celsius), 6)) \(Format.padLeft(Format.degrees(a.thresholds.serious.celsius), 7)) \(Format.padLeft(Format.degrees(a.thresholds.critical.celsius), 8))  \(a.thresholds.serious.rule)")
             }
             lines.append("  (* decides the state; level* = held by hysteresis; indented = folded under the CPU above)")
+            let hidden = s.assessment.sensors.filter(\.hidden).count
+            if hidden > 0 { lines.append("  (\(hidden) hidden by the config file; --no-config or status --json shows them)") }
         }
         if !s.assessment.fans.isEmpty {
             lines.append("")

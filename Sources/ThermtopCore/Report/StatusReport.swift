@@ -179,6 +179,8 @@ public enum StatusReport {
             ("reason", .string(a.reason)),
             ("headroom", .num(st.forecast.sensor(a.sensor.id)?.headroom)),
             ("trend", .str(st.forecast.sensor(a.sensor.id)?.trend.kind.rawValue)),
+            ("hidden", .bool(a.hidden)),
+            ("pinned", .bool(a.pinned)),
         ]
         let s = a.sensor
         let age: Double? = s.lastReadAt.map { time - $0 }

@@ -11,6 +11,10 @@ public struct SensorAssessment: Sendable, Equatable, Identifiable {
     /// Set when the sensor has no reading now (unreadable or removed) but decided a level
     /// before: its last level is kept, fail safe, until it reads again or the hold expires.
     public var hold: SensorHold?
+    /// The config hides it from what is shown (it is still judged).
+    public var hidden: Bool = false
+    /// The config pins it to the top of the dashboard.
+    public var pinned: Bool = false
 
     public var id: String { sensor.id }
 
@@ -166,14 +170,20 @@ public enum Classifier {
         return (kept, kept > raw)
     }
 
-    public static func assess(sensor: TemperatureSensor, config: ThermalConfig,
+    public static func assess(sensor raw: TemperatureSensor, config: ThermalConfig,
                               previous: ThermalState) -> SensorAssessment {
-        let th = SensorThresholds.derive(for: sensor, config: config)
-        let ignored = config.override(for: sensor)?.ignore ?? false
+        let o = config.override(for: raw)
+        let th = SensorThresholds.derive(for: raw, config: config)
+        let ignored = o?.ignore ?? false
+        // A configured name replaces the kernel's everywhere downstream (reasons, JSON, export).
+        var sensor = raw
+        if let n = o?.name { sensor.name = n; sensor.displayName = n }
+        let hidden = o?.hidden ?? false, pinned = o?.pinned ?? false
         guard let t = sensor.celsius else {
             let why = sensor.issue.map { "\($0.reason.rawValue)" } ?? "no reading"
             return SensorAssessment(sensor: sensor, thresholds: th, level: .nominal, heldByHysteresis: false,
-                                    ignored: ignored, reason: "unknown: \(sensor.name) \(why)", hold: nil)
+                                    ignored: ignored, reason: "unknown: \(sensor.name) \(why)", hold: nil,
+                                    hidden: hidden, pinned: pinned)
         }
         let (lvl, held) = level(celsius: t, thresholds: th, previous: previous)
         let reason: String
@@ -189,7 +199,8 @@ public enum Classifier {
         }
         return SensorAssessment(sensor: sensor, thresholds: th, level: ignored ? .nominal : lvl,
                                 heldByHysteresis: held, ignored: ignored,
-                                reason: ignored ? "ignored by configuration (\(reason))" : reason, hold: nil)
+                                reason: ignored ? "ignored by configuration (\(reason))" : reason, hold: nil,
+                                hidden: hidden, pinned: pinned)
     }
 
     public static func assess(cooling d: CoolingDevice, config: ThermalConfig) -> CoolingAssessment {

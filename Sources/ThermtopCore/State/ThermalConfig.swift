@@ -40,6 +40,9 @@ public struct ThermalConfig: Sendable, Equatable {
     public var overrides: [String: SensorOverride] = [:]
     /// The headroom forecast's window, gates and horizon.
     public var forecast = ForecastConfig()
+    /// Glob rules over sensor ids (the config file's `[[sensor]]` tables), applied in order;
+    /// a later rule's set fields win, and an entry in `overrides` wins over all of them.
+    public var rules: [PatternOverride] = []
 
     /// A sysfs read that has not returned after this many seconds is given up on: the file is
     /// unknown (`timed-out`) and the rest of the sample goes on.
@@ -50,9 +53,16 @@ public struct ThermalConfig: Sendable, Equatable {
 
     public init() {}
 
-    /// The override for a sensor, by id first, then by name.
+    /// The override for a sensor: matching rules in order, then `overrides` by id or name.
     public func override(for sensor: TemperatureSensor) -> SensorOverride? {
-        overrides[sensor.id] ?? overrides[sensor.name]
+        var merged: SensorOverride?
+        for r in rules where r.match.matches(sensor.id) {
+            merged = (merged ?? SensorOverride()).merged(with: r.override)
+        }
+        if let exact = overrides[sensor.id] ?? overrides[sensor.name] {
+            merged = (merged ?? SensorOverride()).merged(with: exact)
+        }
+        return merged
     }
 }
 
@@ -64,14 +74,31 @@ public struct SensorOverride: Sendable, Equatable {
     public var hysteresis: Double?
     /// Leave this sensor out of the device state (a sensor known to lie).
     public var ignore: Bool
+    /// An absolute fair threshold (wins over `fairBelowSerious`).
+    public var fair: Double?
+    /// What every output calls the sensor instead of its kernel name.
+    public var name: String?
+    /// Shown nowhere (dashboard, status text, export) but still judged; nil = not set.
+    public var hidden: Bool?
+    /// Listed first on the dashboard; nil = not set.
+    public var pinned: Bool?
+    /// True when `ignore` was set explicitly, so merging a later `ignore = false` can undo an
+    /// earlier rule's `ignore = true`.
+    public var ignoreSet: Bool
 
     public init(serious: Double? = nil, critical: Double? = nil, fairBelowSerious: Double? = nil,
-                hysteresis: Double? = nil, ignore: Bool = false) {
+                hysteresis: Double? = nil, ignore: Bool = false, fair: Double? = nil, name: String? = nil,
+                hidden: Bool? = nil, pinned: Bool? = nil, ignoreSet: Bool = false) {
         self.serious = serious
         self.critical = critical
         self.fairBelowSerious = fairBelowSerious
         self.hysteresis = hysteresis
         self.ignore = ignore
+        self.fair = fair
+        self.name = name
+        self.hidden = hidden
+        self.pinned = pinned
+        self.ignoreSet = ignoreSet
     }
 }
 

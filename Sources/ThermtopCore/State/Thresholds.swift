@@ -107,10 +107,15 @@ public struct SensorThresholds: Sendable, Equatable {
         // Firmware can put a passive trip above the hot one; keep the levels ordered.
         if critical.celsius < serious.celsius { critical.celsius = serious.celsius }
 
-        let fairMargin = o?.fairBelowSerious ?? config.fairBelowSerious
-        let fair = Threshold(celsius: serious.celsius - fairMargin, hysteresis: defaultHyst,
+        let fair: Threshold
+        if let f = o?.fair {
+            fair = Threshold(celsius: min(f, serious.celsius), hysteresis: defaultHyst, rule: "configured")
+        } else {
+            let fairMargin = o?.fairBelowSerious ?? config.fairBelowSerious
+            fair = Threshold(celsius: serious.celsius - fairMargin, hysteresis: defaultHyst,
                              rule: "serious \(formatDegrees(serious.celsius)) − \(formatDegrees(fairMargin))",
                              isDirect: false)
+        }
         return SensorThresholds(fair: fair, serious: serious, critical: critical)
     }
 }

@@ -1,0 +1,138 @@
+import ThermtopCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the config file is, reading it, checking its rules against the sensors present, and
+/// the commented example `thermtop config --print-default` prints.
+public enum ConfigFile {
+    /// `$XDG_CONFIG_HOME/thermtop/config.toml`, else `~/.config/thermtop/config.toml`
+    /// (a relative XDG_CONFIG_HOME is ignored, as the XDG spec says). nil with no HOME.
+    public static func defaultPath(environment env: [String: String]) -> String? {
+        if let x = env["XDG_CONFIG_HOME"], x.hasPrefix("/") { return "\(x)/thermtop/config.toml" }
+        if let h = env["HOME"], !h.isEmpty { return "\(h)/.config/thermtop/config.toml" }
+        return nil
+    }
+
+    public static func processEnvironment() -> [String: String] {
+        var env: [String: String] = [:]
+        for key in ["XDG_CONFIG_HOME", "HOME"] {
+            if let v = getenv(key) { env[key] = String(cString: v) }
+        }
+        return env
+    }
+
+    /// The file at `path`, parsed. `required`: a missing file is an error (`--config FILE`);
+    /// otherwise a missing default file means no config.
+    public static func load(_ path: String, required: Bool) -> Result<UserConfig?, ConfigError> {
+        switch read(path) {
+        case .missing:
+            if !required { return .success(nil) }
+            return .failure(ConfigError([ConfigProblem(kind: .unreadable, file: path, line: 0, key: nil,
+                                                       message: "no such file", expected: "a TOML file (`thermtop config --print-default > \(path)` writes one)")]))
+        case .failed(let why):
+            return .failure(ConfigError([ConfigProblem(kind: .unreadable, file: path, line: 0, key: nil, message: why)]))
+        case .text(let text):
+            return ConfigParser.parse(text, file: path).map { c in
+                var c = c
+                c.path = path
+                return Optional(c)
+            }
+        }
+    }
+
+    /// The largest config file read (a config is a few hundred bytes; this stops `--config
+    /// /dev/zero` or a huge file from eating memory).
+    public static let maxBytes = 1 << 20
+
+    enum ReadResult { case text(String), missing, failed(String) }
+
+    static func read(_ path: String) -> ReadResult {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if fd < 0 {
+            let e = errno
+            if e == ENOENT { return .missing }
+            return .failed(String(cString: strerror(e)))
+        }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { return .failed("is a directory") }
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG { return .failed("not a regular file") }
+        var bytes: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buf.withUnsafeMutableBytes { sysRead(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failed(String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            bytes += buf[0..<n]
+            if bytes.count > maxBytes { return .failed("larger than \(maxBytes / 1024) KiB") }
+        }
+        guard let s = String(validating: bytes, as: UTF8.self) else { return .failed("not UTF-8 text") }
+        return .text(s)
+    }
+
+    /// Rules whose `match` names no sensor the source has now: a typo, or a device that is
+    /// unplugged. `thermtop config --check` reports them as errors; the dashboard and the other
+    /// commands only warn, since a glob over hot-pluggable devices may match later.
+    public static func unknownSensors(_ config: UserConfig, sensors: [TemperatureSensor]) -> [ConfigProblem] {
+        config.sensors.enumerated().compactMap { i, rule in
+            if sensors.contains(where: { rule.match.matches($0.id) }) { return nil }
+            let ids = sensors.map(\.id)
+            let shown = ids.prefix(12).joined(separator: ", ") + (ids.count > 12 ? ", … (\(ids.count) in all)" : "")
+            return ConfigProblem(
+                kind: .unknownSensor, file: config.path ?? "config", line: rule.line, key: "sensor[\(i + 1)].match",
+                message: "\"\(rule.match.pattern)\" matches no sensor of this machine",
+                expected: ids.isEmpty ? "a sensor id (this source has no temperature sensors)" : "one of these ids or a glob over them: \(shown)")
+        }
+    }
+
+    /// The commented example. It must pass `thermtop config --check` on any machine, so its
+    /// rules use globs that match whatever sensors exist.
+    public static let defaultText = """
+        # thermtop configuration: $XDG_CONFIG_HOME/thermtop/config.toml (~/.config/thermtop/config.toml).
+        # Check it with `thermtop config --check`; `thermtop --no-config` ignores it;
+        # `--config FILE` reads another file. Command-line options win over this file.
+
+        delay = 1.0                 # seconds between samples (0.2 to 3600)
+        units = "celsius"           # or "fahrenheit": shown in °F, still decided in °C (key f toggles)
+        color = true                # false: monochrome (NO_COLOR and --no-color also do this)
+        ascii = false               # true: ASCII bars, sparklines and boxes
+
+        # Run a command on every change of thermal state, low power or tier (no shell: the line
+        # is split into words; values arrive only in THERMTOP_STATE, THERMTOP_TIER,
+        # THERMTOP_LOW_POWER, THERMTOP_REASON, THERMTOP_PREVIOUS_STATE).
+        # on_change = "logger -t thermtop state-changed"
+        # on_change_min_interval = 10.0   # seconds between two runs; the last change is never lost
+
+        # [[sensor]] rules apply in order; a later rule's keys win. `match` is a sensor id
+        # (`thermtop status --json | jq -r '.sensors[].id'` lists them) or a glob of ids:
+        # * any text, ? one character, [abc] one of a set.
+        #
+        # [[sensor]]
+        # match = "pci-*/nvme/*"    # hide every NVMe channel
+        # hide = true
+        #
+        # [[sensor]]
+        # match = "platform-coretemp.0/coretemp/Package id 0"
+        # name = "CPU"              # shown everywhere instead of the kernel's name
+        # fair = 70.0               # any of fair / serious / critical / hysteresis, in °C
+        # serious = 85.0
+        # critical = 95.0
+        # hysteresis = 3.0          # a level clears this far below its threshold
+        # pin = true                # listed first on the dashboard
+        # ignore = false            # true: shown, but never decides the state
+
+        """
+}
+
+#if canImport(Glibc)
+private let sysRead = Glibc.read
+#else
+private let sysRead = Darwin.read
+#endif

@@ -1,0 +1,338 @@
+import ThermtopCore
+import TOMLKit
+
+/// One thing wrong with a config file: where, which key, what is wrong and what was expected.
+public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        case badTOML = "bad TOML"
+        case unknownKey = "unknown key"
+        case wrongType = "wrong type"
+        case badValue = "bad value"
+        case unknownSensor = "unknown sensor id"
+        case thresholdOrder = "threshold order"
+        case unreadable = "unreadable file"
+    }
+
+    public var kind: Kind
+    public var file: String
+    /// 1-based; 0 when the line is not known.
+    public var line: Int
+    /// `delay`, `sensor[2].serious`; nil for whole-file problems.
+    public var key: String?
+    public var message: String
+    public var expected: String?
+
+    public init(kind: Kind, file: String, line: Int, key: String?, message: String, expected: String? = nil) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+        self.expected = expected
+    }
+
+    /// `config.toml:7: sensor[1].serious: wrong type: got a string, expected a number in °C (1 to 150)`.
+    public var description: String {
+        var s = file
+        if line > 0 { s += ":\(line)" }
+        s += ": "
+        if let key { s += "\(key): " }
+        s += "\(kind.rawValue): \(message)"
+        if let expected { s += "; expected \(expected)" }
+        return s
+    }
+}
+
+/// Every problem found in a config file, in line order.
+public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var problems: [ConfigProblem]
+    public init(_ problems: [ConfigProblem]) {
+        self.problems = problems.sorted { ($0.line, $0.key ?? "") < ($1.line, $1.key ?? "") }
+    }
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+/// Parses `config.toml` with TOMLKit and checks every key, type and value. Pure: text in,
+/// value or problems out (no file access), so it can be fuzzed.
+public enum ConfigParser {
+    public static let topLevelKeys = ["delay", "units", "color", "ascii", "on_change", "on_change_min_interval", "sensor"]
+    public static let sensorKeys = ["match", "hide", "name", "pin", "ignore", "fair", "serious", "critical", "hysteresis"]
+
+    public static func parse(_ text: String, file: String = "config.toml") -> Result<UserConfig, ConfigError> {
+        // toml++ stops at a NUL; say so instead of silently reading half a file.
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let line = text.utf8[..<nul].reduce(1) { $1 == 10 ? $0 + 1 : $0 }
+            return .failure(ConfigError([ConfigProblem(kind: .badTOML, file: file, line: line, key: nil,
+                                                       message: "the file contains a NUL byte", expected: "UTF-8 text")]))
+        }
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let e as TOMLParseError {
+            return .failure(ConfigError([ConfigProblem(kind: .badTOML, file: file, line: e.source.begin.line, key: nil,
+                                                       message: e.description, expected: "TOML (https://toml.io)")]))
+        } catch {
+            return .failure(ConfigError([ConfigProblem(kind: .badTOML, file: file, line: 0, key: nil,
+                                                       message: "\(error)", expected: "TOML (https://toml.io)")]))
+        }
+        let lines = KeyLines(text)
+        var problems: [ConfigProblem] = []
+        var config = UserConfig()
+
+        func problem(_ kind: ConfigProblem.Kind, _ key: String, line: Int, _ message: String, _ expected: String? = nil) {
+            problems.append(ConfigProblem(kind: kind, file: file, line: line, key: key, message: message, expected: expected))
+        }
+        func number(_ v: TOMLValueConvertible, _ key: String, line: Int, range: ClosedRange<Double>, unit: String) -> Double? {
+            let d: Double?
+            switch v.type {
+            case .double: d = v.double
+            case .int: d = v.int.map(Double.init)
+            default:
+                problem(.wrongType, key, line: line, "got \(describe(v))", "a number \(unit)(\(fmt(range.lowerBound)) to \(fmt(range.upperBound)))")
+                return nil
+            }
+            guard let d, d.isFinite, range.contains(d) else {
+                problem(.badValue, key, line: line, "\(d.map(fmt) ?? "?") is out of range", "a number \(unit)from \(fmt(range.lowerBound)) to \(fmt(range.upperBound))")
+                return nil
+            }
+            return d
+        }
+        func bool(_ v: TOMLValueConvertible, _ key: String, line: Int) -> Bool? {
+            guard v.type == .bool, let b = v.bool else {
+                problem(.wrongType, key, line: line, "got \(describe(v))", "true or false")
+                return nil
+            }
+            return b
+        }
+        func string(_ v: TOMLValueConvertible, _ key: String, line: Int, expected: String) -> String? {
+            guard v.type == .string, let s = v.string else {
+                problem(.wrongType, key, line: line, "got \(describe(v))", expected)
+                return nil
+            }
+            return s
+        }
+
+        for key in table.keys {
+            guard let v = table[key] else { continue }
+            let line = lines.line(of: key, table: nil)
+            switch key {
+            case "delay":
+                config.delay = number(v, key, line: line, range: UserConfig.delayRange, unit: "of seconds ")
+            case "units":
+                if let s = string(v, key, line: line, expected: "\"celsius\" or \"fahrenheit\"") {
+                    if let u = TemperatureUnit(rawValue: s) { config.units = u } else {
+                        problem(.badValue, key, line: line, "\"\(s)\" is not a unit", "\"celsius\" or \"fahrenheit\"")
+                    }
+                }
+            case "color": config.color = bool(v, key, line: line)
+            case "ascii": config.ascii = bool(v, key, line: line)
+            case "on_change":
+                if let s = string(v, key, line: line, expected: "a command line (a string)") {
+                    if let why = CommandLineWords.problem(s) {
+                        problem(.badValue, key, line: line, why, "a command line with balanced quotes")
+                    } else if CommandLineWords.split(s).isEmpty {
+                        problem(.badValue, key, line: line, "the command is empty", "a command line")
+                    } else {
+                        config.onChange = s
+                    }
+                }
+            case "on_change_min_interval":
+                config.onChangeMinInterval = number(v, key, line: line, range: UserConfig.onChangeIntervalRange, unit: "of seconds ")
+            case "sensor":
+                guard v.type == .array, let arr = v.array else {
+                    problem(.wrongType, key, line: line, "got \(describe(v))",
+                            "[[sensor]] tables (an array of tables), not [sensor] or a value")
+                    continue
+                }
+                for i in 0..<arr.count {
+                    let item = arr[i]
+                    let header = lines.sensorHeader(i)
+                    let prefix = "sensor[\(i + 1)]"
+                    guard item.type == .table, let t = item.table else {
+                        problem(.wrongType, prefix, line: header, "got \(describe(item))", "a table with match = \"…\"")
+                        continue
+                    }
+                    config.sensors.append(contentsOf: sensorRule(t, index: i, header: header, lines: lines, prefix: prefix,
+                                                                 number: number, bool: bool, string: string, problem: problem))
+                }
+            default:
+                problem(.unknownKey, key, line: line, "thermtop does not know this key",
+                        "one of \(topLevelKeys.filter { $0 != "sensor" }.joined(separator: ", ")) or [[sensor]] tables\(suggestion(key, topLevelKeys))")
+            }
+        }
+        if !problems.isEmpty { return .failure(ConfigError(problems)) }
+        return .success(config)
+    }
+
+    // Closures rather than methods so the per-file `problems` list stays local to `parse`.
+    private static func sensorRule(
+        _ t: TOMLTable, index i: Int, header: Int, lines: KeyLines, prefix: String,
+        number: (TOMLValueConvertible, String, Int, ClosedRange<Double>, String) -> Double?,
+        bool: (TOMLValueConvertible, String, Int) -> Bool?,
+        string: (TOMLValueConvertible, String, Int, String) -> String?,
+        problem: (ConfigProblem.Kind, String, Int, String, String?) -> Void
+    ) -> [SensorRule] {
+        var rule = SensorRule(match: "", line: header)
+        var ok = true
+        var sawMatch = false
+        for key in t.keys {
+            guard let v = t[key] else { continue }
+            let line = lines.line(of: key, table: i)
+            let name = "\(prefix).\(key)"
+            let thresholdText = "in °C "
+            switch key {
+            case "match":
+                if let s = string(v, name, line, "a sensor id or a glob of ids (a string)") {
+                    sawMatch = true
+                    if s.isEmpty {
+                        problem(.badValue, name, line, "the pattern is empty", "a sensor id such as \"thermal_zone0\" or a glob such as \"hwmon*/temp1\"")
+                        ok = false
+                    } else if let why = Glob(s).problem {
+                        problem(.badValue, name, line, why, "a glob: * any text, ? one character, [abc] a set")
+                        ok = false
+                    } else {
+                        rule.match = Glob(s)
+                    }
+                } else { ok = false }
+            case "hide": rule.hide = bool(v, name, line); ok = ok && rule.hide != nil
+            case "pin": rule.pin = bool(v, name, line); ok = ok && rule.pin != nil
+            case "ignore": rule.ignore = bool(v, name, line); ok = ok && rule.ignore != nil
+            case "name":
+                if let s = string(v, name, line, "a display name (a string)") {
+                    if s.isEmpty || s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+                        problem(.badValue, name, line, "a name must be non-empty, on one line, without control characters", "a display name such as \"CPU\"")
+                        ok = false
+                    } else { rule.name = s }
+                } else { ok = false }
+            case "fair": rule.fair = number(v, name, line, UserConfig.thresholdRange, thresholdText); ok = ok && rule.fair != nil
+            case "serious": rule.serious = number(v, name, line, UserConfig.thresholdRange, thresholdText); ok = ok && rule.serious != nil
+            case "critical": rule.critical = number(v, name, line, UserConfig.thresholdRange, thresholdText); ok = ok && rule.critical != nil
+            case "hysteresis": rule.hysteresis = number(v, name, line, UserConfig.hysteresisRange, thresholdText); ok = ok && rule.hysteresis != nil
+            default:
+                problem(.unknownKey, name, line, "a [[sensor]] table has no such key",
+                        "one of \(sensorKeys.joined(separator: ", "))\(suggestion(key, sensorKeys))")
+                ok = false
+            }
+        }
+        if !sawMatch && t.keys.contains("match") == false {
+            problem(.badValue, prefix, header, "this [[sensor]] table has no match", "match = \"<sensor id or glob>\"")
+            ok = false
+        }
+        // Thresholds must rise: fair < serious < critical (only those this rule sets).
+        let set: [(String, Double?)] = [("fair", rule.fair), ("serious", rule.serious), ("critical", rule.critical)]
+        let given = set.compactMap { n, v in v.map { (n, $0) } }
+        for k in 1..<max(1, given.count) where given[k - 1].1 >= given[k].1 {
+            let (ln, lv) = given[k - 1], (hn, hv) = given[k]
+            problem(.thresholdOrder, "\(prefix).\(hn)", lines.line(of: hn, table: i),
+                    "\(hn) \(fmt(hv)) °C is not above \(ln) \(fmt(lv)) °C", "fair < serious < critical")
+            ok = false
+        }
+        return ok ? [rule] : []
+    }
+
+    static func describe(_ v: TOMLValueConvertible) -> String {
+        switch v.type {
+        case .string: return "a string (\"\(v.string ?? "")\")"
+        case .int: return "an integer (\(v.int ?? 0))"
+        case .double: return "a number (\(v.double.map(fmt) ?? "?"))"
+        case .bool: return "a boolean (\(v.bool ?? false))"
+        case .array: return "an array"
+        case .table: return "a table"
+        case .date: return "a date"
+        case .time: return "a time"
+        case .dateTime: return "a date-time"
+        }
+    }
+
+    static func fmt(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e9 ? String(Int(d)) : "\(d)"
+    }
+
+    /// `; did you mean "delay"?` for a key one or two edits away from a known one.
+    static func suggestion(_ key: String, _ known: [String]) -> String {
+        let best = known.map { ($0, editDistance(key.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        guard let (k, d) = best, d <= 2, d < key.count else { return "" }
+        return " (did you mean \(k)?)"
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars.prefix(64)), b = Array(b.unicodeScalars.prefix(64))
+        var prev = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var cur = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            prev = cur
+        }
+        return a.isEmpty ? b.count : prev[b.count]
+    }
+}
+
+/// Finds the line of a key in the file. TOMLKit gives no positions for values, so this scans
+/// the text for `key =` lines under the right table header; values themselves are only ever
+/// read by TOMLKit. Good enough for messages: the fallback is the table's header line.
+struct KeyLines {
+    /// (line, key) pairs before any table header.
+    var top: [(Int, String)] = []
+    /// Per `[[sensor]]` table: its header line and (line, key) pairs.
+    var sensors: [(header: Int, keys: [(Int, String)])] = []
+
+    init(_ text: String) {
+        var current: Int? = nil   // index into sensors, nil = top level, -1 = another table
+        var inMultiline: String? = nil
+        var n = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            n += 1
+            let line = raw.drop { $0 == " " || $0 == "\t" }
+            if let delim = inMultiline {
+                if line.contains(delim) { inMultiline = nil }
+                continue
+            }
+            if line.hasPrefix("[[") {
+                let name = line.dropFirst(2).prefix { $0 != "]" }.trimmingSpaces
+                if name == "sensor" {
+                    sensors.append((n, []))
+                    current = sensors.count - 1
+                } else { current = -1 }
+                continue
+            }
+            if line.hasPrefix("[") {
+                let name = line.dropFirst().prefix { $0 != "]" }.trimmingSpaces
+                current = name == "sensor" ? -2 : -1
+                if name == "sensor" { top.append((n, "sensor")) }
+                continue
+            }
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            var key = line[..<eq].trimmingSpaces
+            if key.count >= 2, key.first == "\"" || key.first == "'", key.last == key.first {
+                key = String(key.dropFirst().dropLast())
+            }
+            let value = line[line.index(after: eq)...].trimmingSpaces
+            for delim in ["\"\"\"", "'''"] where value.hasPrefix(delim) && !value.dropFirst(3).contains(delim) {
+                inMultiline = delim
+            }
+            switch current {
+            case nil: top.append((n, key))
+            case let i? where i >= 0: sensors[i].keys.append((n, key))
+            default: break
+            }
+        }
+    }
+
+    func line(of key: String, table: Int?) -> Int {
+        if let t = table {
+            guard t < sensors.count else { return 0 }
+            return sensors[t].keys.first { $0.1 == key }?.0 ?? sensors[t].header
+        }
+        return top.first { $0.1 == key }?.0 ?? 0
+    }
+
+    func sensorHeader(_ i: Int) -> Int { i < sensors.count ? sensors[i].header : 0 }
+}
+
+extension Substring {
+    var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}
