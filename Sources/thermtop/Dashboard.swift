@@ -1,4 +1,5 @@
 import ArgumentParser
+import ThermtopConfig
 import ThermtopCore
 import ThermtopLinux
 import ThermtopTerminal
@@ -19,15 +20,17 @@ struct Thermtop: AsyncParsableCommand {
             once, as text or JSON.
             """,
         version: ThermtopInfo.version,
-        subcommands: [Status.self]
+        subcommands: [Status.self, Watch.self, Export.self, ConfigCommand.self]
     )
 
     @OptionGroup var source: SourceOptions
+    @OptionGroup var config: ConfigOptions
+    @OptionGroup var hook: OnChangeOptions
 
     // `.unconditional`: `--delay -1` must reach validate() and get the range message, not
     // "Missing value" (the default strategy takes -1 for a flag).
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600).", valueName: "seconds"))
-    var delay: Double = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600; default 1 or the config's delay).", valueName: "seconds"))
+    var delay: Double?
 
     @Flag(name: .customLong("no-color"), help: "Monochrome (also when NO_COLOR is set).")
     var noColor = false
@@ -36,13 +39,15 @@ struct Thermtop: AsyncParsableCommand {
     var ascii = false
 
     func validate() throws {
-        guard delay.isFinite, (0.2...3600).contains(delay) else {
+        if let delay, !(delay.isFinite && UserConfig.delayRange.contains(delay)) {
             throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(delay)).")
         }
     }
 
     @MainActor
     mutating func run() async throws {
+        // A broken config stops here, before the terminal is touched.
+        let cfg = try config.load()
         if let problem = Terminal.preflight() {
             printError("thermtop: \(problem). The dashboard needs an interactive terminal; use `thermtop status` (or `thermtop status --json`) for a one-shot report.")
             throw ExitCode(2)
@@ -54,8 +59,10 @@ struct Thermtop: AsyncParsableCommand {
             src = SimulatedLaptop()
             note = "No sensors under /sys (a container or VM?): showing the SIMULATED laptop. `thermtop status` shows what was found."
         }
-        let monitor = ThermalMonitor(source: src, clock: clock, overrides: source.overrides)
+        let monitor = ThermalMonitor(source: src, clock: clock, config: cfg.applied(), overrides: source.overrides)
         let envNoColor = getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
+        let noColor = self.noColor || cfg.color == false
+        let delay = self.delay ?? cfg.delay ?? 1
 
         TerminalSignals.install()
         let term: Terminal
@@ -69,7 +76,14 @@ struct Thermtop: AsyncParsableCommand {
 
         var loop = RunLoop(monitor: monitor, terminal: term, delay: delay)
         loop.app.note = note
-        loop.app.unicode = term.unicode && !ascii
+        loop.app.unicode = term.unicode && !ascii && cfg.ascii != true
+        loop.app.units = cfg.units ?? .celsius
+        loop.app.configInfo = ConfigInfo(path: cfg.path, lines: cfg.summary,
+                                         warnings: ConfigOptions.warnings(cfg, status: loop.app.status))
+        if let (command, interval) = hook.resolved(cfg) {
+            loop.hook = OnChangeHook(command: command, interval: interval, output: .discard, initial: loop.app.status)
+            loop.app.configInfo.onChange = command
+        }
         loop.app.color = term.colorCount > 0 && !noColor && !envNoColor
         loop.app.hostname = hostname()
         loop.run()
@@ -89,6 +103,8 @@ struct RunLoop {
     let terminal: Terminal
     let delay: Double
     var app: AppState
+    /// The `--on-change` command, if any.
+    var hook: OnChangeHook?
     /// The last frame drawn, reused when only the pulse moved.
     var lastFrame: Screen.Frame?
 
@@ -139,8 +155,11 @@ struct RunLoop {
             pulseOnly = false
             var wake = app.paused ? now + 60 : nextSample
             if fps > 0 { wake = min(wake, nextFrame) }
+            if let due = hook?.schedule.nextDue { wake = min(wake, due) }
             let timeout = Int((max(0, min(wake - clock.now(), 60)) * 1000).rounded(.up))
-            guard let key = terminal.readKey(timeoutMilliseconds: max(timeout, 1)) else { continue }
+            let key = terminal.readKey(timeoutMilliseconds: max(timeout, 1))
+            if hook != nil { observeChanges() }
+            guard let key else { continue }
             if key == .resize {
                 terminal.invalidate()
                 needsRender = true
@@ -148,8 +167,19 @@ struct RunLoop {
             }
             guard let action = KeyMap.action(for: key) else { continue }
             for effect in Reducer.reduce(&app, action) { perform(effect) }
+            if hook != nil { observeChanges() }
             needsRender = true
         }
+    }
+
+    /// Hands the state in force (simulated changes included, so `3` tests a notify script)
+    /// to the on-change hook, and shows its counters in the debug overlay.
+    mutating func observeChanges() {
+        guard let hook else { return }
+        hook.observe(app.status, now: clock.now())
+        app.configInfo.onChangeRuns = hook.runner.runs
+        app.configInfo.onChangeFailures = hook.runner.failures
+        app.configInfo.onChangeLastFailure = hook.runner.lastFailure
     }
 
     mutating func sample(now: Double) {

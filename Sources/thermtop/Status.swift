@@ -1,4 +1,5 @@
 import ArgumentParser
+import ThermtopConfig
 import ThermtopCore
 import ThermtopLinux
 
@@ -14,6 +15,7 @@ struct Status: AsyncParsableCommand {
             """)
 
     @OptionGroup var source: SourceOptions
+    @OptionGroup var config: ConfigOptions
 
     @Flag(help: "Print a versioned JSON object (schema thermtop.status/1) instead of text.")
     var json = false
@@ -22,14 +24,16 @@ struct Status: AsyncParsableCommand {
     mutating func run() async throws {
         StandardStreams.guardClosedDescriptors()
         try StandardStreams.requireStdout()
+        let cfg = try config.load()
         // The same engine the dashboard and the library run: its first reading (discovery and
         // one sample, each read bounded by the read deadline) is the report. Not started, so
         // this thread is the one that makes and reads the event sources.
         let wake = source.makeWakeSources()
         let hub = ThermalStatusHub(source: source.makeSource(powerProfiles: wake?.powerProfiles),
-                                   clock: SystemClock(), overrides: source.overrides)
+                                   clock: SystemClock(), config: cfg.applied(), overrides: source.overrides)
         var status = hub.current
         status.eventSources = wake?.states ?? []
+        for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
         let report = json
             ? StatusReport.json(status, version: ThermtopInfo.version).serialized() + "\n"
             : StatusReport.text(status)

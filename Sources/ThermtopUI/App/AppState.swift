@@ -75,6 +75,10 @@ public struct AppState: Sendable, Equatable {
     public var color = true
     public var stats = RuntimeStats()
     public var quit = false
+    /// °C or °F for display (decisions stay in °C); the config's `units`, key `f` toggles.
+    public var units: TemperatureUnit = .celsius
+    /// The config file's settings and the on-change counters (debug overlay).
+    public var configInfo = ConfigInfo()
 
     public init(status: MonitorStatus) {
         self.status = status
@@ -83,7 +87,9 @@ public struct AppState: Sendable, Equatable {
 
     /// Sensors in display order: closest to their serious threshold first; unknown last.
     public var sortedSensors: [SensorAssessment] {
-        status.assessment.sensors.filter { !$0.ignored || $0.sensor.celsius != nil }.sorted { a, b in
+        status.assessment.sensors.filter { !$0.hidden && (!$0.ignored || $0.sensor.celsius != nil) }.sorted { a, b in
+            // Sensors the config pins come first, in the same order among themselves.
+            if a.pinned != b.pinned { return a.pinned }
             switch (a.headroom, b.headroom) {
             case let (x?, y?): return x != y ? x > y : a.sensor.id < b.sensor.id
             case (_?, nil): return true

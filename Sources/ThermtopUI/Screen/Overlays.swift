@@ -75,6 +75,8 @@ enum Overlays {
         let o = s.overrides
         lines.append(("  overrides: state \(o.thermalState?.name ?? "live"), low power \(o.lowPower.map { $0 ? "on" : "off" } ?? "live") · source \(s.sourceLabel)\(s.sourceIsSimulated ? " (simulated)" : "")", .plain))
         lines.append(("  terminal \(st.terminalWidth)x\(st.terminalHeight) · colours \(st.colorCount) · \(state.unicode ? "UTF-8" : "ASCII") · pulse \(Pulse.framesPerSecond(s.tier)) fps", .plain))
+        lines.append(("Config", theme.title))
+        for l in state.configInfo.overlayLines { lines.append(("  " + l, .plain)) }
         draw(lines, title: "debug (d closes)", into: &buf, theme: theme)
     }
 

@@ -1,0 +1,104 @@
+import ArgumentParser
+import ThermtopConfig
+import ThermtopCore
+import ThermtopLinux
+
+/// `--config FILE` / `--no-config`, shared by the dashboard, `status`, `watch`, `export` and
+/// `config --check`.
+struct ConfigOptions: ParsableArguments {
+    @Option(name: .customLong("config"), help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/thermtop/config.toml.", valueName: "file"))
+    var configFile: String?
+
+    @Flag(name: .customLong("no-config"), help: "Ignore the config file.")
+    var noConfig = false
+
+    func validate() throws {
+        if noConfig && configFile != nil { throw ValidationError("--config and --no-config cannot be used together.") }
+    }
+
+    /// The file that would be read: `--config`, else the default path (which may not exist).
+    var path: (path: String, required: Bool)? {
+        if noConfig { return nil }
+        if let f = configFile { return (f, true) }
+        return ConfigFile.defaultPath(environment: ConfigFile.processEnvironment()).map { ($0, false) }
+    }
+
+    /// The config in force. A broken file stops the command before anything starts, with every
+    /// problem on stderr and exit code 78 (EX_CONFIG).
+    func load() throws -> UserConfig {
+        guard let (path, required) = path else { return .empty }
+        switch ConfigFile.load(path, required: required) {
+        case .success(let c): return c ?? .empty
+        case .failure(let e):
+            printError("thermtop: the config file has \(e.problems.count == 1 ? "a problem" : "\(e.problems.count) problems"):")
+            for p in e.problems { printError("  \(p)") }
+            printError("(`thermtop config --check` checks it; `--no-config` ignores it.)")
+            throw ExitCode(78)
+        }
+    }
+
+    /// Warnings for rules that match none of `sensors` (not fatal outside `config --check`).
+    static func warnings(_ config: UserConfig, status: MonitorStatus) -> [String] {
+        ConfigFile.unknownSensors(config, sensors: status.snapshot.temperatureSensors).map(\.description)
+    }
+}
+
+struct ConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Print an example config file, or check one.",
+        discussion: """
+            The file is $XDG_CONFIG_HOME/thermtop/config.toml (~/.config/thermtop/config.toml) \
+            unless --config names another. --check reports every problem with file, line and \
+            key (bad TOML, unknown keys, wrong types, bad values, thresholds out of order, and \
+            sensor rules that match no sensor of the current source) and exits 78 when there \
+            is one, 0 when the file is good.
+            """)
+
+    @Flag(name: .customLong("print-default"), help: "Print a commented example config.")
+    var printDefault = false
+
+    @Flag(help: "Check the config file (and its sensor ids against the current source).")
+    var check = false
+
+    @OptionGroup var config: ConfigOptions
+    @OptionGroup var source: SourceOptions
+
+    func validate() throws {
+        if printDefault == check { throw ValidationError("Give exactly one of --print-default or --check.") }
+        if check && config.noConfig { throw ValidationError("--check needs a config file; drop --no-config.") }
+    }
+
+    @MainActor
+    mutating func run() async throws {
+        if printDefault {
+            print(ConfigFile.defaultText, terminator: "")
+            return
+        }
+        guard let (path, _) = config.path else {
+            printError("thermtop: no config file: set HOME or XDG_CONFIG_HOME, or pass --config FILE.")
+            throw ExitCode(78)
+        }
+        let result = ConfigFile.load(path, required: true)
+        var problems: [ConfigProblem] = []
+        var loaded: UserConfig?
+        switch result {
+        case .success(let c): loaded = c
+        case .failure(let e): problems = e.problems
+        }
+        if let c = loaded {
+            let monitor = ThermalMonitor(source: source.makeSource(), clock: SystemClock(), config: c.applied())
+            let status = monitor.sample()
+            problems += ConfigFile.unknownSensors(c, sensors: status.snapshot.temperatureSensors)
+        }
+        if problems.isEmpty {
+            let rules = loaded?.sensors.count ?? 0
+            print("\(path): OK (\((loaded?.summary.count ?? 0) - rules) settings, \(rules) sensor rule\(rules == 1 ? "" : "s"))")
+            for line in loaded?.summary ?? [] { print("  \(line)") }
+            return
+        }
+        for p in problems.sorted(by: { $0.line < $1.line }) { printError(p.description) }
+        printError("\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+        throw ExitCode(78)
+    }
+}

@@ -1,0 +1,200 @@
+import ArgumentParser
+import ThermtopConfig
+import ThermtopCore
+import ThermtopLinux
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--on-change` and `--on-change-min-interval`, for the dashboard and `watch`.
+struct OnChangeOptions: ParsableArguments {
+    @Option(name: .customLong("on-change"), help: ArgumentHelp(
+        "Run COMMAND on every change of thermal state, low power or tier (split into words, no shell; values in THERMTOP_STATE, THERMTOP_TIER, THERMTOP_LOW_POWER, THERMTOP_REASON, THERMTOP_PREVIOUS_STATE).",
+        valueName: "command"))
+    var onChange: String?
+
+    @Option(name: .customLong("on-change-min-interval"), help: ArgumentHelp(
+        "Run the on-change command at most once per this many seconds (default 10); the last change still runs when the interval ends.",
+        valueName: "seconds"))
+    var minInterval: Double?
+
+    static let defaultMinInterval = 10.0
+
+    func validate() throws {
+        if let c = onChange {
+            if let why = CommandLineWords.problem(c) { throw ValidationError("--on-change: \(why).") }
+            if CommandLineWords.split(c).isEmpty { throw ValidationError("--on-change: the command is empty.") }
+        }
+        if let m = minInterval, !(m.isFinite && UserConfig.onChangeIntervalRange.contains(m)) {
+            throw ValidationError("--on-change-min-interval must be between 0 and 86400 seconds (got \(m)).")
+        }
+    }
+
+    /// The command and interval in force: flags win over the config file.
+    func resolved(_ config: UserConfig) -> (command: String, interval: Double)? {
+        guard let c = onChange ?? config.onChange else { return nil }
+        return (c, minInterval ?? config.onChangeMinInterval ?? Self.defaultMinInterval)
+    }
+}
+
+/// Runs the on-change command as the schedule allows, for a loop that samples.
+@MainActor
+final class OnChangeHook {
+    let runner: CommandRunner
+    var schedule: OnChangeSchedule
+
+    init(command: String, interval: Double, output: CommandRunner.Output, initial: MonitorStatus) {
+        runner = CommandRunner(command: command, output: output)
+        schedule = OnChangeSchedule(minInterval: interval, initial: ChangeKey(initial))
+    }
+
+    /// After every sample (and on wakeups for a pending change).
+    func observe(_ status: MonitorStatus, now: Double) {
+        runner.reap()
+        if let r = schedule.observe(ChangeKey(status), reason: status.reason, at: now) { runner.run(r) }
+    }
+
+    func poll(now: Double) {
+        runner.reap()
+        if let r = schedule.due(at: now) { runner.run(r) }
+    }
+}
+
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print one line per change of thermal state, low power or tier (no screen).",
+        discussion: """
+            Prints the current state first, then a line on every change. With --json, each line \
+            is a JSON object with the header fields of `status --json` (schema, source, \
+            thermal_state, reason, low_power, tier, policy …) plus `event` (start or change), \
+            `changed` and `time`. Exits with status 3 and a message when the source disappears.
+            """)
+
+    @OptionGroup var source: SourceOptions
+    @OptionGroup var config: ConfigOptions
+    @OptionGroup var hook: OnChangeOptions
+
+    @Flag(help: "Print JSON lines instead of text.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600; default 1 or the config's delay).", valueName: "seconds"))
+    var delay: Double?
+
+    func validate() throws {
+        if let d = delay, !(d.isFinite && UserConfig.delayRange.contains(d)) {
+            throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(d)).")
+        }
+    }
+
+    @MainActor
+    mutating func run() async throws {
+        let cfg = try config.load()
+        let src = source.makeSource()
+        let clock = SystemClock()
+        let monitor = ThermalMonitor(source: src, clock: clock, config: cfg.applied(), overrides: source.overrides)
+        let delay = self.delay ?? cfg.delay ?? 1
+        var status = monitor.sample()
+        for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
+        if let why = Self.gone(src, status: status, hadSensors: true) {
+            printError("thermtop: \(why)")
+            throw ExitCode(3)
+        }
+        let hadSensors = !status.snapshot.isEmpty
+        emit(status, previous: nil)
+        let hook = hook.resolved(cfg).map { OnChangeHook(command: $0.command, interval: $0.interval, output: .stderr, initial: status) }
+
+        var nextSample = clock.now() + delay
+        while true {
+            var wake = nextSample
+            if let due = hook?.schedule.nextDue { wake = min(wake, due) }
+            sleepUntil(wake, clock: clock)
+            let now = clock.now()
+            hook?.poll(now: now)
+            guard now >= nextSample else { continue }
+            nextSample += delay
+            if nextSample <= now { nextSample = now + delay }
+            let previous = status
+            status = monitor.secondsUntilRefresh(now: now) <= 0 ? monitor.refresh() : monitor.sample()
+            if let why = Self.gone(src, status: status, hadSensors: hadSensors) {
+                printError("thermtop: \(why)")
+                throw ExitCode(3)
+            }
+            if ChangeKey(status) != ChangeKey(previous) { emit(status, previous: previous) }
+            hook?.observe(status, now: now)
+        }
+    }
+
+    /// Why the source is gone, if it is: its sysfs root vanished, or every device it had did.
+    static func gone(_ src: any SensorSource, status: MonitorStatus, hadSensors: Bool) -> String? {
+        if let sys = src as? SysfsSource, !sys.root.isUsable {
+            return "the source disappeared: \(sys.root.path) is no longer a readable directory."
+        }
+        if hadSensors && status.snapshot.isEmpty {
+            return "the source disappeared: every sensor, cooling device and battery under \(status.sourceLabel) is gone."
+        }
+        return nil
+    }
+
+    func emit(_ s: MonitorStatus, previous: MonitorStatus?) {
+        var changed: [String] = []
+        if let p = previous {
+            if p.thermalState != s.thermalState { changed.append("thermal_state") }
+            if p.isLowPowerModeEnabled != s.isLowPowerModeEnabled { changed.append("low_power") }
+            if p.tier != s.tier { changed.append("tier") }
+        }
+        let time = utcTimestamp()
+        let line: String
+        if json {
+            guard case .object(let fields) = StatusReport.json(s, version: ThermtopInfo.version) else { return }
+            // The header of `status --json`: every field before the per-device lists.
+            let header = Array(fields.prefix { $0.0 != "sensors" })
+            line = JSONValue.object(header + [
+                ("event", .string(previous == nil ? "start" : "change")),
+                ("changed", .array(changed.map(JSONValue.string))),
+                ("previous_thermal_state", previous.map { .string($0.thermalState.name) } ?? .null),
+                ("time", .string(time)),
+            ]).serialized(pretty: false)
+        } else {
+            var parts = ["\(time) \(s.thermalState.name)\(s.stateIsSimulated ? " (simulated)" : "")"]
+            if let p = previous, p.thermalState != s.thermalState { parts[0] += " (was \(p.thermalState.name))" }
+            parts.append("tier \(s.tier.rawValue)")
+            parts.append("low power \(s.isLowPowerModeEnabled ? "on" : "off")")
+            parts.append(Format.clean(s.reason))
+            line = parts.joined(separator: " · ")
+        }
+        writeLine(line)
+    }
+}
+
+/// One line to stdout, unbuffered, so `watch | while read` sees it at once.
+func writeLine(_ s: String) {
+    let bytes = Array((s + "\n").utf8)
+    var off = 0
+    while off < bytes.count {
+        let n = bytes[off...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            // The reader went away (`watch | head -1`): nothing left to do.
+            exit(errno == EPIPE ? 0 : 1)
+        }
+        off += n
+    }
+}
+
+func sleepUntil(_ t: Double, clock: any MonitorClock) {
+    let d = t - clock.now()
+    guard d > 0 else { return }
+    var ts = timespec(tv_sec: Int(d), tv_nsec: Int((d - d.rounded(.down)) * 1e9))
+    var left = timespec()
+    while nanosleep(&ts, &left) != 0 && errno == EINTR { ts = left }
+}
+
+/// `2026-11-23T11:55:00Z`.
+func utcTimestamp(_ t: time_t = time(nil)) -> String {
+    var t = t
+    var tmv = tm()
+    gmtime_r(&t, &tmv)
+    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return "\(tmv.tm_year + 1900)-\(two(tmv.tm_mon + 1))-\(two(tmv.tm_mday))T\(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec))Z"
+}
