@@ -78,7 +78,7 @@ struct Watch: AsyncParsableCommand {
     @Flag(help: "Print JSON lines instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600; default 1 or the config's delay).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600; default 1 or the config's delay).", valueName: "seconds"))
     var delay: Double?
 
     func validate() throws {

@@ -155,7 +155,7 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         let u = try Run.thermtop(["config", "--check", "--config", file.path, "--sysfs-root", fixture])
         #expect(u.status == 78)
         #expect(u.stderr.contains("\(p):1: sensor[1].match: unknown sensor id"), "\(u.stderr)")
-        #expect(u.stderr.contains("hwmon1/temp1"))
+        #expect(u.stderr.contains("acpi-LNXTHERM:00/thermal/acpitz"))
     }
 
     @Test(arguments: [["status"], ["watch"], ["export", "--textfile", "/tmp/thermtop-never-written.prom"], []])
@@ -183,13 +183,16 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         try FileManager.default.createDirectory(at: xdg.appendingPathComponent("thermtop"), withIntermediateDirectories: true)
         try Run.write("""
             [[sensor]]
-            match = "hwmon1/temp*"
+            match = "platform-coretemp.0/coretemp/*"
             serious = 50
             [[sensor]]
-            match = "hwmon1/temp1"
+            match = "platform-coretemp.0/coretemp/Package id 0"
             name = "CPU"
             [[sensor]]
-            match = "thermal_zone[0-4]"
+            match = "acpi-*"
+            hide = true
+            [[sensor]]
+            match = "pci-0000:00:04.0/thermal/B0D?"
             hide = true
             """, to: xdg.appendingPathComponent("thermtop/config.toml"))
         let after = try Run.thermtop(["status", "--json", "--sysfs-root", fixture], env: ["XDG_CONFIG_HOME": xdg.path])
@@ -197,16 +200,17 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         #expect(a["thermal_state"] as? String == "serious")
         #expect(a["tier"] as? String == "minimal")
         let sensors = try #require(a["sensors"] as? [[String: Any]])
-        let cpu = try #require(sensors.first { $0["id"] as? String == "hwmon1/temp1" })
+        let cpu = try #require(sensors.first { $0["id"] as? String == "platform-coretemp.0/coretemp/Package id 0" })
         #expect(cpu["name"] as? String == "CPU")
         #expect(cpu["serious_rule"] as? String == "configured")
         #expect(cpu["serious_celsius"] as? Double == 50)
         let hidden = sensors.filter { $0["hidden"] as? Bool == true }.compactMap { $0["id"] as? String }
-        #expect(Set(hidden) == ["thermal_zone0", "thermal_zone1", "thermal_zone2", "thermal_zone3", "thermal_zone4"])
+        #expect(Set(hidden) == ["acpi-LNXTHERM:00/thermal/acpitz", "pci-0000:00:04.0/thermal/B0D4"])
         // Text output leaves hidden sensors out and says so.
         let text = try Run.thermtop(["status", "--sysfs-root", fixture], env: ["XDG_CONFIG_HOME": xdg.path])
-        #expect(text.stdout.contains("5 hidden by the config file"))
-        #expect(!text.stdout.contains("x86_pkg_temp "))
+        #expect(text.stdout.contains("2 hidden by the config file"), "\(text.stdout)")
+        #expect(!text.stdout.contains("acpitz "))
+        #expect(text.stdout.contains("CPU "))
         // --no-config ignores the file.
         let none = try Run.thermtop(["status", "--json", "--no-config", "--sysfs-root", fixture], env: ["XDG_CONFIG_HOME": xdg.path])
         #expect(jsonLine(none.stdout)?["thermal_state"] as? String == "nominal")
@@ -233,8 +237,8 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         #expect(start["sensors"] == nil, "watch lines carry the header only")
         #expect((start["policy"] as? [String: Any])?["refresh_interval_seconds"] as? Double == 30)
 
-        // x86_pkg_temp's passive trip is 90 °C.
-        try Run.write("95000\n", to: root.appendingPathComponent("class/thermal/thermal_zone1/temp"))
+        // acpitz's passive trip is 95 °C.
+        try Run.write("96000\n", to: root.appendingPathComponent("class/thermal/thermal_zone0/temp"))
         #expect(w.wait { w.lines.count >= 2 }, "no change line; stderr: \(w.stderr)")
         let change = try #require(jsonLine(w.lines[1]))
         #expect(change["event"] as? String == "change")
@@ -249,7 +253,7 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         #expect(env.contains("THERMTOP_PREVIOUS_STATE=nominal"))
         #expect(env.contains("THERMTOP_TIER=minimal"))
         #expect(env.contains("THERMTOP_LOW_POWER=off"))
-        #expect(env.contains("THERMTOP_REASON=serious: x86_pkg_temp 95.0 °C"))
+        #expect(env.contains("THERMTOP_REASON=serious: acpitz 96.0 °C"), "\(env)")
 
         // Nothing changes: no new line.
         Thread.sleep(forTimeInterval: 0.8)
@@ -271,11 +275,11 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         let w = try LiveProcess(["watch", "--sysfs-root", root.path, "--delay", "0.2",
                                  "--on-change", hook, "--on-change-min-interval", "2"])
         defer { w.stop() }
-        let temp = root.appendingPathComponent("class/thermal/thermal_zone1/temp")
+        let temp = root.appendingPathComponent("class/thermal/thermal_zone0/temp")
         #expect(w.wait { w.lines.count >= 1 })
-        try Run.write("95000\n", to: temp)             // nominal → serious: runs at once
+        try Run.write("96000\n", to: temp)             // ≥ passive trip 95 °C: nominal → serious, runs at once
         #expect(w.wait { w.lines.count >= 2 })
-        try Run.write("85000\n", to: temp)             // serious held by hysteresis until < 88: fair
+        try Run.write("86000\n", to: temp)             // below 95 − hysteresis, above fair 85 °C: fair
         #expect(w.wait { w.lines.count >= 3 }, "\(w.lines)")
         let t0 = Date()
         let runsSoon = (try? String(contentsOf: envFile, encoding: .utf8)) ?? ""
@@ -335,8 +339,9 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         // A hostile label from the kernel side: quotes, a backslash and a newline.
         let hostile = "Pkg \"0\" \\ two\nlines"
         try Run.write(hostile + "\n", to: root.appendingPathComponent("class/hwmon/hwmon1/temp2_label"))
+        let nvme = "pci-0000:02:00.0/nvme/Composite"
         let cfg = dir.appendingPathComponent("c.toml")
-        try Run.write("[[sensor]]\nmatch = \"hwmon2/temp1\"\nname = 'NVMe \"fast\" C:\\drive'\n[[sensor]]\nmatch = \"hwmon2/temp3\"\nhide = true\n", to: cfg)
+        try Run.write("[[sensor]]\nmatch = \"\(nvme)\"\nname = 'NVMe \"fast\" C:\\drive'\n[[sensor]]\nmatch = \"pci-*/nvme/Sensor 2\"\nhide = true\n", to: cfg)
         let out = dir.appendingPathComponent("thermtop.prom")
         let r = try Run.thermtop(["export", "--textfile", out.path, "--sysfs-root", root.path, "--config", cfg.path])
         #expect(r.status == 0, "\(r.stderr)")
@@ -369,12 +374,12 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         let names = samples("thermtop_sensor_celsius").compactMap { ($0["labels"] as? [String: String])?["name"] }
         #expect(names.contains("coretemp \(hostile)"), "\(names)")
         #expect(names.contains("NVMe \"fast\" C:\\drive"))
-        #expect(!samples("thermtop_sensor_celsius").contains { ($0["labels"] as? [String: String])?["id"] == "hwmon2/temp3" },
+        #expect(!samples("thermtop_sensor_celsius").contains { ($0["labels"] as? [String: String])?["id"] == "pci-0000:02:00.0/nvme/Sensor 2" },
                 "hidden sensors are not exported")
-        let pkg = samples("thermtop_sensor_celsius").first { ($0["labels"] as? [String: String])?["id"] == "hwmon1/temp1" }
+        let pkg = samples("thermtop_sensor_celsius").first { ($0["labels"] as? [String: String])?["id"] == "platform-coretemp.0/coretemp/Package id 0" }
         #expect(pkg?["value"] as? Double == 53)
         #expect((pkg?["labels"] as? [String: String])?["kind"] == "hwmon")
-        let thresholds = samples("thermtop_sensor_threshold_celsius").filter { ($0["labels"] as? [String: String])?["id"] == "thermal_zone1" }
+        let thresholds = samples("thermtop_sensor_threshold_celsius").filter { ($0["labels"] as? [String: String])?["id"] == "acpi-LNXTHERM:00/thermal/acpitz" }
         #expect(Set(thresholds.compactMap { ($0["labels"] as? [String: String])?["level"] }) == ["fair", "serious", "critical"])
         #expect(samples("thermtop_battery_percent").first?["value"] as? Double != nil)
         // A counter family's sample carries the _total suffix.
@@ -390,7 +395,7 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         defer { p.stop() }
         func text() -> String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
         #expect(p.wait { text().contains("thermtop_thermal_state{state=\"nominal\"} 1") }, "\(p.stderr)")
-        try Run.write("95000\n", to: root.appendingPathComponent("class/thermal/thermal_zone1/temp"))
+        try Run.write("96000\n", to: root.appendingPathComponent("class/thermal/thermal_zone0/temp"))
         #expect(p.wait(8) { text().contains("thermtop_thermal_state{state=\"serious\"} 1") })
     }
 
