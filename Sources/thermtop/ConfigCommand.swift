@@ -29,6 +29,11 @@ struct ConfigOptions: ParsableArguments {
         guard let (path, required) = path else { return .empty }
         switch ConfigFile.load(path, required: required) {
         case .success(let c): return c ?? .empty
+        case .failure(let e) where !required && e.problems.allSatisfy({ $0.kind == .unreadable }):
+            // The default location cannot be read (run as another user whose HOME is not
+            // theirs, say): go on without it, but say so.
+            printError("thermtop: warning: ignoring \(path): \(e.problems.map(\.message).joined(separator: "; ")) (use --config FILE or --no-config).")
+            return .empty
         case .failure(let e):
             printError("thermtop: the config file has \(e.problems.count == 1 ? "a problem" : "\(e.problems.count) problems"):")
             for p in e.problems { printError("  \(p)") }
