@@ -190,7 +190,8 @@ public enum Screen {
         y += 1
         // Extra rows below the list: cooling + throttle summary, and the selected sensor line.
         let coolingLines = s.assessment.cooling.isEmpty && s.assessment.throttle == nil ? 0 : 1
-        let listBottom = bottom - coolingLines - 1
+        let fanLines = s.assessment.fans.isEmpty ? 0 : 1
+        let listBottom = bottom - coolingLines - fanLines - 1
         if rows.isEmpty {
             buf.text("No temperature sensors under \(s.sourceLabel).", x: 2, y: y, style: theme.dim, maxWidth: w - 4, theme: theme)
             y += 1
@@ -252,6 +253,28 @@ public enum Screen {
             let coolingLevel = (s.assessment.cooling.map(\.level) + [s.assessment.throttle?.level ?? .nominal]).max() ?? .nominal
             buf.text("Cooling  " + parts.joined(separator: " · "), x: 1, y: y,
                      style: coolingLevel > .nominal ? theme.level(coolingLevel) : .plain, maxWidth: w - 2, theme: theme)
+            y += 1
+        }
+        if fanLines > 0 {
+            // hwmon fans (truth, minimal): every fan, 0 RPM said as stopped or no reading, never hidden.
+            let parts = s.assessment.fans.map { f -> String in
+                let fan = f.fan
+                let name = "\(fan.chip ?? "fan") \(fan.label ?? String(fan.location.split(separator: "/").last ?? ""))"
+                var text: String
+                switch fan.state {
+                case .spinning: text = "\(name) \(Int(fan.rpm ?? 0)) rpm"
+                case .stopped: text = "\(name) stopped"
+                case .noReading: text = "\(name) no reading"
+                case .asleep: text = "\(name) asleep"
+                }
+                if let p = fan.pwmPercent { text += " \(Int(p.rounded())) %" }
+                if let c = fan.control { text += " \(c.rawValue)" }
+                if !f.ignored && f.level > .nominal { text += " \(f.level)" }
+                return text
+            }
+            let fanLevel = s.assessment.fans.filter { !$0.ignored }.map(\.level).max() ?? .nominal
+            buf.text("Fans     " + parts.joined(separator: " · "), x: 1, y: y,
+                     style: fanLevel > .nominal ? theme.level(fanLevel) : .plain, maxWidth: w - 2, theme: theme)
             y += 1
         }
         return y

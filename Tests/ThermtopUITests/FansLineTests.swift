@@ -1,0 +1,33 @@
+import Testing
+import ThermtopCore
+@testable import ThermtopUI
+
+/// The dashboard's one-line fans summary (truth, minimal): every hwmon fan is listed, 0 RPM is
+/// said as "stopped" or "no reading", and a fan that decides the state is coloured by its level.
+@Suite("Dashboard fans line")
+struct FansLineTests {
+    static func state(fans: [Fan]) -> AppState {
+        var snap = Fixtures.intelLaptop(time: 0, package: 55, skin: 35)
+        snap.fans = fans
+        return Fixtures.appState([snap], sourceLabel: "/sys", simulated: false)
+    }
+
+    @Test("spinning, stopped and no-reading fans are all on the Fans line with RPM, PWM % and control")
+    func listed() {
+        let s = Self.state(fans: [
+            Fan(id: "a", location: "hwmon2/fan1", chip: "nct6798", rpm: 1180, pwm: 102, pwmEnable: 5),
+            Fan(id: "b", location: "hwmon2/fan2", chip: "nct6798", rpm: 0, pwm: 0, pwmEnable: 1),
+            Fan(id: "c", location: "hwmon2/fan3", chip: "nct6798", rpm: 0),
+        ])
+        let text = Screen.render(s, width: 160, height: 40).text()
+        let line = text.split(separator: "\n").first { $0.contains("Fans ") }.map(String.init) ?? ""
+        #expect(line.contains("nct6798 fan1 1180 rpm 40 % auto"), "\(line)")
+        #expect(line.contains("nct6798 fan2 stopped 0 % manual"), "\(line)")
+        #expect(line.contains("nct6798 fan3 no reading"), "\(line)")
+    }
+
+    @Test("no fans, no Fans line")
+    func none() {
+        #expect(!Screen.render(Self.state(fans: []), width: 120, height: 40).text().contains("Fans "))
+    }
+}
