@@ -246,7 +246,7 @@ public enum Classifier {
         let pct = Int((duty * 100).rounded())
         let reason = lvl == .nominal
             ? "\(name) at \(pct) %"
-            : "\(lvl): fan \(name) at \(pct) % of full speed (≥ \(Int((config.fanDutyRatios.ratio(for: lvl)! * 100).rounded())) %, fan ratio)"
+            : "\(lvl): \(name) at \(pct) % of full speed (≥ \(Int((config.fanDutyRatios.ratio(for: lvl)! * 100).rounded())) %, fan ratio)"
         return FanAssessment(fan: f, level: lvl, ignored: false, reason: reason)
     }
 
