@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+import Testing
+import ThermtopCore
+import ThermtopLinux
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The whole path with real peers: a real kernel event (or a real D-Bus signal) wakes the
+/// started sampler thread of a `ThermalStatusHub`, which re-reads a fixture copy through the
+/// real `SysfsSource` and publishes the new low power and tier. Latency is taken on the
+/// sampler's side (the listener runs on its thread) from just before the event was caused.
+@Suite("Event sources wake the real engine")
+struct EventEngineTests {
+    /// intel-laptop with its battery at 15 % and discharging: battery saver says low power.
+    private func lowBatteryLaptop() throws -> FixtureCopy {
+        let copy = try FixtureCopy("intel-laptop")
+        try copy.write("class/power_supply/BAT0/capacity", "15\n")
+        try copy.write("class/power_supply/BAT0/energy_now", "7780500\n")
+        try copy.write("class/power_supply/BAT0/status", "Discharging\n")
+        try copy.write("class/power_supply/AC/online", "0\n")
+        return copy
+    }
+
+    private func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let end = monotonicSeconds() + seconds
+        while monotonicSeconds() < end {
+            if condition() { return true }
+            usleep(2_000)
+        }
+        return condition()
+    }
+
+    @Test("charger plugged: a power_supply-style uevent makes the sampler re-read, low power and tier update within 100 ms",
+          .enabled(if: Needs.run(when: Needs.isRoot), "needs root to make the kernel send a uevent"))
+    func chargerPluggedByUevent() throws {
+        guard Needs.check(Needs.isRoot, "writing /sys/class/net/lo/uevent needs root") else { return }
+        let copy = try lowBatteryLaptop()
+        defer { copy.remove() }
+        // The kernel cannot be made to send a power_supply event without a battery, so the test
+        // listens to `net` with the same rule (change → resample) and triggers `lo`.
+        let hub = ThermalStatusHub(source: SysfsSource(path: copy.path), clock: SystemClock(), delay: 60, wakeSources: { _ in
+            [UeventSource(filter: UeventFilter(resampleOnChange: ["net"], rediscoverOnAddRemove: []))]
+        })
+        #expect(hub.isLowPowerModeEnabled)
+        let tierBefore = hub.tier
+        hub.start()
+        defer { hub.stop() }
+        #expect(waitUntil(5) { hub.current.eventSources.first?.active == true }, "\(hub.current.eventSources)")
+        guard hub.current.eventSources.first?.active == true else { return }
+
+        // Plug the charger in the fixture, then let the kernel announce a change.
+        try copy.write("class/power_supply/AC/online", "1\n")
+        try copy.write("class/power_supply/BAT0/status", "Charging\n")
+        let publishedAt = Mutex<Double?>(nil)
+        let listener = hub.addListener { u in
+            if !u.status.isLowPowerModeEnabled { publishedAt.withLock { $0 = $0 ?? monotonicSeconds() } }
+        }
+        defer { listener.cancel() }
+        let t0 = monotonicSeconds()
+        let fd = open("/sys/class/net/lo/uevent", O_WRONLY | O_CLOEXEC)
+        try #require(fd >= 0)
+        _ = write(fd, "change", 6)
+        close(fd)
+
+        #expect(waitUntil(2) { !hub.isLowPowerModeEnabled }, "low power still on: \(hub.current.lowPowerReason)")
+        let latency = (publishedAt.withLock { $0 } ?? .infinity) - t0
+        #expect(latency < 0.1, "published \(latency) s after the uevent was caused")
+        #expect(hub.tier > tierBefore, "tier \(tierBefore) → \(hub.tier)")
+        #expect(hub.current.sampler.wokenBy.hasPrefix("uevent net change lo"))
+        #expect((hub.current.eventSources.first?.events ?? 0) >= 1)
+        print("engine latency: uevent → new status \(Int((latency * 1000).rounded())) ms (tier \(tierBefore) → \(hub.tier))")
+    }
+
+    @Test("a power-saver switch over D-Bus reaches the engine's status (low power on, reason from D-Bus) within 100 ms",
+          .enabled(if: Needs.run(when: DBusPeer.available), "\(DBusPeer.missing)"))
+    func profileSwitchByDBus() throws {
+        guard Needs.check(DBusPeer.available, DBusPeer.missing) else { return }
+        let peer = try DBusPeer()
+        defer { peer.stop() }
+        try peer.startPowerProfilesTemplate(activeProfile: "balanced")
+        let address = peer.address
+        let hub = ThermalStatusHub(source: SysfsSource(path: Fixture.path("intel-laptop")), clock: SystemClock(), delay: 60,
+                                   wakeSources: { source in
+            let dbus = PowerProfilesSource(address: address)
+            (source as? SysfsSource)?.powerProfiles = dbus
+            return [dbus]
+        })
+        #expect(!hub.isLowPowerModeEnabled)
+        hub.start()
+        defer { hub.stop() }
+        #expect(waitUntil(5) { hub.current.snapshot.lowPower.powerProfileOrigin == .dbus }, "\(hub.current.eventSources)")
+
+        let publishedAt = Mutex<Double?>(nil)
+        let listener = hub.addListener { u in
+            if u.status.isLowPowerModeEnabled { publishedAt.withLock { $0 = $0 ?? monotonicSeconds() } }
+        }
+        defer { listener.cancel() }
+        let t0 = monotonicSeconds()
+        try peer.setTemplate("ActiveProfile", "power-saver")
+        #expect(waitUntil(2) { hub.isLowPowerModeEnabled })
+        let latency = (publishedAt.withLock { $0 } ?? .infinity) - t0
+        #expect(latency < 0.1, "published \(latency) s after dbus-send started")
+        #expect(hub.current.lowPowerAssessment.reasons == ["power-profiles-daemon profile is power-saver (D-Bus)"])
+        #expect(hub.current.eventSources.map(\.name) == ["power profiles (D-Bus)"])
+        print("engine latency: D-Bus Set → new status \(Int((latency * 1000).rounded())) ms incl. dbus-send start-up")
+    }
+}
