@@ -100,9 +100,13 @@ struct EventEngineTests {
         defer { listener.cancel() }
         let t0 = monotonicSeconds()
         try peer.setTemplate("ActiveProfile", "power-saver")
+        // The mock has changed the property and sent the signal by the time Set returns; under
+        // load, starting dbus-send alone can take longer than 100 ms, so the bound is from there.
+        let changed = monotonicSeconds()
         #expect(waitUntil(2) { hub.isLowPowerModeEnabled })
-        let latency = (publishedAt.withLock { $0 } ?? .infinity) - t0
-        #expect(latency < 0.1, "published \(latency) s after dbus-send started")
+        let published = publishedAt.withLock { $0 } ?? .infinity
+        let latency = published - t0
+        #expect(published - changed < 0.1, "published \(published - changed) s after the property changed")
         #expect(hub.current.lowPowerAssessment.reasons == ["power-profiles-daemon profile is power-saver (D-Bus)"])
         #expect(hub.current.eventSources.map(\.name) == ["power profiles (D-Bus)"])
         print("engine latency: D-Bus Set → new status \(Int((latency * 1000).rounded())) ms incl. dbus-send start-up")
