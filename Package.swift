@@ -12,7 +12,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // TOML parsing for the config file (toml++ underneath). Only ThermtopConfig uses it.
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
@@ -22,7 +21,7 @@ let package = Package(
         // Linux sources: the sysfs reader funnel and one file per sysfs class, and the event
         // sources that wake the sampler (uevent and thermal netlink sockets, D-Bus via sd-bus).
         .target(name: "ThermtopLinux", dependencies: [
-            "ThermtopCore", "CSystemd", .product(name: "SystemPackage", package: "swift-system"),
+            "ThermtopCore", "CSystemd",
         ]),
         // sd-bus from libsystemd, for the power-profiles D-Bus source: only its header at build
         // time (libsystemd-dev, /usr/include/systemd); the library is dlopen'ed on first use.

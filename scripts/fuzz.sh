@@ -38,7 +38,7 @@ done
 
 out=.build/fuzz/${opt#-}
 mkdir -p "$out" .build/fuzz/crashes
-flags=(-parse-as-library "$opt" -sanitize=fuzzer,address -enable-testing -swift-version 6 -I "$out" -L "$out"
+flags=(-parse-as-library -package-name thermtop "$opt" -sanitize=fuzzer,address -enable-testing -swift-version 6 -I "$out" -L "$out"
        -Xcc -D_XOPEN_SOURCE_EXTENDED=1)
 
 # module NAME [swiftc extra args...]: (re)build a library module when a source is newer.
@@ -60,7 +60,7 @@ module ThermtopCore
 for t in "${targets[@]}"; do
   for m in $(needs "$t"); do
     case $m in
-      ThermtopLinux) module ThermtopLinux ;;
+      ThermtopLinux) module ThermtopLinux -I Sources/CSystemd ;;
       ThermtopUI) module ThermtopUI ;;
       ThermtopTerminal) module ThermtopUI; module ThermtopTerminal -I Sources/CNcursesw ;;
     esac
@@ -82,6 +82,7 @@ for t in "${targets[@]}"; do
     done
     extra=()
     needs "$t" | grep -qx ThermtopTerminal && extra+=(-I Sources/CNcursesw -lncursesw -ltinfo)
+    needs "$t" | grep -qx ThermtopLinux && extra+=(-I Sources/CSystemd -lsystemd)
     swiftc "${flags[@]}" "${extra[@]}" -module-name "Fuzz_$t" Fuzz/Targets/FuzzSupport.swift "Fuzz/Targets/$t.swift" \
       "${libs[@]}" -o "$exe" 2>&1 | grep -v "warning: Cannot export local symbol" >&2 || true
     [ -x "$exe" ] || { echo "fuzz: target $t failed to link" >&2; exit 1; }

@@ -4,7 +4,6 @@ import Glibc
 import Musl
 #endif
 import Synchronization
-import SystemPackage
 import ThermtopCore
 
 /// Where `SysfsRoot` gets its files from: the real filesystem (`FileSystemBackend`, the
@@ -60,6 +59,12 @@ public enum SysfsAccess: Sendable, Equatable {
     case resolved(String, String?)
 }
 
+/// An open value file: a descriptor that only this backend closes, once.
+struct ValueFile: Equatable, Sendable {
+    let rawValue: Int32
+    func close() { _ = Glibc.close(rawValue) }
+}
+
 /// The real filesystem under `rootPath`. Value files (`keepOpen`) stay open and are read with
 /// one `pread` at offset 0 per sample; static attributes are opened, read and closed.
 public final class FileSystemBackend: SysfsBackend {
@@ -99,7 +104,7 @@ public final class FileSystemBackend: SysfsBackend {
     }
 
     private struct OpenFile {
-        var fd: FileDescriptor
+        var fd: ValueFile
         var onSysfs: Bool
     }
 
@@ -116,7 +121,7 @@ public final class FileSystemBackend: SysfsBackend {
 
     deinit {
         state.withLock { s in
-            for f in s.open.values { try? f.fd.close() }
+            for f in s.open.values { f.fd.close() }
             s.open = [:]
         }
     }
@@ -149,15 +154,13 @@ public final class FileSystemBackend: SysfsBackend {
                 }
             }
         }
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(absolute(relative), .readOnly, options: [.closeOnExec])
-        } catch let e as Errno {
+        let raw = open(absolute(relative), O_RDONLY | O_CLOEXEC)
+        guard raw >= 0 else {
+            let code = errno
             state.withLock { $0.stats.failedOpens += 1 }
-            return .failure(SysfsRoot.issue(relative, errno: e.rawValue))
-        } catch {
-            return .failure(ReadingIssue(file: relative, reason: .readFailed, detail: "\(error)"))
+            return .failure(SysfsRoot.issue(relative, errno: code))
         }
+        let fd = ValueFile(rawValue: raw)
         state.withLock { $0.stats.opens += 1 }
         let result = pread(fd)
         if keepOpen {
@@ -179,30 +182,28 @@ public final class FileSystemBackend: SysfsBackend {
 
     /// One `pread` of up to a page at offset 0: sysfs attributes are at most a page, and
     /// reading at offset 0 makes the kernel regenerate the value each time.
-    private func pread(_ fd: FileDescriptor) -> Result<String, Failure> {
+    private func pread(_ fd: ValueFile) -> Result<String, Failure> {
         state.withLock { $0.stats.reads += 1 }
         return withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 16) { buffer in
-            do {
-                let n = try fd.read(fromAbsoluteOffset: 0, into: buffer, retryOnInterrupt: true)
-                return .success(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self))
-            } catch let e as Errno {
-                return .failure(Failure(code: e.rawValue))
-            } catch {
-                return .failure(Failure(code: EIO))
-            }
+            var n: Int
+            repeat {
+                n = Glibc.pread(fd.rawValue, buffer.baseAddress, buffer.count, 0)
+            } while n < 0 && errno == EINTR
+            if n < 0 { return .failure(Failure(code: errno)) }
+            return .success(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self))
         }
     }
 
     /// Outside sysfs a path can be renamed over, deleted or moved away while its descriptor
     /// stays open on the old inode: the path no longer names the file that is open.
-    private func wasReplaced(_ fd: FileDescriptor, _ relative: String) -> Bool {
+    private func wasReplaced(_ fd: ValueFile, _ relative: String) -> Bool {
         var open = stat(), named = stat()
         guard fstat(fd.rawValue, &open) == 0 else { return true }
         guard stat(absolute(relative), &named) == 0 else { return true }
         return open.st_ino != named.st_ino || open.st_dev != named.st_dev
     }
 
-    private func forget(_ relative: String, _ fd: FileDescriptor) {
+    private func forget(_ relative: String, _ fd: ValueFile) {
         let removed = state.withLock { s -> Bool in
             guard let f = s.open[relative], f.fd == fd else { return false }
             s.open[relative] = nil
@@ -211,13 +212,13 @@ public final class FileSystemBackend: SysfsBackend {
         if removed { closeCounted(fd) }
     }
 
-    private func closeCounted(_ fd: FileDescriptor) {
-        try? fd.close()
+    private func closeCounted(_ fd: ValueFile) {
+        fd.close()
         state.withLock { $0.stats.closes += 1 }
     }
 
     public func release(keeping: Set<String>) {
-        let stale = state.withLock { s -> [FileDescriptor] in
+        let stale = state.withLock { s -> [ValueFile] in
             let gone = s.open.filter { !keeping.contains($0.key) }
             for key in gone.keys { s.open[key] = nil }
             return gone.values.map(\.fd)

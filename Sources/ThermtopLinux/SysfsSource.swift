@@ -84,7 +84,7 @@ public final class SysfsSource: SensorSource {
         needsRediscovery = false
     }
 
-    public func sample(at time: Double) -> Snapshot {
+    public func sample(at time: Double) -> ThermalSnapshot {
         if needsRediscovery { rediscover() }
         let snap = readValues(at: time)
         guard needsRediscovery else { return snap }

@@ -3,7 +3,7 @@ extension StatusReport {
     /// plus `trend` (`rising`/`falling`/`steady`/`not_enough_history`), `summary` (the words the
     /// dashboard shows) and `sensor` (whose trend gives `seconds`). A one-shot `thermtop status`
     /// has one sample: `not_enough_history`, `headroom` from that sample, `headroom_in_10s` null.
-    public static func forecastJSON(_ f: ThermalForecast) -> JSONValue {
+    package static func forecastJSON(_ f: ThermalForecast) -> JSONValue {
         .object([
             ("next_state", .str(f.outlook.nextState?.name)),
             ("seconds", .num(f.outlook.seconds, places: 0)),

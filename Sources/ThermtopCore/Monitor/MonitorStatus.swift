@@ -1,7 +1,7 @@
 /// Everything decided from one sample, as a value: what the dashboard draws and what
 /// `thermtop status` prints.
 public struct MonitorStatus: Sendable, Equatable {
-    public var snapshot: Snapshot
+    public var snapshot: ThermalSnapshot
     /// The classifier's verdict from real readings (before overrides).
     public var assessment: ThermalAssessment
     /// The low-power verdict from real signals (before overrides).
@@ -21,7 +21,7 @@ public struct MonitorStatus: Sendable, Equatable {
         set { sampler.eventSources = newValue }
     }
 
-    public init(snapshot: Snapshot, assessment: ThermalAssessment, lowPowerAssessment: LowPowerAssessment,
+    public init(snapshot: ThermalSnapshot, assessment: ThermalAssessment, lowPowerAssessment: LowPowerAssessment,
                 overrides: Overrides, sourceLabel: String, sourceIsSimulated: Bool,
                 forecast: ThermalForecast = .none) {
         self.snapshot = snapshot

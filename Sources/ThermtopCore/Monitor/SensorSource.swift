@@ -8,7 +8,7 @@ public protocol SensorSource: AnyObject {
     /// True for sources that invent their readings (the simulated laptop).
     var isSimulated: Bool { get }
     /// Read the changing values once.
-    func sample(at time: Double) -> Snapshot
+    func sample(at time: Double) -> ThermalSnapshot
     /// Rediscover devices and reread static attributes (names, trips, design capacity).
     func rediscover()
     /// Change the simulated load by `delta` and return the new load; nil for sources whose

@@ -53,7 +53,7 @@ public final class ThermalMonitor {
         set { if let u = hub.setForecastTriggers(newValue) { apply(u) } }
     }
 
-    public var snapshot: Snapshot { status.snapshot }
+    public var snapshot: ThermalSnapshot { status.snapshot }
     public var sampleCount: Int { status.sampler.samples }
     /// Seconds the last sample took on the monitor's clock.
     public var lastSampleDuration: Double { status.sampler.lastSampleSeconds }

@@ -59,22 +59,22 @@ public struct ReadingIssue: Error, Sendable, Hashable, Codable, CustomStringConv
 }
 
 /// A value read from one file, or why it could not be.
-public enum Reading<Value: Sendable & Equatable>: Sendable, Equatable {
+package enum Reading<Value: Sendable & Equatable>: Sendable, Equatable {
     case value(Value)
     case unknown(ReadingIssue)
 
-    public var value: Value? {
+    package var value: Value? {
         if case .value(let v) = self { return v }
         return nil
     }
 
-    public var issue: ReadingIssue? {
+    package var issue: ReadingIssue? {
         if case .unknown(let i) = self { return i }
         return nil
     }
 
     /// Parse further: a value becomes whatever `f` says, an unknown stays unknown.
-    public func flatMap<T: Sendable & Equatable>(_ f: (Value) -> Reading<T>) -> Reading<T> {
+    package func flatMap<T: Sendable & Equatable>(_ f: (Value) -> Reading<T>) -> Reading<T> {
         switch self {
         case .value(let v): return f(v)
         case .unknown(let i): return .unknown(i)

@@ -1,6 +1,6 @@
 /// What one sample of the machine saw. Every value is optional; `issues` on each part says why
 /// a value is missing. Built by a `SensorSource` (sysfs on Linux, the simulated laptop, …).
-public struct Snapshot: Sendable, Equatable {
+public struct ThermalSnapshot: Sendable, Equatable {
     /// Monotonic time of the sample, in seconds, from the monitor's clock.
     public var time: Double
     public var zones: [ThermalZone]
@@ -291,3 +291,7 @@ public struct LowPowerSignals: Sendable, Equatable {
         self.issues = issues
     }
 }
+
+/// thermtop's own short name for `ThermalSnapshot`. `package`: `import Thermtop` users see only
+/// the prefixed name, so a `Snapshot` of their own never clashes.
+package typealias Snapshot = ThermalSnapshot

@@ -2,20 +2,20 @@
 /// (already read by the platform layer, trailing newline included or not) and the file name
 /// used to label a failure. Units follow the kernel ABI documents
 /// (Documentation/ABI/testing/sysfs-class-thermal, sysfs-class-power, hwmon/sysfs-interface.rst).
-public enum SysfsValue {
+package enum SysfsValue {
     /// Plausible range for a live temperature reading, in °C.
-    public static let plausibleTemperature: ClosedRange<Double> = -55...200
+    package static let plausibleTemperature: ClosedRange<Double> = -55...200
     /// Plausible range for a trip point or chip limit, in °C. Trips at or below 0 °C are
     /// firmware placeholders (0, −273.15, −274, −32768) and anything hotter than this is junk.
-    public static let plausibleLimit: ClosedRange<Double> = 0.001...150
+    package static let plausibleLimit: ClosedRange<Double> = 0.001...150
 
     /// Values the kernel and firmware print to mean "no value", in m°C.
-    public static let sentinelMilliCelsius: Set<Int64> = [
+    package static let sentinelMilliCelsius: Set<Int64> = [
         -273_150, -273_250, -274_000, -32_768_000, 65_261_850, 65_535_000, 127_000_000,
     ]
 
     /// The text with surrounding whitespace and the trailing newline removed.
-    public static func trimmed(_ raw: String) -> String {
+    package static func trimmed(_ raw: String) -> String {
         var s = Substring(raw)
         while let c = s.last, c == "\n" || c == " " || c == "\t" || c == "\r" || c == "\0" { s.removeLast() }
         while let c = s.first, c == " " || c == "\t" || c == "\n" { s.removeFirst() }
@@ -23,7 +23,7 @@ public enum SysfsValue {
     }
 
     /// An integer attribute (`cur_state`, `capacity`, `energy_now`…).
-    public static func integer(_ raw: String, file: String) -> Reading<Int64> {
+    package static func integer(_ raw: String, file: String) -> Reading<Int64> {
         let text = trimmed(raw)
         if text.isEmpty { return .unknown(ReadingIssue(file: file, reason: .empty)) }
         guard let n = Int64(text) else {
@@ -33,7 +33,7 @@ public enum SysfsValue {
     }
 
     /// A string attribute (`type`, `status`, `model_name`…). Empty text is unknown.
-    public static func string(_ raw: String, file: String) -> Reading<String> {
+    package static func string(_ raw: String, file: String) -> Reading<String> {
         let text = trimmed(raw)
         if text.isEmpty { return .unknown(ReadingIssue(file: file, reason: .empty)) }
         return .value(text)
@@ -41,7 +41,7 @@ public enum SysfsValue {
 
     /// A live temperature in millidegrees Celsius → °C, rejecting sentinels, absurd values and
     /// the exact 0 that drivers print for a channel they do not implement (amdgpu `mem`).
-    public static func temperature(_ raw: String, file: String) -> Reading<Double> {
+    package static func temperature(_ raw: String, file: String) -> Reading<Double> {
         switch integer(raw, file: file) {
         case .unknown(let issue): return .unknown(issue)
         case .value(let milli):
@@ -60,7 +60,7 @@ public enum SysfsValue {
     }
 
     /// A trip point or chip limit in m°C → °C. Junk (≤ 0 °C, sentinels, implausibly high) is unknown.
-    public static func limit(_ raw: String, file: String) -> Reading<Double> {
+    package static func limit(_ raw: String, file: String) -> Reading<Double> {
         switch integer(raw, file: file) {
         case .unknown(let issue): return .unknown(issue)
         case .value(let milli):
@@ -76,7 +76,7 @@ public enum SysfsValue {
     }
 
     /// A trip hysteresis (a delta in m°C; the ABI text says °C but kernels print m°C).
-    public static func hysteresis(_ raw: String, file: String) -> Reading<Double> {
+    package static func hysteresis(_ raw: String, file: String) -> Reading<Double> {
         switch integer(raw, file: file) {
         case .unknown(let issue): return .unknown(issue)
         case .value(let milli):
@@ -90,7 +90,7 @@ public enum SysfsValue {
 
     /// A non-negative micro-unit value (µWh, µAh, µW, µA, µV) → base unit (Wh, Ah, W, A, V),
     /// bounded by `max` in base units. Signed values are accepted as magnitudes when `signed`.
-    public static func micro(_ raw: String, file: String, max: Double, signed: Bool = false) -> Reading<Double> {
+    package static func micro(_ raw: String, file: String, max: Double, signed: Bool = false) -> Reading<Double> {
         switch integer(raw, file: file) {
         case .unknown(let issue): return .unknown(issue)
         case .value(let n):
@@ -106,7 +106,7 @@ public enum SysfsValue {
     }
 
     /// A percentage 0…100.
-    public static func percent(_ raw: String, file: String) -> Reading<Double> {
+    package static func percent(_ raw: String, file: String) -> Reading<Double> {
         switch integer(raw, file: file) {
         case .unknown(let issue): return .unknown(issue)
         case .value(let n):
@@ -118,7 +118,7 @@ public enum SysfsValue {
     }
 
     /// A 0/1 flag (`present`, `online`; `online` 2 = "online, programmable").
-    public static func flag(_ raw: String, file: String) -> Reading<Bool> {
+    package static func flag(_ raw: String, file: String) -> Reading<Bool> {
         switch integer(raw, file: file) {
         case .unknown(let issue): return .unknown(issue)
         case .value(let n):

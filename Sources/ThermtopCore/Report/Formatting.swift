@@ -1,7 +1,7 @@
 /// Small formatters shared by the text report and the dashboard.
-public enum Format {
+package enum Format {
     /// `1 h 23 min`, `45 min`, `30 s`.
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let s = Int(seconds.rounded(.down))
         if s >= 3600 { return "\(s / 3600) h \((s % 3600) / 60) min" }
         if s >= 60 { return "\(s / 60) min" }
@@ -9,13 +9,13 @@ public enum Format {
     }
 
     /// `72 %` / `29.7 %` (one decimal only when not whole).
-    public static func percent(_ p: Double) -> String {
+    package static func percent(_ p: Double) -> String {
         let r = (p * 10).rounded() / 10
         return r == r.rounded() ? "\(Int(r)) %" : "\(r) %"
     }
 
     /// `0.42` for `fixed(0.4199, places: 2)`: always `places` decimals (Foundation-free printf `%.Nf`).
-    public static func fixed(_ v: Double, places: Int) -> String {
+    package static func fixed(_ v: Double, places: Int) -> String {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         let scaled = (abs(v) * scale).rounded()
@@ -28,14 +28,14 @@ public enum Format {
     }
 
     /// `8.01 W`.
-    public static func watts(_ w: Double) -> String {
+    package static func watts(_ w: Double) -> String {
         let r = (w * 100).rounded() / 100
         return "\(r) W"
     }
 
     /// Text from sysfs made safe for a terminal: control characters (C0, DEL, C1, so also ESC)
     /// become `?`, so a zone type like `evil\e[2J` can never move the cursor or clear a screen.
-    public static func clean(_ s: String) -> String {
+    package static func clean(_ s: String) -> String {
         var out = ""
         for u in s.unicodeScalars {
             if u.value < 0x20 || u.value == 0x7f || (0x80..<0xa0).contains(u.value) || u == "\u{FFFD}" {
@@ -48,17 +48,17 @@ public enum Format {
     }
 
     /// Left-justify to a width (truncating with `…`).
-    public static func pad(_ s: String, _ width: Int) -> String {
+    package static func pad(_ s: String, _ width: Int) -> String {
         if s.count > width { return String(s.prefix(max(width - 1, 0))) + "…" }
         return s + String(repeating: " ", count: width - s.count)
     }
 
-    public static func padLeft(_ s: String, _ width: Int) -> String {
+    package static func padLeft(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
     }
 
     /// `91.0` without the unit, `?` when unknown.
-    public static func degrees(_ c: Double?) -> String {
+    package static func degrees(_ c: Double?) -> String {
         guard let c else { return "?" }
         return String(formatDegrees(c).dropLast(3))
     }

@@ -1,6 +1,6 @@
 /// A JSON value with ordered object keys and explicit nulls, so `thermtop status --json`
 /// prints every documented field in a stable order.
-public indirect enum JSONValue: Sendable, Equatable {
+package indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -8,18 +8,18 @@ public indirect enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.serialized() == b.serialized() }
+    package static func == (a: JSONValue, b: JSONValue) -> Bool { a.serialized() == b.serialized() }
 
-    public static func num(_ v: Double?, places: Int = 3) -> JSONValue {
+    package static func num(_ v: Double?, places: Int = 3) -> JSONValue {
         guard let v, v.isFinite else { return .null }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         return .number((v * scale).rounded() / scale)
     }
-    public static func int<I: BinaryInteger>(_ v: I?) -> JSONValue { v.map { .number(Double($0)) } ?? .null }
-    public static func str(_ v: String?) -> JSONValue { v.map { .string($0) } ?? .null }
+    package static func int<I: BinaryInteger>(_ v: I?) -> JSONValue { v.map { .number(Double($0)) } ?? .null }
+    package static func str(_ v: String?) -> JSONValue { v.map { .string($0) } ?? .null }
 
-    public func serialized(indent: Int = 0, pretty: Bool = true) -> String {
+    package func serialized(indent: Int = 0, pretty: Bool = true) -> String {
         var out = ""
         write(into: &out, level: indent, pretty: pretty)
         return out

@@ -4,7 +4,12 @@ public enum StatusReport {
     /// Bumped when a field changes meaning or disappears; new fields may be added within a version.
     public static let schema = "thermtop.status/1"
 
-    public static func json(_ s: MonitorStatus, version: String) -> JSONValue {
+    /// The `thermtop status --json` document for `s` (schema `thermtop.status/1`).
+    public static func jsonText(_ s: MonitorStatus, version: String, pretty: Bool = true) -> String {
+        json(s, version: version).serialized(pretty: pretty)
+    }
+
+    package static func json(_ s: MonitorStatus, version: String) -> JSONValue {
         let snap = s.snapshot
         let p = s.policy
         let system = CombinedBattery(snap.batteries)

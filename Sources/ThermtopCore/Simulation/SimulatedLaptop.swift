@@ -69,7 +69,7 @@ public final class SimulatedLaptop: SensorSource {
         mousePaired.toggle()
     }
 
-    public func sample(at time: Double) -> Snapshot {
+    public func sample(at time: Double) -> ThermalSnapshot {
         if let last = lastTime, time > last { advance(by: min(time - last, 600)) }
         lastTime = time
         return snapshot(at: time)

@@ -283,7 +283,7 @@ public enum Classifier {
 
     /// `timeOfDay`: seconds since local midnight at the sample (from the monitor's clock), used
     /// only to label when a held sensor went silent; nil labels holds by their age instead.
-    public static func assess(_ snapshot: Snapshot, config: ThermalConfig,
+    public static func assess(_ snapshot: ThermalSnapshot, config: ThermalConfig,
                               memory: inout ClassifierMemory, timeOfDay: Double? = nil) -> ThermalAssessment {
         let now = snapshot.time
         var sensors: [SensorAssessment] = []

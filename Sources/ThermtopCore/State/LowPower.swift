@@ -16,7 +16,7 @@ public struct LowPowerAssessment: Sendable, Equatable {
         enabled ? "on: " + reasons.joined(separator: "; ") : "off"
     }
 
-    public static func assess(_ snapshot: Snapshot, config: ThermalConfig) -> LowPowerAssessment {
+    public static func assess(_ snapshot: ThermalSnapshot, config: ThermalConfig) -> LowPowerAssessment {
         var reasons: [String] = []
         let lp = snapshot.lowPower
         if let ppd = lp.powerProfilesDaemon, ppd == "power-saver" {

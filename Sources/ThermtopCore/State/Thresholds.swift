@@ -121,7 +121,7 @@ public struct SensorThresholds: Sendable, Equatable {
 }
 
 /// `91.0 °C`: one decimal, the way every thermtop output prints temperatures.
-public func formatDegrees(_ c: Double) -> String {
+package func formatDegrees(_ c: Double) -> String {
     let r = (c * 10).rounded() / 10
     let whole = Int(r.rounded(.towardZero))
     var tenths = Int(((abs(r) - Double(abs(whole))) * 10).rounded())
