@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "thermtop",
-    platforms: [.macOS(.v14)],
+    // Linux only: the sources import Glibc and read sysfs, so no other platform is claimed.
     products: [
         // The library other Swift programs import: readings, thermal state, tier, policy, monitor,
         // and the Linux sysfs source. No terminal code.
