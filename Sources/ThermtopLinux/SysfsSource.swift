@@ -141,7 +141,7 @@ extension SysfsSource {
     /// (sd-bus is not thread-safe). A fixture root gets none: this machine's events say nothing
     /// about it.
     public static func wakeSources(forRoot path: String) -> @Sendable (any SensorSource) -> [any WakeSource] {
-        guard path == "/sys" else { return { _ in [] } }
+        guard LinuxWakeSources.apply(toRoot: path) else { return { _ in [] } }
         return { source in
             let sources = LinuxWakeSources()
             (source as? SysfsSource)?.powerProfiles = sources.powerProfiles

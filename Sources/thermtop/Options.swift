@@ -81,7 +81,7 @@ struct SourceOptions: ParsableArguments {
     /// nil for --simulate and --sysfs-root trees, which the kernel's events are not about.
     /// D-Bus is left out when --ppd-state names the file to read.
     func makeWakeSources() -> LinuxWakeSources? {
-        guard !simulate, sysfsRoot == nil || sysfsRoot == "/sys" else { return nil }
+        guard !simulate, LinuxWakeSources.apply(toRoot: sysfsRoot ?? "/sys") else { return nil }
         return LinuxWakeSources(powerProfiles: ppdState == nil)
     }
 }

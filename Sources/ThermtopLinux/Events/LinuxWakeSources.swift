@@ -18,6 +18,10 @@ public final class LinuxWakeSources {
         all = [UeventSource(), ThermalNetlinkSource()] + (ppd.map { [$0] } ?? [])
     }
 
+    /// Whether a sysfs root is the live machine's, the only one its kernel and desktop events
+    /// are about (a fixture or recorded tree gets no event sources).
+    public static func apply(toRoot path: String) -> Bool { path == "/sys" }
+
     /// What the debug overlay and `status --json` list.
     public var states: [EventSourceState] { all.map(\.state) }
 }
