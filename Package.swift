@@ -9,6 +9,9 @@ let package = Package(
         // and the Linux sysfs source. No terminal code.
         .library(name: "Thermtop", targets: ["Thermtop", "ThermtopCore", "ThermtopLinux"]),
         .executable(name: "thermtop", targets: ["thermtop"]),
+        // The TOML reader thermtop runs when a config file exists (keeps TOMLKit and Foundation
+        // out of the thermtop binary). Install it next to thermtop.
+        .executable(name: "thermtop-toml", targets: ["thermtop-toml"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -50,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "thermtop",
             dependencies: [
-                "ThermtopCore", "ThermtopLinux", "ThermtopUI", "ThermtopTerminal", "ThermtopConfig",
+                "ThermtopCore", "ThermtopLinux", "ThermtopUI", "ThermtopTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -63,8 +66,9 @@ let package = Package(
             dependencies: ["ThermtopCore", "ThermtopUI"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "ThermtopConfigTests", dependencies: ["ThermtopCore", "ThermtopConfig"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["thermtop"]),
+        .executableTarget(name: "thermtop-toml", dependencies: ["ThermtopCore", "ThermtopConfig"]),
+        .testTarget(name: "ThermtopConfigTests", dependencies: ["ThermtopCore", "ThermtopLinux", "ThermtopConfig"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["thermtop", "thermtop-toml"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,6 @@
 import ArgumentParser
-import ThermtopConfig
-import ThermtopCore
 import ThermtopLinux
+import ThermtopCore
 
 /// `--config FILE` / `--no-config`, shared by the dashboard, `status`, `watch`, `export` and
 /// `config --check`.
@@ -27,7 +26,7 @@ struct ConfigOptions: ParsableArguments {
     /// problem on stderr and exit code 78 (EX_CONFIG).
     func load() throws -> UserConfig {
         guard let (path, required) = path else { return .empty }
-        switch ConfigFile.load(path, required: required) {
+        switch ConfigFile.load(path, required: required, parse: TOMLHelper.parse) {
         case .success(let c): return c ?? .empty
         case .failure(let e) where !required && e.problems.allSatisfy({ $0.kind == .unreadable }):
             // The default location cannot be read (run as another user whose HOME is not
@@ -84,7 +83,7 @@ struct ConfigCommand: AsyncParsableCommand {
             printError("thermtop: no config file: set HOME or XDG_CONFIG_HOME, or pass --config FILE.")
             throw ExitCode(78)
         }
-        let result = ConfigFile.load(path, required: true)
+        let result = ConfigFile.load(path, required: true, parse: TOMLHelper.parse)
         var problems: [ConfigProblem] = []
         var loaded: UserConfig?
         switch result {

@@ -1,7 +1,6 @@
 import ArgumentParser
-import ThermtopConfig
-import ThermtopCore
 import ThermtopLinux
+import ThermtopCore
 import ThermtopTerminal
 import ThermtopUI
 

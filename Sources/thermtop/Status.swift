@@ -1,7 +1,6 @@
 import ArgumentParser
-import ThermtopConfig
-import ThermtopCore
 import ThermtopLinux
+import ThermtopCore
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

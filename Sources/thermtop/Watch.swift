@@ -1,7 +1,6 @@
 import ArgumentParser
-import ThermtopConfig
-import ThermtopCore
 import ThermtopLinux
+import ThermtopCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Testing
 import ThermtopConfig
 import ThermtopCore
+import ThermtopLinux
 
 private func problems(_ text: String) -> [ConfigProblem] {
     switch ConfigParser.parse(text, file: "t.toml") {
@@ -189,8 +190,8 @@ private func parsed(_ text: String) throws -> UserConfig {
 
     @Test func aMissingDefaultFileIsNoConfigButAMissingExplicitOneIsAnError() {
         let missing = "/nonexistent-thermtop-test/config.toml"
-        #expect((try? ConfigFile.load(missing, required: false).get()) == .some(nil))
-        guard case .failure(let e) = ConfigFile.load(missing, required: true) else {
+        #expect((try? ConfigFile.load(missing, required: false, parse: ConfigParser.parse).get()) == .some(nil))
+        guard case .failure(let e) = ConfigFile.load(missing, required: true, parse: ConfigParser.parse) else {
             Issue.record("expected failure"); return
         }
         #expect(e.problems.first?.kind == .unreadable)
@@ -198,7 +199,7 @@ private func parsed(_ text: String) throws -> UserConfig {
     }
 
     @Test func aDirectoryIsNotAConfigFile() {
-        guard case .failure(let e) = ConfigFile.load("/tmp", required: true) else { Issue.record("expected failure"); return }
+        guard case .failure(let e) = ConfigFile.load("/tmp", required: true, parse: ConfigParser.parse) else { Issue.record("expected failure"); return }
         #expect(e.description.contains("is a directory"))
     }
 }

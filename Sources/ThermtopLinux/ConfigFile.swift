@@ -25,9 +25,14 @@ public enum ConfigFile {
         return env
     }
 
+    /// Turns a file's text into a config: `ConfigParser.parse` (module ThermtopConfig, TOMLKit),
+    /// or the `thermtop-toml` helper process the dashboard binary uses so that it never links
+    /// TOMLKit and the Foundation it imports.
+    public typealias Parse = (_ text: String, _ file: String) -> Result<UserConfig, ConfigError>
+
     /// The file at `path`, parsed. `required`: a missing file is an error (`--config FILE`);
     /// otherwise a missing default file means no config.
-    public static func load(_ path: String, required: Bool) -> Result<UserConfig?, ConfigError> {
+    public static func load(_ path: String, required: Bool, parse: Parse) -> Result<UserConfig?, ConfigError> {
         switch read(path) {
         case .missing:
             if !required { return .success(nil) }
@@ -36,7 +41,7 @@ public enum ConfigFile {
         case .failed(let why):
             return .failure(ConfigError([ConfigProblem(kind: .unreadable, file: path, line: 0, key: nil, message: why)]))
         case .text(let text):
-            return ConfigParser.parse(text, file: path).map { c in
+            return parse(text, path).map { c in
                 var c = c
                 c.path = path
                 return Optional(c)
