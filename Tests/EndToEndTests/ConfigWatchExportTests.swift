@@ -386,6 +386,19 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         #expect(samples("thermtop_read_errors").first?["name"] as? String == "thermtop_read_errors_total")
     }
 
+    @Test func fansAreExportedInRPM() throws {
+        let dir = try Run.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("fans.prom")
+        let r = try Run.thermtop(["export", "--textfile", out.path, "--sysfs-root", Thermtop.fixtures.appendingPathComponent("fans-desktop").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let fam = try #require(try Self.parse(out).first { $0["name"] as? String == "thermtop_fan_rpm" })
+        #expect(fam["type"] as? String == "gauge")
+        let samples = (fam["samples"] as? [[String: Any]]) ?? []
+        let fan1 = samples.first { ($0["labels"] as? [String: String])?["id"] == "platform-nct6775.656/nct6798/fan1" }
+        #expect(fan1?["value"] as? Double == 1180)
+    }
+
     @Test func exportEveryRewritesTheFile() throws {
         let dir = try Run.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -135,6 +135,11 @@ public enum MetricsReport {
             }
         }
 
+        if snap.fans.contains(where: { $0.rpm != nil }) {
+            w.family("thermtop_fan_rpm", .gauge, help: "Fan speed in revolutions per minute (fans without a reading are left out).")
+            for f in snap.fans { if let r = f.rpm { w.sample("thermtop_fan_rpm", [("id", f.id), ("name", f.displayName)], r) } }
+        }
+
         if !snap.batteries.isEmpty {
             let b = CombinedBattery(snap.batteries)
             if let p = b.percent {
