@@ -94,9 +94,31 @@ struct FailSafeTests {
         #expect(s.sensor.issue?.reason == .vanished)
         #expect(s.sensor.celsius == nil)
         #expect(a.reason.contains("x86_pkg_temp removed for 0 s, holding critical"), "\(a.reason)")
+        #expect(a.sensors.filter { $0.id == "thermal_zone1" }.count == 1)
         let gone = Self.assess(Self.snap(6.5, pkg: nil, withPackage: false), &m, config: config)
         #expect(gone.state == .nominal)
         #expect(!gone.sensors.contains { $0.id == "thermal_zone1" })
+    }
+
+    @Test("a removed nominal sensor is listed as removed (no level) for the hold time, not dropped silently")
+    func removedNominalSensorIsListed() throws {
+        var config = ThermalConfig()
+        config.sensorHoldSeconds = 5
+        var m = ClassifierMemory()
+        _ = Self.assess(Self.snap(0, pkg: 50), &m, config: config)
+        let a = Self.assess(Self.snap(1, pkg: nil, withPackage: false), &m, config: config, timeOfDay: 3600)
+        let s = try #require(a.sensors.first { $0.id == "thermal_zone1" })
+        #expect(s.reportedLevel == nil)
+        #expect(s.hold == nil)
+        #expect(s.sensor.issue?.reason == .vanished)
+        #expect(s.reason == "unknown: x86_pkg_temp removed since 01:00:00", "\(s.reason)")
+        #expect(a.state == .nominal)
+        let later = Self.assess(Self.snap(7, pkg: nil, withPackage: false), &m, config: config)
+        #expect(!later.sensors.contains { $0.id == "thermal_zone1" })
+        // It comes back: read normally, nothing left over.
+        let back = Self.assess(Self.snap(8, pkg: 50), &m, config: config)
+        #expect(back.sensors.first { $0.id == "thermal_zone1" }?.sensor.celsius == 50)
+        #expect(back.sensors.filter { $0.id == "thermal_zone1" }.count == 1)
     }
 
     @Test("a sensor unknown from the start has no level (never nominal) and holds nothing")

@@ -140,6 +140,9 @@ public struct ClassifierMemory: Sendable, Equatable {
     /// The last assessment of each sensor that read above nominal: what a hold keeps when the
     /// sensor goes silent or disappears.
     public var lastElevated: [String: SensorAssessment] = [:]
+    /// The last assessment of every sensor present in the previous sample, so one that
+    /// disappears is listed as removed (for the hold time) rather than vanishing without a word.
+    public var lastSeen: [String: SensorAssessment] = [:]
     /// When each silent sensor stopped reading (monotonic time, wall-clock label).
     public var silentSince: [String: SilentMark] = [:]
 
@@ -303,29 +306,34 @@ public enum Classifier {
             levels[s.id] = a.hold.map { $0.expired ? .nominal : $0.level } ?? (s.celsius == nil ? .nominal : a.level)
             sensors.append(a)
         }
-        // A sensor that decided a level and then disappeared (driver unloaded, device removed)
-        // is held the same way, listed with the reason `vanished`.
-        for id in memory.lastElevated.keys.sorted() where !seen.contains(id) {
-            let last = memory.lastElevated[id]!
-            var gone = last
-            gone.sensor.celsius = nil
-            let issue = ReadingIssue(file: id, reason: .vanished)
-            gone.sensor.issue = issue
-            gone.heldByHysteresis = false
-            gone.level = .nominal
-            gone.hold = nil
-            gone = silent(gone, issue: issue, verb: "removed", now: now, timeOfDay: timeOfDay, config: config, memory: &memory)
-            if gone.hold?.expired ?? true {
+        // A sensor that disappeared (driver unloaded, device removed) is listed as removed for
+        // the hold time; one that decided a level is held at it the same way as an unreadable one.
+        for id in memory.lastSeen.keys.sorted() where !seen.contains(id) {
+            var gone = memory.lastElevated[id] ?? memory.lastSeen[id]!
+            let mark = memory.silentSince[id] ?? ClassifierMemory.SilentMark(time: now, label: timeOfDay.map(timeOfDayLabel))
+            if now - mark.time >= config.sensorHoldSeconds {
+                memory.lastSeen[id] = nil
                 memory.lastElevated[id] = nil
                 memory.silentSince[id] = nil
                 continue
             }
-            levels[id] = gone.level
+            gone.sensor.celsius = nil
+            let issue = ReadingIssue(file: id, reason: .vanished,
+                                     detail: "removed " + (mark.label.map { "since \($0)" } ?? "for \(Int((now - mark.time).rounded(.down))) s"))
+            gone.sensor.issue = issue
+            gone.heldByHysteresis = false
+            gone.level = .nominal
+            gone.hold = nil
+            gone.reason = "unknown: \(gone.sensor.name) \(issue.detail!)"
+            gone = silent(gone, issue: issue, verb: "removed", now: now, timeOfDay: timeOfDay, config: config, memory: &memory)
+            if gone.hold?.expired ?? false { memory.lastElevated[id] = nil }
+            levels[id] = gone.hold.map { $0.expired ? .nominal : $0.level } ?? .nominal
             sensors.append(gone)
         }
-        for id in memory.silentSince.keys where !seen.contains(id) && memory.lastElevated[id] == nil {
+        for id in memory.silentSince.keys where !seen.contains(id) && memory.lastSeen[id] == nil {
             memory.silentSince[id] = nil
         }
+        for a in sensors where seen.contains(a.sensor.id) { memory.lastSeen[a.sensor.id] = a }
         memory.levels = levels
         let cooling = snapshot.coolingDevices.map { assess(cooling: $0, config: config) }
 
@@ -378,7 +386,7 @@ public enum Classifier {
             if let top = sensors.filter({ $0.sensor.celsius != nil && !$0.ignored && !$0.sensor.isFolded })
                 .max(by: { ($0.headroom ?? -1) < ($1.headroom ?? -1) }) {
                 reason = "nominal: every sensor below its fair threshold (closest: \(top.sensor.name) \(formatDegrees(top.sensor.celsius!)), fair at \(formatDegrees(top.thresholds.fair.celsius)))"
-            } else if sensors.isEmpty && cooling.isEmpty {
+            } else if seen.isEmpty && cooling.isEmpty {
                 reason = "nominal: no thermal sensors found (unknown is reported as nominal, as on Apple platforms)"
             }
         }
@@ -386,7 +394,9 @@ public enum Classifier {
         let anyReading = sensors.contains { $0.sensor.celsius != nil || ($0.hold.map { !$0.expired } ?? false) }
             || cooling.contains { $0.device.currentState != nil && $0.device.maxState != nil }
             || throttle != nil
-        let nothingReadable = !anyReading && !(sensors.isEmpty && cooling.isEmpty)
+        // Sensors listed only because they were removed do not count: with none present, the
+        // machine has no sensors (now), which is said as such.
+        let nothingReadable = !anyReading && !(seen.isEmpty && cooling.isEmpty)
         if nothingReadable {
             let first = sensors.first.map { a in
                 " (e.g. \(a.sensor.name): \(a.sensor.issue?.reason.rawValue ?? "no reading"))"
