@@ -107,7 +107,8 @@ final class ProofPane {
     /// Runs `thermtop arguments` in the pane (under `sh`, so the tty modes after exit are the
     /// shell's to check). The exit status goes to `statusFile`, tmux's view of the terminal
     /// modes (alternate screen, cursor) to `modesFile`, `stty -a` to `dir/stty`.
-    init(arguments: [String], width: Int = 100, height: Int = 30, environment: String = "env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color") throws {
+    init(arguments: [String], width: Int = 100, height: Int = 30, environment: String = "env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color",
+         redirect: String = "") throws {
         dir = "/tmp/\(socket)"
         mkdir(dir, 0o755)
         let q = Proof.quote
@@ -117,7 +118,7 @@ final class ProofPane {
         let cmd = ([Proof.binary] + arguments).map(q).joined(separator: " ")
         let modes = "#{alternate_on} #{cursor_flag}"
         let script = """
-        stty sane; \(environment) \(cmd); s=$?; sleep 0.2; stty -a > \(q(dir + "/stty")) 2>&1; \
+        stty sane; \(environment) \(cmd) \(redirect); s=$?; sleep 0.2; stty -a > \(q(dir + "/stty")) 2>&1; \
         tmux -L \(q(socket)) display-message -p \(q(modes)) > \(q(modesFile)); printf '%s' "$s" > \(q(statusFile)); exec sleep 600
         """
         let r = Proof.sh("tmux -L \(q(socket)) -f \(q(conf)) new-session -d -s p -x \(width) -y \(height) \(q(script))")

@@ -325,7 +325,9 @@ public enum Classifier {
             gone.level = .nominal
             gone.hold = nil
             gone.reason = "unknown: \(gone.sensor.name) \(issue.detail!)"
-            gone = silent(gone, issue: issue, verb: "removed", now: now, timeOfDay: timeOfDay, config: config, memory: &memory)
+            // The hold's reason names the time once: pass the issue without the "removed since" detail.
+            gone = silent(gone, issue: ReadingIssue(file: id, reason: .vanished), verb: "removed", now: now,
+                          timeOfDay: timeOfDay, config: config, memory: &memory)
             if gone.hold?.expired ?? false { memory.lastElevated[id] = nil }
             levels[id] = gone.hold.map { $0.expired ? .nominal : $0.level } ?? .nominal
             sensors.append(gone)

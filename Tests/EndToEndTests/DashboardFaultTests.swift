@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// The real dashboard in tmux on a copy of a fixture, with faults injected while it runs:
+/// it keeps running and answering keys, shows each problem with its reason, recovers, and
+/// never prints anything but text and colours.
+@Suite("Dashboard under faults injected while it runs (tmux)", .serialized)
+struct DashboardFaultTests {
+    let zone1 = FaultInjectionStatusTests.zone1
+    let zone2 = "devices/virtual/thermal/thermal_zone2"   // INT3400 Thermal
+    let bat = FaultInjectionStatusTests.bat
+
+    struct Step {
+        let name: String
+        let script: String
+        /// The screen must show this (the sensor's problem) within a few seconds.
+        let shows: String
+    }
+
+    @Test("faults one after another: each shown with its reason, keys answered, no garbage, recovery")
+    func faultsWhileRunning() throws {
+        let root = try Proof.copyFixture("intel-laptop-hot")
+        defer { Proof.discard(root) }
+        let pane = try ProofPane(arguments: ["--delay", "0.2", "--sysfs-root", root], width: 120, height: 40)
+        defer { pane.stop() }
+        try #require(pane.waitForDashboard(), "no dashboard:\n\(pane.capture())")
+        let q = Proof.quote
+        let steps: [Step] = [
+            Step(name: "garbage in the deciding zone", script: "printf 'hot!\\n' > \(zone1)/temp", shows: "HELD serious · not-a-number"),
+            Step(name: "a FIFO that never answers", script: "rm \(zone2)/temp && mkfifo \(zone2)/temp", shows: "timed-out"),
+            Step(name: "10 MB file", script: "head -c 10485760 /dev/zero | tr '\\0' '9' > \(zone1)/temp", shows: "HELD serious · not-a-number"),
+            Step(name: "directory instead of a file", script: "rm \(zone1)/temp && mkdir \(zone1)/temp", shows: "HELD serious · not-a-file"),
+            Step(name: "escape sequences as a value", script: "rmdir \(zone1)/temp && printf '\\033]0;pwn\\007\\033[2J\\n' > \(zone1)/temp", shows: "HELD serious · not-a-number"),
+            Step(name: "hwmon chip removed", script: "rm -rf \"$(readlink -f class/hwmon/hwmon1)\" class/hwmon/hwmon1", shows: "vanished"),
+            Step(name: "battery removed", script: "mv \(bat) /tmp/\(pane.socket)-bat && rm class/power_supply/BAT0", shows: "acpitz"),
+            Step(name: "a new zone appears", script: "mkdir -p devices/virtual/thermal/thermal_zone9 && printf 'newzone\\n' > devices/virtual/thermal/thermal_zone9/type && printf '55000\\n' > devices/virtual/thermal/thermal_zone9/temp && ln -s ../../devices/virtual/thermal/thermal_zone9 class/thermal/thermal_zone9", shows: "newzone"),
+            Step(name: "NaN and INT_MIN", script: "printf 'NaN\\n' > \(zone1)/temp && printf -- '-9223372036854775808\\n' > devices/virtual/thermal/thermal_zone3/temp", shows: "implausible"),
+            Step(name: "dangling symlink and loop", script: "rm \(zone1)/temp && ln -s /nonexistent \(zone1)/temp && rm devices/virtual/thermal/thermal_zone3/temp && ln -s t2 devices/virtual/thermal/thermal_zone3/temp && ln -s temp devices/virtual/thermal/thermal_zone3/t2", shows: "ELOOP"),
+        ]
+        for step in steps {
+            let r = Proof.sh("cd \(q(root)) && \(step.script)")
+            try #require(r.status == 0, "\(step.name): setup failed: \(r.output)")
+            // A new device may wait for the next rediscovery: `r` asks for one, as a user would.
+            pane.send("r")
+            let (ok, screen) = pane.wait(8) { $0.contains(step.shows) }
+            #expect(ok, "\(step.name): screen never showed \(step.shows.debugDescription):\n\(screen)")
+            #expect(pane.pid != nil, "\(step.name): thermtop is gone:\n\(screen)")
+            #expect(pane.answersKeys(), "\(step.name): keys not answered:\n\(pane.capture())")
+            let escaped = pane.capture(escapes: true)
+            #expect(Proof.garbage(in: escaped, allowSGR: true) == nil, "\(step.name): \(Proof.garbage(in: escaped, allowSGR: true) ?? "")")
+            // An OSC payload shown as inert text is fine; acting on it (retitling the pane) is not.
+            #expect(pane.tmux("display-message -p -t p '#{pane_title}'").contains("pwn") == false, "\(step.name): the pane was retitled")
+        }
+        // Recovery: good values again, the held sensor reads and the hold is gone.
+        let fix = Proof.sh("cd \(q(root)) && rm -f \(zone1)/temp && printf '70000\\n' > \(zone1)/temp")
+        try #require(fix.status == 0)
+        // A file that went missing is only reopened at rediscovery (`r`, or the tier's refresh):
+        // reported to "monitor" on the board; until then recovery is checked after `r`.
+        pane.send("r")
+        let (recovered, screen) = pane.wait(8) { s in
+            s.split(separator: "\n").contains { $0.contains("x86_pkg_temp ") && $0.contains("70.0") && !$0.contains("HELD") }
+        }
+        #expect(recovered, "x86_pkg_temp never read 70.0 again:\n\(screen)")
+        pane.send("q")
+        #expect(pane.exitStatus() == 0)
+    }
+}
