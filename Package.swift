@@ -24,7 +24,7 @@ let package = Package(
         // Linux sources: the sysfs reader funnel and one file per sysfs class, and the event
         // sources that wake the sampler (uevent and thermal netlink sockets, D-Bus via sd-bus).
         .target(name: "ThermtopLinux", dependencies: [
-            "ThermtopCore", "CSystemd",
+            "ThermtopCore", "CSystemd", "CZlib",
         ]),
         // sd-bus from libsystemd, for the power-profiles D-Bus source: only its header at build
         // time (libsystemd-dev, /usr/include/systemd); the library is dlopen'ed on first use.
@@ -33,6 +33,8 @@ let package = Package(
             name: "CSystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // zlib, for gzip recordings (`thermtop record FILE.gz`) and reading them back.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // `import Thermtop`: re-exports both, plus the Foundation conveniences (notifications).
         // The dashboard does not depend on it, so it never loads Foundation.
         .target(name: "Thermtop", dependencies: ["ThermtopCore", "ThermtopLinux"]),
