@@ -13,6 +13,8 @@ private func frame() -> RecordedAccesses {
     a.lists["class/power_supply"] = .some(nil)
     a.exists["firmware/acpi/platform_profile"] = false
     a.isDirectory["class/thermal/thermal_zone0"] = true
+    a.resolved["class/hwmon/hwmon1/device"] = "devices/platform/coretemp.0"
+    a.resolved["class/hwmon/hwmon9/device"] = .some(nil)
     return a
 }
 

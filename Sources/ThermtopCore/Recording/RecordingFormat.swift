@@ -4,7 +4,8 @@
 /// 1. a header: `{"schema":"thermtop.recording/1","thermtop_version":…,"host":…,"kernel":…,
 ///    "start_time":"2026-11-23T12:00:00Z","delay_seconds":1,"root":"/sys"}`;
 /// 2. one full frame: `{"t":0,"frame":true,"read":{path: value},"list":{path: [names] | null},
-///    "exists":{path: bool},"is_dir":{path: bool}}` with every access of the first sample (and
+///    "exists":{path: bool},"is_dir":{path: bool},"resolved":{path: canonical path | null}}`
+///    with every access of the first sample (and
 ///    the discovery before it);
 /// 3. one line per later sample with only what changed since the line before (a path seen for
 ///    the first time counts as changed), `{"t":1.002,"read":{…}}`; a sample that changed
@@ -34,11 +35,14 @@ public struct RecordedAccesses: Sendable, Equatable {
     public var lists: [String: [String]?] = [:]
     public var exists: [String: Bool] = [:]
     public var isDirectory: [String: Bool] = [:]
+    /// Canonical paths (`class/hwmon/hwmon1/device` → `devices/platform/coretemp.0`); nil
+    /// entries did not resolve.
+    public var resolved: [String: String?] = [:]
 
     public init() {}
 
-    public var isEmpty: Bool { reads.isEmpty && lists.isEmpty && exists.isEmpty && isDirectory.isEmpty }
-    public var count: Int { reads.count + lists.count + exists.count + isDirectory.count }
+    public var isEmpty: Bool { reads.isEmpty && lists.isEmpty && exists.isEmpty && isDirectory.isEmpty && resolved.isEmpty }
+    public var count: Int { reads.count + lists.count + exists.count + isDirectory.count + resolved.count }
 
     /// Apply later changes over this state.
     public mutating func apply(_ c: RecordedAccesses) {
@@ -46,6 +50,7 @@ public struct RecordedAccesses: Sendable, Equatable {
         lists.merge(c.lists) { $1 }
         exists.merge(c.exists) { $1 }
         isDirectory.merge(c.isDirectory) { $1 }
+        resolved.merge(c.resolved) { $1 }
     }
 
     /// What in `new` differs from `self` (entries only in `new`, or with another value).
@@ -55,6 +60,7 @@ public struct RecordedAccesses: Sendable, Equatable {
         for (k, v) in new.lists where lists[k] == nil || lists[k]! != v { d.lists[k] = v }
         for (k, v) in new.exists where exists[k] != v { d.exists[k] = v }
         for (k, v) in new.isDirectory where isDirectory[k] != v { d.isDirectory[k] = v }
+        for (k, v) in new.resolved where resolved[k] == nil || resolved[k]! != v { d.resolved[k] = v }
         return d
     }
 }
@@ -261,6 +267,13 @@ public struct RecordingDecoder: Sendable {
             guard let b = value.boolValue else { throw RecordingError(line: line, "is_dir \(path): expected true or false") }
             a.isDirectory[path] = b
         }
+        for (path, value) in try fields("resolved") {
+            switch value {
+            case .null: a.resolved[path] = .some(nil)
+            case .string(let s): a.resolved[path] = s
+            default: throw RecordingError(line: line, "resolved \(path): expected a path or null")
+            }
+        }
         return RecordedSample(time: t, changes: a)
     }
 }
@@ -303,6 +316,9 @@ extension RecordingFormat {
         }
         if !c.isDirectory.isEmpty {
             fields.append(("is_dir", .object(c.isDirectory.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })))
+        }
+        if !c.resolved.isEmpty {
+            fields.append(("resolved", .object(c.resolved.sorted { $0.key < $1.key }.map { ($0.key, .str($0.value)) })))
         }
         return JSONValue.object(fields).serialized(pretty: false)
     }
