@@ -19,7 +19,7 @@ struct Thermtop: AsyncParsableCommand {
             once, as text or JSON.
             """,
         version: ThermtopInfo.version,
-        subcommands: [Status.self, Watch.self, Export.self, ConfigCommand.self]
+        subcommands: [Status.self, Watch.self, Export.self, ConfigCommand.self, Record.self, Capture.self]
     )
 
     @OptionGroup var source: SourceOptions

@@ -36,6 +36,12 @@ struct SourceOptions: ParsableArguments {
     func validate() throws {
         if let root = sysfsRoot {
             if simulate { throw ValidationError("--sysfs-root and --simulate cannot be used together.") }
+            try Self.validateRoot(root)
+        }
+    }
+
+    /// The checks on a `--sysfs-root` directory (also used by `record` and `capture`).
+    static func validateRoot(_ root: String) throws {
             if root.isEmpty { throw ValidationError("--sysfs-root needs a directory (got an empty string).") }
             var st = stat()
             guard stat(root, &st) == 0 else {
@@ -62,7 +68,6 @@ struct SourceOptions: ParsableArguments {
                     throw ValidationError("--sysfs-root \(root) is the filesystem root, not a sysfs tree; the live sysfs is /sys (the default).")
                 }
             }
-        }
     }
 
     var overrides: Overrides { Overrides(thermalState: simulateState, lowPower: lowPower?.bool) }

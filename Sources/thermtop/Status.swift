@@ -19,24 +19,59 @@ struct Status: AsyncParsableCommand {
     @Flag(help: "Print a versioned JSON object (schema thermtop.status/1) instead of text.")
     var json = false
 
+    @Option(help: ArgumentHelp("Decide from a recording (thermtop record) instead of live sensors.", valueName: "file"))
+    var replay: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --replay: the moment, in seconds from the start (default: the end).", valueName: "seconds"))
+    var at: Double?
+
+    func validate() throws {
+        if at != nil && replay == nil { throw ValidationError("--at needs --replay FILE.") }
+        if let a = at, !(a.isFinite && a >= 0) { throw ValidationError("--at must be 0 or more seconds (got \(a)).") }
+        if replay != nil && (source.sysfsRoot != nil || source.simulate) {
+            throw ValidationError("--replay reads its sensors from the recording; drop --sysfs-root/--simulate.")
+        }
+    }
+
     @MainActor
     mutating func run() async throws {
         StandardStreams.guardClosedDescriptors()
         try StandardStreams.requireStdout()
         let cfg = try config.load()
-        // The same engine the dashboard and the library run: its first reading (discovery and
-        // one sample, each read bounded by the read deadline) is the report. Not started, so
-        // this thread is the one that makes and reads the event sources.
-        let wake = source.makeWakeSources()
-        let hub = ThermalStatusHub(source: source.makeSource(powerProfiles: wake?.powerProfiles),
-                                   clock: SystemClock(), config: cfg.applied(), overrides: source.overrides)
-        var status = hub.current
-        status.eventSources = wake?.states ?? []
+        let status: MonitorStatus
+        if let replay {
+            status = try replayStatus(replay, config: cfg.applied())
+        } else {
+            // The same engine the dashboard and the library run: its first reading (discovery and
+            // one sample, each read bounded by the read deadline) is the report. Not started, so
+            // this thread is the one that makes and reads the event sources.
+            let wake = source.makeWakeSources()
+            let hub = ThermalStatusHub(source: source.makeSource(powerProfiles: wake?.powerProfiles),
+                                       clock: SystemClock(), config: cfg.applied(), overrides: source.overrides)
+            var live = hub.current
+            live.eventSources = wake?.states ?? []
+            status = live
+        }
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
         let report = json
             ? StatusReport.json(status, version: ThermtopInfo.version).serialized() + "\n"
             : StatusReport.text(status)
         try StandardStreams.write(report)
         if status.assessment.nothingReadable { throw ExitCode(StatusExit.nothingReadable) }
+    }
+
+    /// Feed the recording through the monitor up to `--at` (every sample, in order, so
+    /// hysteresis, the throttle window and the forecast's history are what they were live).
+    @MainActor
+    func replayStatus(_ file: String, config: ThermalConfig) throws -> MonitorStatus {
+        let recording = try loadRecording(file, command: " status")
+        let end = recording.samples.last!.time
+        if let at, at > end + 1e-9 {
+            printError("thermtop status: --at \(Format.fixed(at, places: 1)) is past the end of the recording (\(Format.fixed(end, places: 1)) s)")
+            throw ExitCode(StatusExit.usage)
+        }
+        var driver = ReplayDriver(recording: recording, fileLabel: file, config: config, overrides: source.overrides)
+        driver.run(through: at ?? end)
+        return driver.status
     }
 }

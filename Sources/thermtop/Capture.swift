@@ -1,0 +1,63 @@
+import ArgumentParser
+import ThermtopCore
+import ThermtopLinux
+
+/// `thermtop capture DIR`: the sysfs files thermtop reads, as a tree `--sysfs-root DIR` reads.
+struct Capture: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy the sysfs files thermtop reads into a folder, for a bug report.",
+        discussion: """
+            Copies the thermal, hwmon, power_supply and platform-profile files thermtop reads, \
+            with the links and folders around them and each device's uevent, into DIR (new or \
+            empty). `thermtop status --sysfs-root DIR` then reports what it reports on this \
+            machine. Serial numbers are left out unless --keep-serials. Attach it with \
+            `tar czf thermtop-capture.tar.gz -C DIR .`
+            """)
+
+    @Argument(help: ArgumentHelp("The folder to create (or an empty one).", valueName: "dir"))
+    var directory: String
+
+    // The root command's --sysfs-root (and the rest of its source options) reach
+    // subcommands through the same option group; only --sysfs-root applies here.
+    @OptionGroup var source: SourceOptions
+
+    @Flag(name: .customLong("keep-serials"), help: "Keep serial numbers (battery, disk) in the copy.")
+    var keepSerials = false
+
+    func validate() throws {
+        if directory.isEmpty { throw ValidationError("capture needs a folder name.") }
+        if source.simulate || source.simulateState != nil || source.lowPower != nil || source.ppdState != nil {
+            throw ValidationError("capture reads sysfs: only --sysfs-root applies (the simulated laptop and overrides are not files).")
+        }
+    }
+
+    @MainActor
+    mutating func run() async throws {
+        let path = source.sysfsRoot ?? "/sys"
+        var capture: SysfsCapture
+        do {
+            capture = try SysfsCapture(source: path, destination: directory, keepSerials: keepSerials)
+        } catch {
+            printError("thermtop capture: \(error)")
+            throw ExitCode(73)
+        }
+        // What to copy is what the readers touch: a discovery and two samples through a tap.
+        let root = SysfsRoot(path: path)
+        let recorder = AccessRecorder()
+        root.setTap(recorder.tap)
+        let source = SysfsSource(root: root, ppdStatePath: nil)
+        _ = source.sample(at: 0)
+        _ = source.sample(at: 1)
+        capture.copy(recorder.take())
+        let r = capture.report
+        var lines = ["thermtop capture: \(r.files) files (\(r.bytes) bytes), \(r.links) links, \(r.directories) folders from \(path) into \(directory)"]
+        if r.serialsRemoved > 0 { lines.append("  \(r.serialsRemoved) serial numbers left out (--keep-serials keeps them)") }
+        if !r.unreadable.isEmpty {
+            lines.append("  \(r.unreadable.count) files could not be copied (they will read as missing):")
+            for (f, why) in r.unreadable.sorted(by: { $0.key < $1.key }) { lines.append("    \(f): \(why)") }
+        }
+        lines.append("  check it: thermtop status --sysfs-root \(directory)")
+        lines.append("  attach it: tar czf thermtop-capture.tar.gz -C \(directory) .")
+        print(lines.joined(separator: "\n"))
+    }
+}

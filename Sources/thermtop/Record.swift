@@ -1,0 +1,123 @@
+import ArgumentParser
+import ThermtopCore
+import ThermtopLinux
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `thermtop record FILE`: what the reading layer reads, sample by sample (thermtop.recording/1).
+struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record what thermtop reads from sysfs, sample by sample, to replay it later.",
+        discussion: """
+            Writes newline-delimited JSON (schema thermtop.recording/1): a header, one full \
+            frame of raw file contents, then only the values that changed, with their time. \
+            Each line is written as soon as it is complete, so a recording stopped by Ctrl-C \
+            or a crash replays up to its last whole line. A name ending in .gz is gzip-compressed. \
+            Replay with `thermtop --replay FILE` or `thermtop status --replay FILE --at SECONDS`.
+            """)
+
+    @Argument(help: ArgumentHelp("The recording to write (overwritten; .gz for gzip).", valueName: "file"))
+    var file: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (default: until Ctrl-C).", valueName: "seconds"))
+    var seconds: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between samples (0.2 to 3600).", valueName: "seconds"))
+    var delay: Double = 1
+
+    // The root command's --sysfs-root (and the rest of its source options) reach
+    // subcommands through the same option group; only --sysfs-root applies here.
+    @OptionGroup var source: SourceOptions
+
+    func validate() throws {
+        guard delay.isFinite, (0.2...3600).contains(delay) else {
+            throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(delay)).")
+        }
+        if let s = seconds, !(s.isFinite && s >= 0) {
+            throw ValidationError("--seconds must be 0 or more (got \(s)).")
+        }
+        if file.isEmpty { throw ValidationError("the recording needs a file name.") }
+        if source.simulate || source.simulateState != nil || source.lowPower != nil || source.ppdState != nil {
+            throw ValidationError("record reads sysfs: only --sysfs-root applies (the simulated laptop and overrides are not files).")
+        }
+    }
+
+    @MainActor
+    mutating func run() async throws {
+        // Ctrl-C / SIGTERM end the recording between samples (the last line stays whole):
+        // block them here, before any reader thread exists, and wait for them in the sleep.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, s) }
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+        let path = source.sysfsRoot ?? "/sys"
+        let root = SysfsRoot(path: path)
+        let recorder = AccessRecorder()
+        root.setTap(recorder.tap)
+        let source = SysfsSource(root: root, ppdStatePath: nil)
+        let clock = SystemClock()
+        let monitor = ThermalMonitor(source: source, clock: clock)
+
+        let writer: RecordingWriter
+        do {
+            writer = try RecordingWriter(path: file)
+        } catch {
+            printError("thermtop record: \(error)")
+            throw ExitCode(73)
+        }
+        defer { writer.close() }
+        let header = RecordingHeader(thermtopVersion: ThermtopInfo.version, host: hostname(), kernel: kernelName(),
+                                     startTime: utcNow(), delaySeconds: delay, root: path)
+        var session = RecordingSession()
+        let start = clock.now()
+        var next = start
+        var stoppedBy: Int32 = 0
+        do {
+            try writer.write(line: RecordingFormat.headerLine(header))
+            while true {
+                let status = monitor.secondsUntilRefresh() <= 0 ? monitor.refresh() : monitor.sample()
+                try writer.write(line: session.line(time: status.snapshot.time, accesses: recorder.take()))
+                next += delay
+                if let limit = seconds, next - start > limit + 1e-6 { break }
+                let wait = next - clock.now()
+                if wait > 0 {
+                    var ts = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
+                    let sig = sigtimedwait(&stopSignals, nil, &ts)
+                    if sig > 0 { stoppedBy = sig; break }
+                } else {
+                    next = clock.now()
+                }
+            }
+        } catch {
+            printError("thermtop record: \(error) (the recording holds the \(session.samples) samples before it)")
+            throw ExitCode(74)
+        }
+        writer.close()
+        let duration = Format.fixed(max(0, clock.now() - start), places: 1)
+        printError("thermtop record: \(session.samples) samples over \(duration) s, \(writer.bytesWritten) bytes to \(file)\(stoppedBy != 0 ? " (stopped by signal \(stoppedBy))" : "")")
+    }
+}
+
+/// `uname -srm`, for the header.
+func kernelName() -> String {
+    var u = utsname()
+    guard uname(&u) == 0 else { return "unknown" }
+    func field<T>(_ f: T) -> String {
+        withUnsafeBytes(of: f) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+    return "\(field(u.sysname)) \(field(u.release)) \(field(u.machine))"
+}
+
+/// `2026-11-23T12:00:00Z`.
+func utcNow() -> String {
+    var t = time(nil)
+    var parts = tm()
+    gmtime_r(&t, &parts)
+    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+}
