@@ -15,7 +15,8 @@ struct Record: AsyncParsableCommand {
             frame of raw file contents, then only the values that changed, with their time. \
             Each line is written as soon as it is complete, so a recording stopped by Ctrl-C \
             or a crash replays up to its last whole line. A name ending in .gz is gzip-compressed. \
-            Replay with `thermtop --replay FILE` or `thermtop status --replay FILE --at SECONDS`.
+            --delay S (0.2 to 3600, default 1) sets the seconds between samples. Replay with \
+            `thermtop --replay FILE` or `thermtop status --replay FILE --at SECONDS`.
             """)
 
     @Argument(help: ArgumentHelp("The recording to write (overwritten; .gz for gzip).", valueName: "file"))
@@ -24,17 +25,16 @@ struct Record: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (default: until Ctrl-C).", valueName: "seconds"))
     var seconds: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between samples (0.2 to 3600).", valueName: "seconds"))
-    var delay: Double = 1
+    // `--delay` belongs to the root command (the dashboard's sampling delay, 0.2 to 3600 s)
+    // and is parsed there even after `record`; read it from there.
+    @ParentCommand var root: Thermtop
+    var delay: Double { root.delay }
 
     // The root command's --sysfs-root (and the rest of its source options) reach
     // subcommands through the same option group; only --sysfs-root applies here.
     @OptionGroup var source: SourceOptions
 
     func validate() throws {
-        guard delay.isFinite, (0.2...3600).contains(delay) else {
-            throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(delay)).")
-        }
         if let s = seconds, !(s.isFinite && s >= 0) {
             throw ValidationError("--seconds must be 0 or more (got \(s)).")
         }

@@ -49,8 +49,15 @@ public struct SysfsCapture {
                     throw RecordingIOError(path: d, message: "is not empty (capture into a new or empty directory)")
                 }
             }
-        } else if mkdir(d, 0o755) != 0 {
-            throw RecordingIOError(path: d, errno: errno, doing: "create")
+        } else {
+            // Like mkdir -p: parents too.
+            var partial = d.hasPrefix("/") ? "" : "."
+            for c in d.split(separator: "/") {
+                partial += "/" + c
+                if mkdir(partial, 0o755) != 0 && errno != EEXIST {
+                    throw RecordingIOError(path: d, errno: errno, doing: "create")
+                }
+            }
         }
     }
 
