@@ -72,13 +72,14 @@ struct Record: AsyncParsableCommand {
         let header = RecordingHeader(thermtopVersion: ThermtopInfo.version, host: hostname(), kernel: kernelName(),
                                      startTime: utcNow(), delaySeconds: delay, root: path)
         var session = RecordingSession()
-        let start = clock.now()
+        let start = monitor.status.snapshot.time
         var next = start
         var stoppedBy: Int32 = 0
         do {
             try writer.write(line: RecordingFormat.headerLine(header))
+            // The monitor read once when it was made (discovery and a sample): that is the frame.
+            var status = monitor.status
             while true {
-                let status = monitor.secondsUntilRefresh() <= 0 ? monitor.refresh() : monitor.sample()
                 try writer.write(line: session.line(time: status.snapshot.time, accesses: recorder.take()))
                 next += delay
                 if let limit = seconds, next - start > limit + 1e-6 { break }
@@ -90,6 +91,7 @@ struct Record: AsyncParsableCommand {
                 } else {
                     next = clock.now()
                 }
+                status = monitor.secondsUntilRefresh() <= 0 ? monitor.refresh() : monitor.sample()
             }
         } catch {
             printError("thermtop record: \(error) (the recording holds the \(session.samples) samples before it)")
