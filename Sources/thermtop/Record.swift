@@ -15,7 +15,7 @@ struct Record: AsyncParsableCommand {
             frame of raw file contents, then only the values that changed, with their time. \
             Each line is written as soon as it is complete, so a recording stopped by Ctrl-C \
             or a crash replays up to its last whole line. A name ending in .gz is gzip-compressed. \
-            --delay S (0.2 to 3600, default 1) sets the seconds between samples. Replay with \
+            --delay S (0.2 to 3600, default 1 s) sets the seconds between samples. Replay with \
             `thermtop --replay FILE` or `thermtop status --replay FILE --at SECONDS`.
             """)
 
@@ -28,7 +28,7 @@ struct Record: AsyncParsableCommand {
     // `--delay` belongs to the root command (the dashboard's sampling delay, 0.2 to 3600 s)
     // and is parsed there even after `record`; read it from there.
     @ParentCommand var root: Thermtop
-    var delay: Double { root.delay }
+    var delay: Double { root.delay ?? 1 }
 
     // The root command's --sysfs-root (and the rest of its source options) reach
     // subcommands through the same option group; only --sysfs-root applies here.
