@@ -1,14 +1,14 @@
 /// A small strict JSON parser (RFC 8259) over UTF-8 bytes, for reading recordings without
 /// Foundation. Pure; bounded: nesting deeper than `maxDepth` is an error, never a stack overflow.
-public struct JSONParser {
-    public struct Failure: Error, Equatable, CustomStringConvertible {
+package struct JSONParser {
+    package struct Failure: Error, Equatable, CustomStringConvertible {
         /// Byte offset (0-based) in the parsed text.
-        public var offset: Int
-        public var message: String
-        public var description: String { "\(message) at byte \(offset + 1)" }
+        package var offset: Int
+        package var message: String
+        package var description: String { "\(message) at byte \(offset + 1)" }
     }
 
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
     private let bytes: [UInt8]
     private var i = 0
@@ -16,7 +16,7 @@ public struct JSONParser {
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parse one JSON value that spans all of `bytes` (surrounding whitespace allowed).
-    public static func parse<C: Collection>(_ bytes: C) -> Result<JSONValue, Failure> where C.Element == UInt8 {
+    package static func parse<C: Collection>(_ bytes: C) -> Result<JSONValue, Failure> where C.Element == UInt8 {
         var p = JSONParser(Array(bytes))
         do {
             p.skipSpace()
@@ -187,12 +187,12 @@ public struct JSONParser {
 
 extension JSONValue {
     /// The field `key` of an object (the last one when repeated); nil otherwise.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let fields) = self else { return nil }
         return fields.last { $0.0 == key }?.1
     }
 
-    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
-    public var numberValue: Double? { if case .number(let d) = self { d } else { nil } }
-    public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    package var numberValue: Double? { if case .number(let d) = self { d } else { nil } }
+    package var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
 }

@@ -89,7 +89,7 @@ public final class ReplaySource: SensorSource {
     }
 
     /// Sample the state of the recording at the current position.
-    public func sample(at time: Double) -> Snapshot { sysfs.sample(at: time) }
+    public func sample(at time: Double) -> ThermalSnapshot { sysfs.sample(at: time) }
     public func rediscover() { sysfs.rediscover() }
 
     /// Recorded time of the current position.
