@@ -58,6 +58,7 @@ final class Palette {
         case .cyan: return Int16(COLOR_CYAN)
         case .white: return Int16(COLOR_WHITE)
         case .gray: return colors >= 16 ? 8 : Int16(COLOR_BLACK)
+        case .orange: return colors >= 256 ? 208 : colors >= 16 ? 9 : Int16(COLOR_RED)
         }
     }
 

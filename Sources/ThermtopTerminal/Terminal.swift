@@ -42,7 +42,8 @@ public final class Terminal {
     /// hidden cursor, and colour pairs when `color` is true and the terminal has colours.
     ///
     /// Also arms `TerminalSignals.emergencyRestore()` (from `atexit` and crash signals).
-    /// Call `TerminalSignals.install()` first if the run loop should handle quit signals.
+    /// Call `TerminalSignals.install()` first: the run loop then owns quit, stop and resize
+    /// signals, and ncurses installs none of its own.
     ///
     /// - Throws: `TerminalProblem` when `preflight()` finds one or `newterm` fails.
     public init(color: Bool) throws {
@@ -95,6 +96,13 @@ public final class Terminal {
         return (Int(max(0, x)), Int(max(0, y)))
     }
 
+    /// Whether `present(buffer)` would send nothing: the buffer equals the one presented
+    /// last and no full redraw is pending. The run loop then leaves the terminal alone.
+    public func isShowing(_ buffer: CellBuffer) -> Bool {
+        guard active, !needsFullRedraw, size == lastScreenSize, let previous else { return false }
+        return previous == buffer
+    }
+
     /// Draws the cells of `buffer` that differ from the buffer presented last, then
     /// refreshes once. After a resize (or on the first frame) it clears and redraws
     /// everything. Cells beyond the screen are clipped; screen cells beyond the buffer
@@ -102,7 +110,7 @@ public final class Terminal {
     ///
     /// - Returns: the number of cells handed to curses.
     @discardableResult
-    public func present(_ buffer: CellBuffer, onlyRows rows: Range<Int>? = nil) -> Int {
+    public func present(_ buffer: CellBuffer) -> Int {
         guard active else { return 0 }
         let screenSize = size
         if screenSize != lastScreenSize {
@@ -120,7 +128,7 @@ public final class Terminal {
         var written = 0
         var line: [cchar_t] = []
         line.reserveCapacity(screenSize.width)
-        let runs = base == nil ? buffer.diff(from: nil) : buffer.diff(from: base, rows: rows ?? 0..<buffer.height)
+        let runs = base == nil ? buffer.diff(from: nil) : buffer.diff(from: base)
         for run in runs where run.y < screenSize.height && run.x < screenSize.width {
             let count = min(run.cells.count, screenSize.width - run.x)
             line.removeAll(keepingCapacity: true)
@@ -141,23 +149,53 @@ public final class Terminal {
         needsFullRedraw = true
     }
 
-    /// Waits up to `timeoutMilliseconds` (negative: forever, 0: don't wait) for a key.
-    ///
-    /// Returns nil on timeout, on an unmapped key, and when a signal interrupted the
-    /// wait: check `TerminalSignals.quitRequested` after every call.
-    public func readKey(timeoutMilliseconds: Int) -> Key? {
-        guard active else { return nil }
-        wtimeout(window, Int32(clamping: timeoutMilliseconds))
-        var code: wint_t = 0
-        let result = wget_wch(window, &code)
-        let key: Key?
-        switch result {
-        case KEY_CODE_YES: key = Terminal.functionKey(Int32(bitPattern: code))
-        case OK: key = Terminal.characterKey(code)
-        default: key = nil  // ERR: timeout, or EINTR from a signal
+    /// The terminal input's file descriptor, for the run loop's `poll`.
+    public var inputDescriptor: Int32 { STDIN_FILENO }
+
+    /// Every key waiting in the input, without blocking (call when `poll` says the input is
+    /// readable). Drains curses' own buffer too, so no key waits unseen while the loop
+    /// sleeps. Unmapped keys are dropped.
+    public func readKeys() -> [Key] {
+        guard active else { return [] }
+        wtimeout(window, 0)
+        var keys: [Key] = []
+        // A bound on one burst (a paste), so a flood of input cannot starve the loop.
+        for _ in 0..<256 {
+            var code: wint_t = 0
+            let result = wget_wch(window, &code)
+            if result == KEY_CODE_YES {
+                if let key = Terminal.functionKey(Int32(bitPattern: code)) { keys.append(key) }
+            } else if result == OK {
+                if let key = Terminal.characterKey(code) { keys.append(key) }
+            } else {
+                break  // ERR: nothing more to read
+            }
         }
-        if key == .resize { needsFullRedraw = true }
-        return key
+        return keys
+    }
+
+    /// Takes the window's size from the kernel (`TIOCGWINSZ`) after a SIGWINCH, tells curses
+    /// (`resize_term`) and schedules a full redraw. Returns the new size.
+    @discardableResult
+    public func resizeToWindow() -> (width: Int, height: Int) {
+        guard active else { return size }
+        var ws = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0, ws.ws_col > 0 {
+            resize_term(Int32(ws.ws_row), Int32(ws.ws_col))
+        }
+        needsFullRedraw = true
+        return size
+    }
+
+    /// Ctrl-Z: leaves curses mode (the shell gets a sane terminal back), stops the process,
+    /// and on `fg` re-enters curses mode with a full redraw pending.
+    public func suspend() {
+        guard active else { return }
+        def_prog_mode()
+        endwin()
+        TerminalSignals.stopProcess()
+        reset_prog_mode()
+        needsFullRedraw = true
     }
 
     /// Ends the curses session (`endwin`) and frees it. Idempotent; after it,

@@ -1,61 +1,98 @@
 import Glibc
 import Synchronization
 
-/// Quit signals for the run loop, and emergency terminal restoration for fatal paths.
+/// Signals for the run loop, and emergency terminal restoration for fatal paths.
 ///
-/// `install()` catches SIGINT, SIGTERM and SIGHUP. Their handler only stores into
-/// atomics (async-signal-safe); the run loop polls `quitRequested` after each
-/// `Terminal.readKey` returns (a signal makes `wget_wch` return early with ERR).
-/// A second quit signal while the first is still pending restores the terminal and
-/// exits at once, in case the loop is stuck.
+/// `install()` catches SIGINT, SIGTERM, SIGHUP, SIGQUIT (Ctrl-\), SIGTSTP (Ctrl-Z) and
+/// SIGWINCH. The handler only writes the signal's number, as one byte, to a non-blocking
+/// self-pipe (async-signal-safe); the run loop polls `descriptor` with the terminal and the
+/// monitor, and `drain()` turns the bytes back into signal numbers, which become actions.
+/// A second quit signal while the first is still unhandled restores the terminal and exits
+/// at once, in case the loop is stuck.
 ///
-/// SIGTSTP (Ctrl-Z) and SIGWINCH are left alone on purpose: ncurses installs its own
-/// handlers for them when the program has none, and those suspend, resume and resize
-/// correctly.
+/// Because thermtop owns SIGTSTP and SIGWINCH, ncurses installs no handlers of its own for
+/// them: the run loop suspends with `Terminal.suspend()` and resizes with
+/// `Terminal.resizeToWindow()`.
 ///
-/// Call `install()` before creating the `Terminal`; ncurses only installs its own
-/// SIGINT/SIGTERM handlers (which exit the process) when it finds the default action.
+/// Call `install()` before creating the `Terminal`: ncurses only installs its own handlers
+/// (which would exit the process or swallow the signal) when it finds the default action.
 public enum TerminalSignals {
-    private static let quitFlag = Atomic<Bool>(false)
-    private static let signalNumber = Atomic<Int32>(0)
+    /// The signals the run loop hears about.
+    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGWINCH]
+    static let quitSignals: Set<Int32> = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    private static let quitPending = Atomic<Bool>(false)
+    private static let writeEnd = Atomic<Int32>(-1)
+    private static let readEnd = Atomic<Int32>(-1)
     private static let installedQuit = Atomic<Bool>(false)
     private static let installedCrash = Atomic<Bool>(false)
 
-    /// Whether SIGINT, SIGTERM or SIGHUP has arrived since `install()` (or `reset()`).
-    public static var quitRequested: Bool { quitFlag.load(ordering: .acquiring) }
+    /// The self-pipe's read end, for `poll`; -1 before `install()`.
+    public static var descriptor: Int32 { readEnd.load(ordering: .acquiring) }
 
-    /// The most recent quit signal's number, or 0 when none has arrived.
-    public static var lastSignal: Int32 { signalNumber.load(ordering: .acquiring) }
-
-    /// Installs the quit handlers once; later calls do nothing.
+    /// Installs the handlers once; later calls do nothing.
     public static func install() {
         // Touch every global the handler uses so their lazy initialisation (swift_once)
         // never runs inside the handler.
-        _ = quitFlag.load(ordering: .relaxed)
-        _ = signalNumber.load(ordering: .relaxed)
+        _ = quitPending.load(ordering: .relaxed)
+        _ = writeEnd.load(ordering: .relaxed)
         EmergencyRestore.prepare()
         guard !installedQuit.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        readEnd.store(fds[0], ordering: .releasing)
+        writeEnd.store(fds[1], ordering: .releasing)
+        for sig in handled {
             var action = sigaction()
             sigemptyset(&action.sa_mask)
-            // No SA_RESTART: a blocking read is interrupted, so the run loop wakes up.
-            action.sa_flags = 0
+            action.sa_flags = Int32(SA_RESTART)
             action.__sigaction_handler.sa_handler = { sig in
-                if TerminalSignals.quitFlag.exchange(true, ordering: .acquiringAndReleasing) {
-                    // Asked twice: the loop did not react. Leave now, terminal first.
-                    EmergencyRestore.run()
-                    _exit(128 + sig)
+                let saved = errno
+                if sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT {
+                    if TerminalSignals.quitPending.exchange(true, ordering: .acquiringAndReleasing) {
+                        // Asked twice: the loop did not react. Leave now, terminal first.
+                        EmergencyRestore.run()
+                        _exit(128 + sig)
+                    }
                 }
-                TerminalSignals.signalNumber.store(sig, ordering: .releasing)
+                var byte = UInt8(truncatingIfNeeded: sig)
+                _ = write(TerminalSignals.writeEnd.load(ordering: .relaxed), &byte, 1)
+                errno = saved
             }
             sigaction(sig, &action, nil)
         }
     }
 
-    /// Forgets a pending quit request (for tests or a "really quit?" prompt).
-    public static func reset() {
-        quitFlag.store(false, ordering: .releasing)
-        signalNumber.store(0, ordering: .releasing)
+    /// The signals that arrived since the last call, oldest first (empty when none).
+    public static func drain() -> [Int32] {
+        let fd = descriptor
+        guard fd >= 0 else { return [] }
+        var out: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { out += buffer[0..<n].map { Int32($0) }; continue }
+            if n < 0 && errno == EINTR { continue }
+            break
+        }
+        return out
+    }
+
+    /// Puts the handler for `SIGTSTP` back to the default, stops the process, and reinstalls
+    /// it on `SIGCONT`. Call with the terminal already restored.
+    static func stopProcess() {
+        var dfl = sigaction()
+        sigemptyset(&dfl.sa_mask)
+        dfl.__sigaction_handler.sa_handler = SIG_DFL
+        var ours = sigaction()
+        sigaction(SIGTSTP, &dfl, &ours)
+        // SIGTSTP is not blocked here (we are not in its handler), so this stops us now;
+        // kill returns after SIGCONT.
+        kill(getpid(), SIGTSTP)
+        sigaction(SIGTSTP, &ours, nil)
     }
 
     /// Puts the terminal back into the state it was in before `Terminal` started:

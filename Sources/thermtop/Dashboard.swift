@@ -14,8 +14,8 @@ struct Thermtop: AsyncParsableCommand {
         commandName: "thermtop",
         abstract: "top for heat: how hot this machine is, and how hard software should push right now.",
         discussion: """
-            With no subcommand, opens the live dashboard (keys: 1-4 simulate a state, 0 live, \
-            l low power, d debug, ? help, q quit). `thermtop status` prints the same decision \
+            With no subcommand, opens the live dashboard (keys: 1-4 simulate a state, 0 back to \
+            live, l low power, S simulated laptop, s sort, / filter, d debug, ? help, q quit). `thermtop status` prints the same decision \
             once, as text or JSON.
             """,
         version: ThermtopInfo.version,
@@ -51,17 +51,11 @@ struct Thermtop: AsyncParsableCommand {
             printError("thermtop: \(problem). The dashboard needs an interactive terminal; use `thermtop status` (or `thermtop status --json`) for a one-shot report.")
             throw ExitCode(2)
         }
-        var src = source.makeSource()
-        var note: String?
-        let clock = SystemClock()
-        if !source.simulate, source.sysfsRoot == nil, src.sample(at: clock.now()).isEmpty {
-            src = SimulatedLaptop()
-            note = "No sensors under /sys (a container or VM?): showing the SIMULATED laptop. `thermtop status` shows what was found."
-        }
-        let monitor = ThermalMonitor(source: src, clock: clock, config: cfg.applied(), overrides: source.overrides)
+        let delay = self.delay ?? cfg.delay ?? 1
+        let feed = DashboardFeed(options: source, config: cfg.applied(), delay: delay)
+        defer { feed.stop() }
         let envNoColor = getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
         let noColor = self.noColor || cfg.color == false
-        let delay = self.delay ?? cfg.delay ?? 1
 
         TerminalSignals.install()
         let term: Terminal
@@ -73,174 +67,169 @@ struct Thermtop: AsyncParsableCommand {
         }
         defer { term.restore() }
 
-        var loop = RunLoop(monitor: monitor, terminal: term, delay: delay)
-        loop.app.note = note
-        loop.app.unicode = term.unicode && !ascii && cfg.ascii != true
-        loop.app.units = cfg.units ?? .celsius
-        loop.app.configInfo = ConfigInfo(path: cfg.path, lines: cfg.summary,
-                                         warnings: ConfigOptions.warnings(cfg, status: loop.app.status))
+        var app = AppState(status: feed.hub.current)
+        app.sampleDelay = delay
+        app.unicode = term.unicode && !ascii && cfg.ascii != true
+        app.color = term.colorCount > 0 && !noColor && !envNoColor
+        app.hostname = hostname()
+        app.stats.colorCount = term.colorCount
+        app.units = cfg.units ?? .celsius
+        app.configInfo = ConfigInfo(path: cfg.path, lines: cfg.summary, warnings: ConfigOptions.warnings(cfg, status: app.status))
+        var loop = RunLoop(feed: feed, terminal: term, app: app)
         if let (command, interval) = hook.resolved(cfg) {
-            loop.hook = OnChangeHook(command: command, interval: interval, output: .discard, initial: loop.app.status)
+            loop.hook = OnChangeHook(command: command, interval: interval, output: .discard, initial: app.status)
             loop.app.configInfo.onChange = command
         }
-        loop.app.color = term.colorCount > 0 && !noColor && !envNoColor
-        loop.app.hostname = hostname()
         loop.run()
         term.restore()
-        if TerminalSignals.lastSignal != 0 && TerminalSignals.lastSignal != SIGINT {
-            throw ExitCode(128 + TerminalSignals.lastSignal)
+        if loop.app.exitStatus != 0 { throw ExitCode(loop.app.exitStatus) }
+    }
+}
+
+/// The dashboard's loop: one `poll` over the terminal input, the monitor's wake descriptor
+/// and the signal self-pipe. Keys, new statuses, time, resizes and signals each become an
+/// `Action` through `Reducer.reduce`, the only code that changes `AppState`; effects go back
+/// to the feed. Each wakeup renders the state and touches the terminal only when a cell
+/// changed. It sleeps until the next thing that can change the screen: a sample, a pulse
+/// frame, or the clock or countdown reaching their next shown value (by tier, see
+/// `RenderPolicy`).
+@MainActor
+struct RunLoop {
+    let feed: DashboardFeed
+    let terminal: Terminal
+    let clock = SystemClock()
+    var app: AppState
+    /// The `--on-change` command, if any: it sees the state in force (simulated changes
+    /// included, so `3` tests a notify script).
+    var hook: OnChangeHook?
+
+    mutating func dispatch(_ action: Action) {
+        let before = app.status
+        defer { if app.status != before { observeChanges() } }
+        for effect in Reducer.reduce(&app, action) {
+            if effect == .suspend {
+                terminal.suspend()
+                let size = terminal.resizeToWindow()
+                dispatch(.resized(width: size.width, height: size.height))
+            } else {
+                feed.perform(effect)
+            }
+        }
+    }
+
+    mutating func run() {
+        let size = terminal.size
+        dispatch(.resized(width: size.width, height: size.height))
+        let (first, info) = feed.drain()
+        dispatch(.statusArrived(first, info))
+        while !app.quit {
+            let now = clock.now()
+            let wall = WallClock.now()
+            dispatch(.tick(now: now, wallSeconds: wall.seconds))
+            if hook != nil { observeChanges() }
+            draw()
+            if app.quit { break }
+            wait(timeoutMilliseconds: timeout(now: now, wallFraction: wall.fraction))
+        }
+    }
+
+    /// Hands the status to the on-change hook (and runs what its rate limit held back), and
+    /// shows its counters in the debug overlay.
+    mutating func observeChanges() {
+        guard let hook else { return }
+        let now = clock.now()
+        hook.observe(app.status, now: now)
+        hook.poll(now: now)
+        let r = hook.runner
+        let counters = Action.onChangeCounters(runs: r.runs, failures: r.failures, lastFailure: r.lastFailure)
+        if r.runs != app.configInfo.onChangeRuns || r.failures != app.configInfo.onChangeFailures {
+            _ = Reducer.reduce(&app, counters)
+        }
+    }
+
+    /// Renders the state; sends the frame only when it differs from what is on screen.
+    mutating func draw() {
+        let t0 = clock.now()
+        let buffer = Screen.render(app, width: app.width, height: app.height)
+        if terminal.isShowing(buffer) {
+            dispatch(.renderSkipped)
+            return
+        }
+        let cells = terminal.present(buffer)
+        dispatch(.rendered(cells: cells, milliseconds: (clock.now() - t0) * 1000))
+    }
+
+    /// Milliseconds until something shown can next change.
+    func timeout(now: Double, wallFraction: Double) -> Int {
+        let policy = app.renderPolicy
+        // New statuses wake the loop through the hub's descriptor; only the screen's own
+        // clocks are timed here.
+        var wake = now + 60
+        if let due = hook?.schedule.nextDue { wake = min(wake, due) }
+        let fps = policy.pulseFramesPerSecond
+        if fps > 0 { wake = min(wake, ((now * fps + 1e-6).rounded(.down) + 1) / fps) }
+        // The clock's next shown value: the next second, or the next minute.
+        let clockStep = policy.clockShowsSeconds ? 1.0 : 60.0
+        let intoStep = policy.clockShowsSeconds ? wallFraction : Double(app.wallSeconds % 60) + wallFraction
+        wake = min(wake, now + clockStep - intoStep)
+        // The countdown's next shown value.
+        let left = app.refreshDueAt - now
+        if left > 0 && !app.paused {
+            let step = policy.countdownStepSeconds
+            let toNext = left.truncatingRemainder(dividingBy: step)
+            wake = min(wake, now + (toNext > 1e-3 ? toNext : step))
+        }
+        return max(1, Int(((wake - now) * 1000).rounded(.up)))
+    }
+
+    /// Sleeps in `poll` and turns what woke it into actions.
+    mutating func wait(timeoutMilliseconds: Int) {
+        var fds = [
+            pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: feed.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: TerminalSignals.descriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        let n = poll(&fds, nfds_t(fds.count), Int32(clamping: timeoutMilliseconds))
+        guard n > 0 else { return }  // timeout, or EINTR: the loop looks at the time again
+        if fds[1].revents != 0 {
+            let (status, info) = feed.drain()
+            dispatch(.statusArrived(status, info))
+        }
+        if fds[2].revents != 0 {
+            for sig in TerminalSignals.drain() {
+                if sig == SIGWINCH {
+                    let size = terminal.resizeToWindow()
+                    dispatch(.resized(width: size.width, height: size.height))
+                } else {
+                    dispatch(.signal(sig))
+                }
+            }
+        }
+        if fds[0].revents & Int16(POLLIN) != 0 {
+            for key in terminal.readKeys() {
+                if key == .resize {
+                    let size = terminal.size
+                    dispatch(.resized(width: size.width, height: size.height))
+                } else if let action = KeyMap.action(for: key, in: app) {
+                    dispatch(action)
+                }
+            }
+        } else if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            // The terminal went away without a SIGHUP: leave as if it had come.
+            dispatch(.signal(SIGHUP))
         }
     }
 }
 
-/// The dashboard's loop: sample on the delay, refresh on the policy's interval, animate the
-/// pulse only while the tier allows, redraw only when something changed, and sleep in the
-/// terminal's key wait in between (no other timers).
-@MainActor
-struct RunLoop {
-    let monitor: ThermalMonitor
-    let terminal: Terminal
-    let delay: Double
-    var app: AppState
-    /// The `--on-change` command, if any.
-    var hook: OnChangeHook?
-    /// The last frame drawn, reused when only the pulse moved.
-    var lastFrame: Screen.Frame?
-
-    init(monitor: ThermalMonitor, terminal: Terminal, delay: Double) {
-        self.monitor = monitor
-        self.terminal = terminal
-        self.delay = delay
-        // The source discovered its devices when it was made; the first refresh is due after
-        // the policy interval, like every later one.
-        monitor.sample()
-        app = AppState(status: monitor.status)
-        app.sampleDelay = delay
-        app.apply(monitor.status)
-        app.simulatedLoad = monitor.hub.simulatedLoad
-    }
-
-    var clock: any MonitorClock { monitor.clock }
-
-    mutating func run() {
-        // Samples and pulse frames share one time base, so with the default 1 s delay every
-        // other 2 fps frame falls on a sample: one wakeup draws both.
-        let base = clock.now()
-        var nextSample = base + delay
-        var nextFrame = base
-        var needsRender = true
-        var pulseOnly = false
-        updateClock()
-        while !app.quit && !TerminalSignals.quitRequested {
-            let now = clock.now()
-            if !app.paused && now >= nextSample {
-                sample(now: now)
-                nextSample += delay
-                if nextSample <= now { nextSample = now + delay }
-                needsRender = true
-            }
-            let fps = Pulse.framesPerSecond(app.status.tier)
-            if fps > 0 && now >= nextFrame {
-                app.tick += 1
-                nextFrame = base + ((now - base) * fps + 1e-3).rounded(.down) / fps + 1 / fps
-                if !needsRender { pulseOnly = true }
-            }
-            if needsRender {
-                render()
-            } else if pulseOnly {
-                renderPulse()
-            }
-            needsRender = false
-            pulseOnly = false
-            var wake = app.paused ? now + 60 : nextSample
-            if fps > 0 { wake = min(wake, nextFrame) }
-            if let due = hook?.schedule.nextDue { wake = min(wake, due) }
-            let timeout = Int((max(0, min(wake - clock.now(), 60)) * 1000).rounded(.up))
-            let key = terminal.readKey(timeoutMilliseconds: max(timeout, 1))
-            if hook != nil { observeChanges() }
-            guard let key else { continue }
-            if key == .resize {
-                terminal.invalidate()
-                needsRender = true
-                continue
-            }
-            guard let action = KeyMap.action(for: key) else { continue }
-            for effect in Reducer.reduce(&app, action) { perform(effect) }
-            if hook != nil { observeChanges() }
-            needsRender = true
-        }
-    }
-
-    /// Hands the state in force (simulated changes included, so `3` tests a notify script)
-    /// to the on-change hook, and shows its counters in the debug overlay.
-    mutating func observeChanges() {
-        guard let hook else { return }
-        hook.observe(app.status, now: clock.now())
-        app.configInfo.onChangeRuns = hook.runner.runs
-        app.configInfo.onChangeFailures = hook.runner.failures
-        app.configInfo.onChangeLastFailure = hook.runner.lastFailure
-    }
-
-    mutating func sample(now: Double) {
-        let t0 = clock.now()
-        if monitor.secondsUntilRefresh(now: now) <= 0 { monitor.refresh() } else { monitor.sample() }
-        app.stats.sampleMilliseconds = (clock.now() - t0) * 1000
-        app.stats.samples = monitor.sampleCount
-        app.apply(monitor.status)
-        updateClock()
-    }
-
-    mutating func updateClock() {
-        app.secondsUntilRefresh = monitor.secondsUntilRefresh()
-        app.clock = localTime()
-        if let reads = monitor.status.sampler.reads { app.stats.fileReads = reads.fileReads }
-    }
-
-    mutating func perform(_ effect: Effect) {
-        switch effect {
-        case .setOverrides(let o):
-            monitor.overrides = o
-            app.status = monitor.status
-            updateClock()
-        case .refresh:
-            monitor.refresh()
-            app.apply(monitor.status)
-            updateClock()
-        case .adjustLoad(let d):
-            if let load = monitor.hub.adjustLoad(by: d) { app.simulatedLoad = load }
-        }
-    }
-
-    mutating func render() {
-        let t0 = clock.now()
-        let size = terminal.size
-        app.stats.terminalWidth = size.width
-        app.stats.terminalHeight = size.height
-        app.stats.colorCount = terminal.colorCount
-        let frame = Screen.renderFrame(app, width: size.width, height: size.height)
-        lastFrame = frame
-        present(frame.buffer, since: t0)
-    }
-
-    /// An animation-only frame: reuse the last screen and move just the pulse.
-    mutating func renderPulse() {
-        let t0 = clock.now()
-        let size = terminal.size
-        guard var frame = lastFrame, frame.buffer.width == size.width, frame.buffer.height == size.height else {
-            render()
-            return
-        }
-        Screen.redrawPulse(app, in: &frame)
-        lastFrame = frame
-        present(frame.buffer, since: t0, onlyRows: frame.pulseY.map { $0..<($0 + 1) })
-    }
-
-    mutating func present(_ buffer: CellBuffer, since t0: Double, onlyRows: Range<Int>? = nil) {
-        let cells = terminal.present(buffer, onlyRows: onlyRows)
-        app.stats.frames += 1
-        app.stats.cellsLastFrame = cells
-        app.stats.cellsTotal += cells
-        app.stats.renderMilliseconds = (clock.now() - t0) * 1000
+/// Local time of day for the header clock.
+enum WallClock {
+    static func now() -> (seconds: Int, fraction: Double) {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        var t = ts.tv_sec
+        var tmv = tm()
+        localtime_r(&t, &tmv)
+        return (Int(tmv.tm_hour) * 3600 + Int(tmv.tm_min) * 60 + Int(tmv.tm_sec), Double(ts.tv_nsec) / 1e9)
     }
 }
 
@@ -253,12 +242,4 @@ func hostname() -> String {
     var buf = [CChar](repeating: 0, count: 256)
     guard gethostname(&buf, 255) == 0 else { return "localhost" }
     return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
-func localTime() -> String {
-    var t = time(nil)
-    var tmv = tm()
-    localtime_r(&t, &tmv)
-    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec))"
 }

@@ -75,7 +75,11 @@ struct SourceOptions: ParsableArguments {
     /// The source the options ask for. `powerProfiles` (from `makeWakeSources`) gives the live
     /// machine's source its D-Bus profile.
     func makeSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
-        if simulate { return SimulatedLaptop() }
+        simulate ? SimulatedLaptop() : makeLiveSource(powerProfiles: powerProfiles)
+    }
+
+    /// The real sensors: `--sysfs-root` or the live `/sys` (what `0` goes back to).
+    func makeLiveSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
         let path = sysfsRoot ?? "/sys"
         let sysfs = ppdState.map { SysfsSource(root: SysfsRoot(path: path), ppdStatePath: $0) } ?? SysfsSource(path: path)
         sysfs.powerProfiles = powerProfiles

@@ -34,22 +34,55 @@ struct OverlayTests {
 
     // MARK: - help
 
-    @Test("help lists every binding's keys and help text, in key map order",
-          arguments: [Size.large, Size.standard])
-    func helpListsEveryBinding(size: Size) {
-        let (state, rows) = Self.open(.char("?"), size)
-        #expect(state.overlay == .help)
-        #expect(rows.contains { $0.contains(" thermtop keys ") })
-        var last = -1
+    @Test("help starts with the legend, then every binding's keys and help in key map order, then the rules")
+    func helpListsEveryBinding() {
+        let state = Fixtures.Scenario.reduced.state
+        let lines = Overlays.helpLines(state, theme: Theme(unicode: true, color: true)).map(\.0)
+        #expect(lines.first == "Legend")
+        let keys = lines.firstIndex(of: "Keys")!
+        let rules = lines.firstIndex(of: "Rules")!
+        // The legend explains every mark the screen uses.
+        let legend = lines[1..<keys].joined(separator: "\n")
+        for mark in ["│", "▶", "?", "fair*", "8/10", "▁▂▃▄", "colours", "♥", "▲ ▼"] {
+            #expect(legend.contains(mark), "the legend does not explain \(mark)")
+        }
+        var last = keys
         for b in KeyMap.bindings {
-            let line = Format.pad(b.label, 10) + b.help
-            let at = rows.firstIndex { $0.contains("│ " + line) }
+            let at = lines.firstIndex(of: "  " + Format.pad(b.label, 10) + b.help)
             #expect(at != nil, "help is missing \(b.label): \(b.help)")
             if let at {
                 #expect(at > last, "\(b.label) out of order")
                 last = at
             }
         }
+        #expect(last < rules)
+        let rulesText = lines[rules...].joined(separator: " ")
+        #expect(rulesText.contains("cooling device") && rulesText.contains("throttle counters"),
+                "the rule must say cooling devices and throttle counters decide too")
+        for tier in QualityTier.allCases { #expect(rulesText.contains(RenderPolicy(tier: tier).helpLine)) }
+        #expect(lines.allSatisfy { $0.count <= 76 }, "help lines fit an 80-column box")
+    }
+
+    @Test("a help taller than the window scrolls with ↓ and PgDn, and says what is above and below")
+    func helpScrolls() {
+        var state = Fixtures.Scenario.reduced.state
+        _ = Reducer.reduce(&state, .resized(width: 80, height: 24))
+        let selected = state.selectedID
+        state.press(.char("?"))
+        var text = state.render(.standard).text()
+        #expect(text.contains("Legend"))
+        #expect(text.contains("more lines (↓ PgDn)"))
+        state.press(.pageDown)
+        state.press(.down)
+        #expect(state.helpTop == 19)
+        text = state.render(.standard).text()
+        #expect(text.contains("▲ 19 lines above"))
+        state.press(.end)
+        text = state.render(.standard).text()
+        #expect(text.contains("Esc or ? closes"))
+        #expect(state.selectedID == selected, "scrolling the help does not move the sensor selection")
+        state.press(.home)
+        #expect(state.helpTop == 0)
     }
 
     @Test("help opened with h or F1 is the same screen as with ?", arguments: [Key.char("h"), .function(1)])
@@ -83,16 +116,17 @@ struct OverlayTests {
         #expect(text.contains("tier reduced ← fair + low power off"))
         #expect(text.contains("policy: refresh 60 s, animation on, prefetch off, inference full"))
         #expect(text.contains("Deciding sensor x86_pkg_temp (thermal_zone1): raw 83000 m°C"))
-        #expect(text.contains("class/thermal/thermal_zone1/temp"))
+        #expect(text.contains("prefetch off · inference full · animations on"), "developer terms live here")
         #expect(text.contains("serious passive trip 90.0 °C, hyst 2.0 °C"))
         #expect(text.contains("Reading issues (2)"))
         #expect(text.contains("class/thermal/thermal_zone2/temp: io-error (EIO)"))
         #expect(text.contains("class/power_supply/BAT0/voltage_min_design: missing"))
         #expect(text.contains("│ Runtime"))
-        #expect(text.contains("sample 0.42 ms · render 1.50 ms · frames 1234 · samples 24 · file reads 4321"))
-        #expect(text.contains("cells redrawn: last frame 37, total 98765 · next refresh in 17 s"))
+        #expect(text.contains("sample 0.42 ms · render 1.50 ms · frames 1, skipped 0 · samples 24"))
+        #expect(text.contains("cells redrawn: last frame 37, total 37 · next refresh in 17 s"))
         #expect(text.contains("overrides: state live, low power live · source /sys"))
-        #expect(text.contains("terminal 120x40 · colours 256 · UTF-8 · pulse \(Pulse.framesPerSecond(.reduced)) fps"))
+        #expect(text.contains("terminal 120x40 · colours 256 · UTF-8"))
+        #expect(text.contains(RenderPolicy(tier: .reduced).helpLine))
     }
 
     @Test("debug names the overrides and the simulated source when simulating")
@@ -101,7 +135,7 @@ struct OverlayTests {
         let text = rows.joined(separator: "\n")
         #expect(text.contains("state serious (simulated) ← nominal: every sensor below its fair threshold"))
         #expect(text.contains("overrides: state serious, low power live · source simulated laptop (simulated)"))
-        #expect(text.contains("pulse 0.0 fps"))
+        #expect(text.contains(RenderPolicy(tier: .minimal).helpLine))
     }
 
     @Test("more than six reading issues are summarised with a count")
@@ -117,15 +151,16 @@ struct OverlayTests {
 
     // MARK: - detail
 
-    @Test("detail lists the selected zone's thresholds, trips with hysteresis, and files")
+    @Test("detail lists the selected zone's group, kernel id, thresholds and trips with hysteresis")
     func detailOfPackageZone() {
-        // Full scenario: TSKN first, x86_pkg_temp second.
-        let (state, rows) = Self.open(.enter, on: .full, before: [.char("j")])
-        #expect(state.overlay == .detail)
+        // Full scenario: the CPU headline (x86_pkg_temp) first, TSKN second.
+        let (state, rows) = Self.open(.enter, on: .full)
+        #expect(state.overlay == .detail(state.selectedID!))
         #expect(state.selectedSensor?.sensor.id == "thermal_zone1")
         let text = rows.joined(separator: "\n")
         #expect(text.contains(" sensor detail (Enter/Esc closes) "))
-        #expect(text.contains("x86_pkg_temp · thermal_zone1 · zone"))
+        #expect(text.contains("CPU (x86_pkg_temp) · group CPU · headline"))
+        #expect(text.contains("kernel name x86_pkg_temp · thermal_zone1 · kind zone"))
         #expect(text.contains("now 71.0 °C · level nominal"))
         #expect(text.contains("│ Thresholds"))
         #expect(text.contains("fair     80.0 °C    clears below 78.0 °C · serious 90.0 °C − 10.0 °C"))
@@ -134,14 +169,13 @@ struct OverlayTests {
         #expect(text.contains("Trips (mode enabled, policy step_wise)"))
         #expect(text.contains("trip 0: passive 90.0 °C hyst 2.0 °C"))
         #expect(text.contains("trip 1: critical 100.0 °C hyst 0.0 °C"))
-        #expect(text.contains("class/thermal/thermal_zone1/trip_point_{0..1}_{type,temp,hyst}"))
     }
 
     @Test("detail of the skin zone shows its hot trip as the critical threshold")
     func detailOfSkinZone() {
-        let (_, rows) = Self.open(.enter, on: .full)
+        let (_, rows) = Self.open(.enter, on: .full, before: [.char("j")])
         let text = rows.joined(separator: "\n")
-        #expect(text.contains("TSKN · thermal_zone3 · zone"))
+        #expect(text.contains("Board (TSKN) · group board"))
         #expect(text.contains("critical 65.0 °C    clears below 63.0 °C · hot trip"))
         #expect(text.contains("Trips (mode enabled, policy user_space)"))
         #expect(text.contains("trip 0: passive 55.0 °C hyst 3.0 °C"))
@@ -160,16 +194,16 @@ struct OverlayTests {
         #expect(text.contains("serious  104.0 °C   clears below 102.0 °C · critical trip 119.0 °C − 15.0 °C"))
     }
 
-    @Test("detail of an hwmon channel shows its hwmon limits and files")
+    @Test("detail of an hwmon channel shows its hwmon limits")
     func detailOfHwmon() {
         let (state, rows) = Self.open(.enter, on: .full, before: [.char("j"), .char("j")])
         #expect(state.selectedSensor?.sensor.id == "hwmon2/temp1")
         let text = rows.joined(separator: "\n")
-        #expect(text.contains("nvme Composite · hwmon2/temp1 · hwmon"))
+        #expect(text.contains("NVMe (Composite) · group disk"))
+        #expect(text.contains("kernel name nvme Composite · hwmon2/temp1 · kind hwmon"))
         #expect(text.contains("hwmon limits: max 81."))
         #expect(text.contains("serious  81."))
         #expect(text.contains("hwmon max"))
-        #expect(text.contains("class/hwmon/hwmon2/temp1_{input,label,max,crit,crit_hyst,emergency}"))
         #expect(!text.contains("Trips ("))
     }
 
@@ -182,11 +216,14 @@ struct OverlayTests {
         #expect(text.contains("│   none"))
     }
 
-    @Test("detail with no sensors says so")
+    @Test("with no sensors Enter opens nothing and the list says why it is empty")
     func detailWithoutSensors() {
         var state = Fixtures.appState([Snapshot(time: 0)], sourceLabel: "/sys", simulated: false)
         state.press(.enter)
-        #expect(state.render(.standard).text().contains("No sensor selected."))
+        #expect(state.overlay == .none)
+        let text = state.render(.standard).text()
+        #expect(text.contains("No temperature sensors under /sys (normal in containers and most VMs)."))
+        #expect(text.contains("shows the simulated laptop."))
     }
 
     @Test("overlays are not drawn when the terminal is too small", arguments: [Key.char("?"), .char("d"), .enter])

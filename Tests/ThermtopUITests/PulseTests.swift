@@ -56,24 +56,4 @@ struct PulseTests {
             for (a, b) in zip(screens, screens.dropFirst()) { #expect(a != b) }
         }
     }
-
-    @Test("redrawing only the pulse gives the same screen as a full render of the next tick",
-          arguments: [(120, 40), (80, 24), (40, 10), (20, 5)])
-    func pulseOnlyFrameMatchesFullRender(size: (Int, Int)) {
-        var state = Fixtures.simulatedState()
-        for overlay in [Overlay.none, .debug] {
-            state.overlay = overlay
-            var frame = Screen.renderFrame(state, width: size.0, height: size.1)
-            if size.0 >= Screen.minimumWidth && size.1 >= Screen.minimumHeight {
-                #expect(frame.pulseX != nil)
-            } else {
-                #expect(frame.pulseX == nil)
-            }
-            for _ in 0..<10 {
-                state.tick += 1
-                Screen.redrawPulse(state, in: &frame)
-                #expect(frame.buffer == Screen.render(state, width: size.0, height: size.1), "tick \(state.tick)")
-            }
-        }
-    }
 }

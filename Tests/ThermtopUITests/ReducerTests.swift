@@ -2,25 +2,15 @@ import Testing
 import ThermtopCore
 @testable import ThermtopUI
 
-@Suite("Reducer and key map: every binding")
+@Suite("Reducer and key map: every binding, every run-loop action, whole states")
 struct ReducerTests {
     /// The Intel laptop at nominal: five sensor rows, live, no overlay.
     static var base: AppState { Fixtures.Scenario.full.state }
-
-    /// Presses a key through the key map and the reducer only (no effects performed).
-    static func reduce(_ state: inout AppState, _ key: Key) -> [Effect] {
-        guard let action = KeyMap.action(for: key) else {
-            Issue.record("\(key) is not bound")
-            return []
-        }
-        return Reducer.reduce(&state, action)
-    }
 
     // MARK: - the key map itself
 
     @Test("no key is bound twice across the key map")
     func keysAreUnique() {
-        let all = KeyMap.bindings.flatMap(\.keys)
         var seen: [Key: String] = [:]
         for b in KeyMap.bindings {
             for k in b.keys {
@@ -28,68 +18,67 @@ struct ReducerTests {
                 seen[k] = b.label
             }
         }
-        #expect(Set(all).count == all.count)
         #expect(Set(KeyMap.bindings.map(\.label)).count == KeyMap.bindings.count)
     }
 
-    @Test("every key of every binding maps to that binding's action, and every binding has help")
-    func everyKeyMapsToItsAction() {
-        for b in KeyMap.bindings {
-            #expect(!b.keys.isEmpty, "\(b.label)")
-            #expect(!b.help.isEmpty, "\(b.label)")
-            for k in b.keys { #expect(KeyMap.action(for: k) == b.action, "\(k)") }
-        }
-    }
-
-    @Test("the key map has exactly the keys the dashboard issue lists")
-    func issueKeysAreBound() {
-        let expected: [(Key, Action)] = [
-            (.char("1"), .simulateState(.nominal)), (.char("2"), .simulateState(.fair)),
-            (.char("3"), .simulateState(.serious)), (.char("4"), .simulateState(.critical)),
-            (.char("0"), .backToLive), (.char("l"), .cycleLowPower),
-            (.char("+"), .raiseLoad), (.char("-"), .lowerLoad),
-            (.char("d"), .toggleDebug), (.char("?"), .toggleHelp), (.char("h"), .toggleHelp), (.function(1), .toggleHelp),
-            (.char("p"), .togglePause), (.char(" "), .togglePause), (.char("r"), .refreshNow),
-            (.char("q"), .quit), (.function(10), .quit), (.interrupt, .quit),
-            (.down, .selectNext), (.char("j"), .selectNext), (.up, .selectPrevious), (.char("k"), .selectPrevious),
-            (.enter, .toggleDetail), (.escape, .closeOverlay),
+    @Test("the key map binds exactly these keys to these actions, nothing more")
+    func keyMapIsExactly() {
+        let expected: [Key: Action] = [
+            .char("1"): .simulateState(.nominal), .char("2"): .simulateState(.fair),
+            .char("3"): .simulateState(.serious), .char("4"): .simulateState(.critical),
+            .char("0"): .backToLive, .char("l"): .cycleLowPower, .char("S"): .toggleSimulatedLaptop,
+            .char("+"): .raiseLoad, .char("="): .raiseLoad, .char("-"): .lowerLoad, .char("_"): .lowerLoad,
+            .char("d"): .toggleDebug, .char("?"): .toggleHelp, .char("h"): .toggleHelp, .function(1): .toggleHelp,
+            .char("p"): .togglePause, .char(" "): .togglePause, .char("r"): .refreshNow,
+            .char("q"): .quit, .function(10): .quit, .interrupt: .quit,
+            .down: .selectNext, .char("j"): .selectNext, .up: .selectPrevious, .char("k"): .selectPrevious,
+            .pageDown: .pageDown, .pageUp: .pageUp, .home: .selectFirst, .char("g"): .selectFirst,
+            .end: .selectLast, .char("G"): .selectLast,
+            .enter: .toggleDetail, .escape: .closeOverlay, .char("s"): .cycleSort, .char("/"): .startFilter,
+            .char("a"): .toggleShowAll,
         ]
-        for (k, a) in expected { #expect(KeyMap.action(for: k) == a, "\(k)") }
+        var actual: [Key: Action] = [:]
+        for b in KeyMap.bindings { for k in b.keys { actual[k] = b.action } }
+        #expect(actual == expected)
+        for b in KeyMap.bindings { #expect(!b.help.isEmpty, "\(b.label)") }
     }
 
     @Test("unbound keys do nothing", arguments: [Key.char("x"), .char("Q"), .char("5"), .tab, .resize, .left, .right,
-                                                  .pageUp, .function(2), .backspace])
+                                                  .function(2), .backspace])
     func unboundKeys(key: Key) {
         #expect(KeyMap.action(for: key) == nil)
     }
 
-    @Test("every action in the key map is covered by a reducer test below")
-    func everyActionIsTested() {
-        let tested: [Action] = [.simulateState(.nominal), .simulateState(.fair), .simulateState(.serious),
-                                .simulateState(.critical), .backToLive, .cycleLowPower, .raiseLoad, .lowerLoad,
-                                .toggleDebug, .toggleHelp, .togglePause, .refreshNow, .quit, .selectNext,
-                                .selectPrevious, .toggleDetail, .closeOverlay]
-        for b in KeyMap.bindings { #expect(tested.contains(b.action), "\(b.label)") }
-    }
-
     // MARK: - simulation
 
-    @Test("1-4 set the thermal state override and keep the low-power override",
+    @Test("1-4 ask for the thermal state override, keep the low-power override, and change nothing else",
           arguments: [(Character("1"), ThermalState.nominal), ("2", .fair), ("3", .serious), ("4", .critical)])
     func simulateState(key: Character, expected: ThermalState) {
         var state = Self.base
         state.status.overrides = Overrides(thermalState: nil, lowPower: true)
-        let before = state
-        let effects = Self.reduce(&state, .char(key))
-        #expect(effects == [.setOverrides(Overrides(thermalState: expected, lowPower: true))])
-        #expect(state == before, "the monitor applies overrides; the reducer only asks")
+        var store = TestStore(state)
+        store.press(.char(key), effects: [.setOverrides(Overrides(thermalState: expected, lowPower: true))])
     }
 
-    @Test("0 clears the thermal state override and keeps the low-power override")
-    func backToLive() {
-        var state = Self.base
-        state.status.overrides = Overrides(thermalState: .critical, lowPower: false)
-        #expect(Self.reduce(&state, .char("0")) == [.setOverrides(Overrides(thermalState: nil, lowPower: false))])
+    @Test("0 clears both overrides and leaves the simulated laptop: back to live in one key")
+    func backToLiveClearsEverything() {
+        var state = Fixtures.simulatedState()
+        state.press(.char("3"))
+        state.press(.char("l"))
+        #expect(state.status.overrides == Overrides(thermalState: .serious, lowPower: true))
+        var store = TestStore(state)
+        store.press(.char("0"), effects: [.setOverrides(.none), .useSimulatedLaptop(false)]) { $0.lowPowerMode = .live }
+    }
+
+    @Test("0 when nothing is simulated says so and asks for nothing")
+    func backToLiveWhenLive() {
+        var store = TestStore(Self.base)
+        store.press(.char("0")) { $0.message = "Already live: nothing is simulated." }
+        // The next key clears the message.
+        store.press(.char("d")) {
+            $0.message = nil
+            $0.overlay = .debug
+        }
     }
 
     @Test("l cycles low power live → forced on → forced off → live, producing the overrides")
@@ -106,144 +95,383 @@ struct ReducerTests {
         }
     }
 
-    @Test("the low-power mode starts from the override the monitor was started with")
-    func lowPowerModeFromStartOverride() {
+    @Test("the low-power mode follows the overrides of each status that arrives")
+    func lowPowerModeFollowsStatus() {
         var state = Self.base
-        state.status.overrides = Overrides(lowPower: false)
-        #expect(AppState(status: state.status).lowPowerMode == .forcedOff)
+        var forced = state.status
+        forced.overrides = Overrides(lowPower: false)
+        var store = TestStore(state)
+        store.send(.statusArrived(forced, FeedInfo(samples: 25, refreshDueAt: state.refreshDueAt))) {
+            $0.status = forced
+            $0.lowPowerMode = .forcedOff
+            $0.stats.samples = 25
+            $0.stats.sampleMilliseconds = 0
+        }
+        state = store.state
+        #expect(AppState(status: forced).lowPowerMode == .forcedOff)
     }
 
-    @Test("+ and - adjust the load only on the simulated laptop",
-          arguments: [(Character("+"), 0.1), ("=", 0.1), ("-", -0.1), ("_", -0.1)])
+    @Test("S switches to the simulated laptop and back")
+    func toggleSimulatedLaptop() {
+        var store = TestStore(Self.base)
+        store.press(.char("S"), effects: [.useSimulatedLaptop(true)])
+        var sim = TestStore(Fixtures.simulatedState())
+        sim.press(.char("S"), effects: [.useSimulatedLaptop(false)])
+    }
+
+    @Test("+ and - adjust the load on the simulated laptop", arguments: [(Character("+"), 0.1), ("=", 0.1), ("-", -0.1), ("_", -0.1)])
     func adjustLoad(key: Character, delta: Double) {
-        var real = Self.base
-        #expect(real.simulatedLoad == nil)
-        #expect(Self.reduce(&real, .char(key)).isEmpty)
-        var sim = Self.base
-        sim.simulatedLoad = 0.5
-        #expect(Self.reduce(&sim, .char(key)) == [.adjustLoad(delta)])
+        var store = TestStore(Fixtures.simulatedState())
+        store.press(.char(key), effects: [.adjustLoad(delta)])
+    }
+
+    @Test("+ and - on real sensors say why they do nothing", arguments: [Character("+"), "-"])
+    func loadKeysOnRealSensorsExplain(key: Character) {
+        var store = TestStore(Self.base)
+        store.press(.char(key)) {
+            $0.message = "+/- set the simulated laptop's load; real sensors are only read, never loaded (S: simulated laptop)."
+        }
+        #expect(store.state.render(.standard).rows[23].hasPrefix("+/- set the simulated laptop's load"))
     }
 
     // MARK: - overlays
 
-    @Test("d toggles the debug overlay")
-    func debugOverlay() {
-        var state = Self.base
-        _ = Self.reduce(&state, .char("d"))
-        #expect(state.overlay == .debug)
-        _ = Self.reduce(&state, .char("d"))
-        #expect(state.overlay == Overlay.none)
+    @Test("d toggles the debug overlay; ?, h and F1 the help")
+    func overlays() {
+        var store = TestStore(Self.base)
+        store.press(.char("d")) { $0.overlay = .debug }
+        store.press(.char("d")) { $0.overlay = .none }
+        for key in [Key.char("?"), .char("h"), .function(1)] {
+            store.press(key) { $0.overlay = .help }
+            store.press(key) { $0.overlay = .none }
+        }
     }
 
-    @Test("?, h and F1 toggle the help overlay", arguments: [Key.char("?"), .char("h"), .function(1)])
-    func helpOverlay(key: Key) {
-        var state = Self.base
-        #expect(Self.reduce(&state, key).isEmpty)
-        #expect(state.overlay == .help)
-        _ = Self.reduce(&state, key)
-        #expect(state.overlay == Overlay.none)
-    }
-
-    @Test("Enter toggles the sensor detail overlay")
+    @Test("Enter opens the detail of the selected sensor, by identity; Enter again closes it")
     func detailOverlay() {
-        var state = Self.base
-        _ = Self.reduce(&state, .enter)
-        #expect(state.overlay == .detail)
-        _ = Self.reduce(&state, .enter)
-        #expect(state.overlay == Overlay.none)
-    }
-
-    @Test("one overlay key replaces another overlay")
-    func overlaysReplaceEachOther() {
-        var state = Self.base
-        _ = Self.reduce(&state, .char("?"))
-        _ = Self.reduce(&state, .char("d"))
-        #expect(state.overlay == .debug)
-        _ = Self.reduce(&state, .enter)
-        #expect(state.overlay == .detail)
+        var store = TestStore(Self.base)
+        store.press(.down) {
+            $0.selectedID = "thermal_zone3"
+            $0.selectedIndexHint = 1
+        }
+        store.press(.enter) { $0.overlay = .detail("thermal_zone3") }
+        store.press(.enter) { $0.overlay = .none }
     }
 
     @Test("Esc closes whichever overlay is open, and does nothing without one",
-          arguments: [Overlay.none, .help, .debug, .detail])
+          arguments: [Overlay.none, .help, .debug, .detail("thermal_zone1")])
     func escapeCloses(overlay: Overlay) {
         var state = Self.base
         state.overlay = overlay
-        #expect(Self.reduce(&state, .escape).isEmpty)
-        #expect(state.overlay == Overlay.none)
+        var store = TestStore(state)
+        store.press(.escape) { $0.overlay = .none }
     }
 
-    // MARK: - run control
+    // MARK: - run control and signals
 
-    @Test("p and space toggle pause", arguments: [Key.char("p"), .char(" ")])
+    @Test("p and space toggle pause and tell the sampler", arguments: [Key.char("p"), .char(" ")])
     func pause(key: Key) {
-        var state = Self.base
-        #expect(Self.reduce(&state, key).isEmpty)
-        #expect(state.paused)
-        _ = Self.reduce(&state, key)
-        #expect(!state.paused)
+        var store = TestStore(Self.base)
+        store.press(key, effects: [.setPaused(true)]) { $0.paused = true }
+        store.press(key, effects: [.setPaused(false)]) { $0.paused = false }
     }
 
-    @Test("r asks for a full refresh and changes nothing else")
+    @Test("r asks for a full refresh and changes nothing")
     func refresh() {
-        var state = Self.base
-        let before = state
-        #expect(Self.reduce(&state, .char("r")) == [.refresh])
-        #expect(state == before)
+        var store = TestStore(Self.base)
+        store.press(.char("r"), effects: [.refresh])
     }
 
-    @Test("q, F10 and Ctrl-C quit", arguments: [Key.char("q"), .function(10), .interrupt])
+    @Test("q, F10 and Ctrl-C quit with status 0", arguments: [Key.char("q"), .function(10), .interrupt])
     func quit(key: Key) {
         var state = Self.base
         state.overlay = .help
-        #expect(Self.reduce(&state, key).isEmpty)
-        #expect(state.quit)
+        var store = TestStore(state)
+        store.press(key) { $0.quit = true }
     }
 
-    // MARK: - selection
-
-    @Test("j and ↓ move the selection down and stop at the last sensor", arguments: [Key.char("j"), .down])
-    func selectNext(key: Key) {
-        var state = Self.base
-        let n = state.sortedSensors.count
-        #expect(n == 5)
-        for i in 1..<n {
-            #expect(Self.reduce(&state, key).isEmpty)
-            #expect(state.selected == i)
+    @Test("quit signals quit with 128 + the signal, SIGINT with 0", arguments: [(Int32(2), Int32(0)), (3, 131), (15, 143), (1, 129)])
+    func quitSignals(signal: Int32, status: Int32) {
+        var store = TestStore(Self.base)
+        store.send(.signal(signal)) {
+            $0.quit = true
+            $0.exitStatus = status
         }
-        for _ in 0..<5 { _ = Self.reduce(&state, key) }
-        #expect(state.selected == n - 1)
-        #expect(state.selectedSensor?.sensor.name == "iwlwifi_1")
     }
 
-    @Test("k and ↑ move the selection up and stop at the first sensor", arguments: [Key.char("k"), .up])
-    func selectPrevious(key: Key) {
-        var state = Self.base
-        state.selected = 3
-        for i in stride(from: 2, through: 0, by: -1) {
-            _ = Self.reduce(&state, key)
-            #expect(state.selected == i)
+    @Test("SIGTSTP asks the run loop to suspend and changes nothing")
+    func suspendSignal() {
+        var store = TestStore(Self.base)
+        store.send(.signal(Reducer.sigtstp), effects: [.suspend])
+    }
+
+    @Test("a resize changes the size; rendering reports what it sent or that it sent nothing")
+    func resizeAndRenderStats() {
+        var store = TestStore(Self.base)
+        store.send(.resized(width: 100, height: 30)) {
+            $0.width = 100
+            $0.height = 30
         }
-        for _ in 0..<5 { _ = Self.reduce(&state, key) }
-        #expect(state.selected == 0)
-        #expect(state.selectedSensor?.sensor.name == "TSKN")
+        store.send(.rendered(cells: 12, milliseconds: 0.5)) {
+            $0.stats.frames += 1
+            $0.stats.cellsLastFrame = 12
+            $0.stats.cellsTotal += 12
+            $0.stats.renderMilliseconds = 0.5
+        }
+        store.send(.renderSkipped) { $0.stats.framesSkipped += 1 }
     }
 
-    @Test("moving the selection with no sensors keeps it at zero", arguments: [Key.char("j"), .char("k"), .down, .up])
+    // MARK: - selection keyed by identity
+
+    @Test("j/↓ and k/↑ move the selection and stop at the ends")
+    func selectNextAndPrevious() {
+        var state = Self.base
+        let ids = state.sortedSensors.map(\.sensor.id)
+        // The headline CPU first, then nearest its limit first, the unreadable Wi-Fi zone last.
+        #expect(ids == ["thermal_zone1", "thermal_zone3", "hwmon2/temp1", "thermal_zone0", "thermal_zone2"])
+        #expect(state.selectedID == ids[0], "the first row is selected from the start")
+        for i in 1..<ids.count {
+            state.press(i % 2 == 0 ? .down : .char("j"))
+            #expect(state.selectedID == ids[i])
+        }
+        state.press(.down)
+        #expect(state.selectedID == ids.last)
+        for i in stride(from: ids.count - 2, through: 0, by: -1) {
+            state.press(i % 2 == 0 ? .up : .char("k"))
+            #expect(state.selectedID == ids[i])
+        }
+        state.press(.up)
+        #expect(state.selectedID == ids[0])
+    }
+
+    @Test("Home/g and End/G jump to the first and last sensor")
+    func homeAndEnd() {
+        var state = Self.base
+        for key in [Key.end, .char("G")] {
+            state.press(.home)
+            state.press(key)
+            #expect(state.selectedID == "thermal_zone2")
+        }
+        for key in [Key.home, .char("g")] {
+            state.press(.end)
+            state.press(key)
+            #expect(state.selectedID == "thermal_zone1")
+        }
+    }
+
+    @Test("PgDn and PgUp move by a page of the list at the current size")
+    func pages() {
+        var state = Fixtures.manySensorsState(count: 30)
+        _ = Reducer.reduce(&state, .resized(width: 80, height: 24))
+        let page = Layout(state, width: 80, height: 24).sensorCapacity
+        #expect(page >= 5 && page < 30)
+        state.press(.pageDown)
+        #expect(state.selectedIndex == page - 1)
+        state.press(.pageDown)
+        #expect(state.selectedIndex == 2 * (page - 1))
+        state.press(.pageUp)
+        #expect(state.selectedIndex == page - 1)
+        for _ in 0..<10 { state.press(.pageDown) }
+        #expect(state.selectedIndex == 29)
+        let rows = state.render(.standard).rows
+        #expect(rows.contains { $0.contains("more above") })
+        #expect(!rows.contains { $0.contains("more below") })
+    }
+
+    @Test("the cursor follows the sensor when a new sample re-sorts the list, and Enter opens that sensor")
+    func selectionFollowsSensorAcrossResort() {
+        var state = Self.base
+        state.press(.down)
+        state.press(.down)
+        #expect(state.selectedSensor?.sensor.name == "nvme Composite")
+        #expect(state.selectedIndex == 2)
+        // The drive heats up: it is now the sensor nearest its limit and sorts first.
+        var hot = Fixtures.intelLaptop(time: 24, package: 71, skin: 42, nvme: 78)
+        hot.time = 24
+        var memory = ClassifierMemory()
+        let status = MonitorStatus(snapshot: hot, assessment: Classifier.assess(hot, config: ThermalConfig(), memory: &memory),
+                                   lowPowerAssessment: LowPowerAssessment.assess(hot, config: ThermalConfig()),
+                                   overrides: .none, sourceLabel: "/sys", sourceIsSimulated: false)
+        _ = Reducer.reduce(&state, .statusArrived(status, FeedInfo(refreshDueAt: 41)))
+        // Headline CPU first, then the drive.
+        #expect(state.sortedSensors.map(\.sensor.id).prefix(2) == ["thermal_zone1", "hwmon2/temp1"])
+        #expect(state.selectedID == "hwmon2/temp1")
+        #expect(state.selectedIndex == 1)
+        state.press(.enter)
+        #expect(state.overlay == .detail("hwmon2/temp1"))
+        #expect(state.render(.large).text().contains("NVMe (Composite) · group disk"))
+    }
+
+    @Test("when the selected sensor vanishes, the selection stays where it was in the list")
+    func selectionWhenSensorVanishes() {
+        var state = Self.base
+        state.selectRow(2)
+        var fewer = state.status
+        fewer.assessment.sensors.removeAll { $0.sensor.id == "hwmon2/temp1" }
+        _ = Reducer.reduce(&state, .statusArrived(fewer, FeedInfo()))
+        #expect(state.selectedIndex == 2)
+        #expect(state.selectedID == "thermal_zone0")
+    }
+
+    @Test("a detail overlay closes when its sensor vanishes")
+    func detailClosesWhenSensorVanishes() {
+        var state = Self.base
+        state.selectRow(2)
+        state.press(.enter)
+        var fewer = state.status
+        fewer.assessment.sensors.removeAll { $0.sensor.id == "hwmon2/temp1" }
+        _ = Reducer.reduce(&state, .statusArrived(fewer, FeedInfo()))
+        #expect(state.overlay == .none)
+    }
+
+    @Test("moving the selection with no sensors keeps it empty", arguments: [Key.char("j"), .char("k"), .end, .pageDown])
     func selectWithoutSensors(key: Key) {
         var state = Fixtures.appState([Snapshot(time: 0)], sourceLabel: "/sys", simulated: false)
         #expect(state.sortedSensors.isEmpty)
-        _ = Self.reduce(&state, key)
-        #expect(state.selected == 0)
+        state.press(key)
+        #expect(state.selectedID == nil)
         #expect(state.selectedSensor == nil)
+        state.press(.enter)
+        #expect(state.overlay == .none)
     }
 
-    @Test("a sample with fewer sensors pulls the selection back into range")
-    func selectionClampedOnApply() {
+    // MARK: - sort, filter, show all
+
+    @Test("s cycles the sort: nearest limit, name, group; the selection stays on its sensor")
+    func sortCycles() {
         var state = Self.base
-        state.selected = 4
-        var fewer = state.status
-        fewer.assessment.sensors = Array(fewer.assessment.sensors.prefix(2))
-        state.apply(fewer)
-        #expect(state.selected == 1)
+        state.selectRow(1)  // TSKN
+        state.press(.char("s"))
+        #expect(state.sort == .name)
+        // By the name shown: ACPI, Board, CPU, NVMe, Wi-Fi.
+        #expect(state.sortedSensors.map(\.sensor.name) == ["acpitz", "TSKN", "x86_pkg_temp", "nvme Composite", "iwlwifi_1"])
+        #expect(state.selectedID == "thermal_zone3")
+        state.press(.char("s"))
+        #expect(state.sort == .group)
+        #expect(state.sortedSensors.map(\.sensor.group) == [.cpu, .disk, .wifi, .board, .board])
+        state.press(.char("s"))
+        #expect(state.sort == .headroom)
+    }
+
+    @Test("/ takes filter text (keys type instead of acting), Enter keeps it, Esc clears it")
+    func filter() {
+        var store = TestStore(Self.base)
+        store.press(.char("/")) { $0.filterEditing = true }
+        // "n" keeps TSKN and the NVMe drive: the CPU row was selected, so the cursor lands on
+        // the row where it was.
+        store.press(.char("n")) {
+            $0.filter = "n"
+            $0.selectedID = "thermal_zone3"
+            $0.topID = "thermal_zone3"
+        }
+        // q types while filtering; it does not quit. Nothing matches: the selection is kept
+        // for when the filter is cleared, the scroll position forgotten.
+        store.press(.char("q")) {
+            $0.filter = "nq"
+            $0.topID = nil
+        }
+        store.press(.backspace) {
+            $0.filter = "n"
+            $0.topID = "thermal_zone3"
+        }
+        store.press(.char("v")) {
+            $0.filter = "nv"
+            $0.selectedID = "hwmon2/temp1"
+            $0.topID = "hwmon2/temp1"
+        }
+        #expect(store.state.sortedSensors.map(\.sensor.name) == ["nvme Composite"])
+        store.press(.enter) { $0.filterEditing = false }
+        #expect(store.state.render(.standard).text().contains("Sensors (1) filter \"nv\""))
+        store.press(.char("/")) { $0.filterEditing = true }
+        store.press(.escape) {
+            $0.filterEditing = false
+            $0.filter = ""
+            $0.topID = "thermal_zone1"
+            $0.selectedIndexHint = 2
+        }
+        #expect(store.state.sortedSensors.count == 5)
+        #expect(store.state.selectedID == "hwmon2/temp1", "the cursor stays on the sensor found")
+    }
+
+    @Test("a filter matches the group too")
+    func filterByGroup() {
+        var state = Self.base
+        for k in "/disk" { state.press(.char(k)) }
+        #expect(state.sortedSensors.map(\.sensor.name) == ["nvme Composite"])
+    }
+
+    @Test("ignored sensors are hidden, counted, and shown with a")
+    func showAll() {
+        var snap = Fixtures.intelLaptop(time: 0, package: 60, skin: 40)
+        snap.time = 0
+        var config = ThermalConfig()
+        config.overrides["acpitz"] = SensorOverride(ignore: true)
+        var memory = ClassifierMemory()
+        let status = MonitorStatus(snapshot: snap, assessment: Classifier.assess(snap, config: config, memory: &memory),
+                                   lowPowerAssessment: LowPowerAssessment.assess(snap, config: config),
+                                   overrides: .none, sourceLabel: "/sys", sourceIsSimulated: false)
+        var state = AppState(status: status)
+        _ = Reducer.reduce(&state, .statusArrived(status, FeedInfo()))
+        #expect(!state.sortedSensors.contains { $0.sensor.name == "acpitz" })
+        #expect(state.hiddenCount == 1)
+        #expect(state.render(.large).text().contains("1 hidden (a)"))
+        state.press(.char("a"))
+        #expect(state.sortedSensors.contains { $0.sensor.name == "acpitz" })
+        #expect(state.render(.large).text().contains("showing all"))
+    }
+
+    // MARK: - the tier's own rules (issue 7 §5)
+
+    @Test("history gets a point per sample at full, and one per 15 s at minimal: samples in between replace the newest")
+    func historyStepFollowsTier() {
+        let state = Fixtures.simulatedState()
+        #expect(state.historyTimes == (0..<30).map(Double.init), "one point a second at full")
+        var store = TestStore(state)
+        // Simulated serious: tier minimal. A sample 1 s after the newest point replaces it.
+        var serious = state.status
+        serious.overrides = Overrides(thermalState: .serious)
+        serious.snapshot.time = 30
+        store.send(.statusArrived(serious, FeedInfo(samples: 31, refreshDueAt: 47))) {
+            $0.status = serious
+            $0.stats.samples = 31
+            $0.stats.sampleMilliseconds = 0
+            $0.refreshDueAt = 47
+            $0.simulatedLoad = nil
+            $0.now = 30
+            $0.historyTimes[29] = 30
+            for a in serious.assessment.sensors {
+                $0.history[a.sensor.id]![29] = a.sensor.celsius!
+            }
+        }
+        var s = store.state
+        for t in 31...43 {
+            var next = serious
+            next.snapshot.time = Double(t)
+            _ = Reducer.reduce(&s, .statusArrived(next, FeedInfo(refreshDueAt: 47)))
+        }
+        #expect(s.historyTimes.count == 30, "no new point within 15 s of the last one")
+        #expect(s.historyTimes.last == 43)
+        var next = serious
+        next.snapshot.time = 44
+        _ = Reducer.reduce(&s, .statusArrived(next, FeedInfo(refreshDueAt: 47)))
+        #expect(s.historyTimes.suffix(2) == [43, 44], "a new point 15 s after the step began")
+        #expect(s.history.values.allSatisfy { $0.count == 31 })
+    }
+
+    @Test("ticks move the pulse at full and leave it still at minimal; the clock shows minutes below full")
+    func ticksFollowTier() {
+        var full = TestStore(Self.base)
+        full.send(.tick(now: 30, wallSeconds: 100)) {
+            $0.now = 30
+            $0.wallSeconds = 100
+            $0.tick = 60
+        }
+        #expect(full.state.clockText == "00:01:40")
+        var minimal = TestStore(Fixtures.Scenario.minimal.state)
+        minimal.send(.tick(now: 31, wallSeconds: 100)) {
+            $0.now = 31
+            $0.wallSeconds = 100
+        }
+        #expect(minimal.state.clockText == "00:01")
     }
 }

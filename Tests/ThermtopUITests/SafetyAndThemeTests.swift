@@ -8,16 +8,16 @@ struct SafetyAndThemeTests {
     static func allStates(_ transform: (inout AppState) -> Void = { _ in }) -> [(String, AppState)] {
         var bases = Fixtures.Scenario.allCases.map { ($0.rawValue, $0.state) }
         var many = Fixtures.manySensorsState(count: 30)
-        many.selected = 7   // the long-named channel
+        many.selectRow(7)   // the long-named channel
         bases.append(("many-sensors", many))
-        many.selected = 29  // scrolled to the bottom: the outdoor channel below zero
+        many.selectRow(29)  // scrolled to the bottom: the outdoor channel below zero
         bases.append(("many-sensors-bottom", many))
         var hostile = SafetyAndThemeTests.hostileState()
-        hostile.selected = 0
+        hostile.selectRow(0)
         bases.append(("hostile", hostile))
         var out: [(String, AppState)] = []
         for (name, base) in bases {
-            for overlay in [Overlay.none, .help, .debug, .detail] {
+            for overlay in [Overlay.none, .help, .debug, .detail(base.selectedID ?? "")] {
                 var s = base
                 s.overlay = overlay
                 transform(&s)
@@ -53,7 +53,7 @@ struct SafetyAndThemeTests {
     @Test("a zone type holding ESC [2J and BEL renders with no ESC, BEL or other control cell anywhere",
           arguments: sizes)
     func escapesNeverReachTheBuffer(size: Size) {
-        for overlay in [Overlay.none, .help, .debug, .detail] {
+        for overlay in [Overlay.none, .help, .debug, .detail("thermal_zone1")] {
             var state = Self.hostileState()
             state.overlay = overlay
             for unicode in [true, false] {
@@ -82,8 +82,8 @@ struct SafetyAndThemeTests {
         #expect(d.contains("Deciding sensor evil?[2J?zone (thermal_zone1)"))
         #expect(d.contains("read-failed (?[H?[2J??31m)"))
         var detail = state
-        detail.overlay = .detail
-        #expect(detail.render(.large).text().contains("evil?[2J?zone · thermal_zone1 · zone"))
+        detail.overlay = .detail("thermal_zone1")
+        #expect(detail.render(.large).text().contains("kernel name evil?[2J?zone · thermal_zone1 · kind zone"))
     }
 
     // MARK: - ASCII
@@ -109,7 +109,7 @@ struct SafetyAndThemeTests {
         #expect(rows[0].contains(Pulse.frame(tick: state.tick, tier: .reduced, unicode: false)))
         #expect(!rows[0].contains("♥"))
         #expect(rows[4].hasPrefix(" Sensor") && rows[4].contains(" C "))
-        #expect(rows[5].hasPrefix("> x86_pkg_temp"))
+        #expect(rows[5].hasPrefix("> CPU (x86_pkg_temp)"))
         #expect(rows[5].contains("####") && rows[5].contains("|"))
         #expect(rows.contains { $0.contains(" 81 % ================----") })
         #expect(rows[2].contains("83.0 oC > 80.0 oC"))

@@ -30,7 +30,7 @@ struct ScreenSnapshotTests {
     // MARK: - full layout (80×24 and larger)
 
     @Test("the full layout shows the badge, tier, host, clock, battery, policy and key line",
-          arguments: Scenario.allCases, [Size.large, Size.standard])
+          arguments: Scenario.allCases, [Size.huge, Size.large, Size.medium, Size.standard])
     func fullLayoutContent(scenario: Scenario, size: Size) {
         let state = scenario.state
         let buf = state.render(size)
@@ -39,13 +39,16 @@ struct ScreenSnapshotTests {
         #expect(rows[0].hasPrefix(" thermtop testbox"))
         #expect(rows[0].contains(scenario.expectedBadge))
         #expect(rows[0].contains(" tier \(tier) "))
-        #expect(rows[0].contains("12:34:56"))
+        // The clock shows seconds only at full (the tier's own rule).
+        #expect(rows[0].contains(tier == .full ? "12:34:56" : "12:34  "))
         let battery = buf.firstRow(containing: " Battery ")
         #expect(battery.map { rows[$0].contains(scenario.batteryPercent) } == true)
         let policy = buf.firstRow(containing: " Policy ")
-        #expect(policy.map { rows[$0].contains("tier \(tier) · refresh every \(Int(tier.refreshIntervalSeconds)) s (next in 17 s") } == true)
-        #expect(policy.map { rows[$0 + 1].contains(tier == .minimal ? "animations off" : "animations on") } == true)
-        #expect(rows[size.height - 1].hasPrefix("1-4 simulate 0 live l low power d debug ? help"))
+        #expect(policy.map { rows[$0].contains("Policy tier \(tier): ") } == true)
+        let countdown = RenderPolicy(tier: tier).countdownText(17)
+        #expect(rows.contains { $0.contains("background work every \(Format.duration(tier.refreshIntervalSeconds)) (\(countdown), r = now)") })
+        #expect(rows.contains { $0.contains(tier == .minimal ? "animations off" : "animations on") })
+        #expect(rows[size.height - 1].hasPrefix("? help q quit ↑↓ select Enter detail 1-4 simulate"))
         #expect(rows[1].hasPrefix(state.status.isLowPowerModeEnabled ? " low power on" : " low power off"))
     }
 
@@ -60,26 +63,29 @@ struct ScreenSnapshotTests {
             #expect(bannerRows.isEmpty)
             #expect(!text.contains("SIMULATED"))
         }
-        if scenario == .minimal { #expect(text.contains("thermal state forced to seri")) }
+        if scenario == .minimal { #expect(text.contains("SIMULATED: thermal state forced")) }
         if scenario == .reducedLowPower { #expect(text.contains("low power forced on")) }
     }
 
-    @Test("sensor rows are sorted nearest-serious first, unknown last, and only the deciding sensor is marked",
+    @Test("sensor rows: headline CPU first, then nearest-serious first, unknown last; only the deciding sensor is marked",
           arguments: Scenario.allCases, [Size.large, Size.standard, Size.compact])
     func sensorRowsSortedAndMarked(scenario: Scenario, size: Size) throws {
         let state = scenario.state
         let buf = state.render(size)
         let rows = buf.rows
         let sorted = state.sortedSensors
-        // Headroom never increases down the list; sensors without a reading come last.
-        let headrooms = sorted.map(\.headroom)
+        // Headline sensors lead; after them headroom never increases down the list and
+        // sensors without a reading come last.
+        let headlines = sorted.prefix { $0.sensor.isHeadline }.count
+        #expect(!sorted.dropFirst(headlines).contains { $0.sensor.isHeadline })
+        let headrooms = sorted.dropFirst(headlines).map(\.headroom)
         let known = headrooms.prefix { $0 != nil }.map { $0! }
         #expect(zip(known, known.dropFirst()).allSatisfy { $0 >= $1 })
         #expect(headrooms.dropFirst(known.count).allSatisfy { $0 == nil })
         // Rows appear on screen in that order (as many as fit).
         var indexes: [Int] = []
         for a in sorted {
-            guard let i = rows.firstIndex(where: { $0.dropFirst(2).hasPrefix(a.sensor.name + " ") }) else { continue }
+            guard let i = rows.firstIndex(where: { $0.dropFirst(2).hasPrefix(a.sensor.displayName + " ") }) else { continue }
             indexes.append(i)
             let marked = rows[i].hasPrefix("▶")
             #expect(marked == (a.sensor.id == state.status.assessment.decidedBy), "row \(i): \(rows[i])")
@@ -90,12 +96,13 @@ struct ScreenSnapshotTests {
         #expect(rows.filter { $0.hasPrefix("▶") }.count == (state.status.assessment.decidedBy == nil ? 0 : 1))
     }
 
-    @Test("the Intel laptop lists skin, package, nvme, ACPI, then the unreadable Wi-Fi zone")
+    @Test("the Intel laptop lists the CPU, then skin, nvme, ACPI, then the unreadable Wi-Fi zone, by readable names")
     func intelLaptopOrder() {
         let rows = Scenario.full.state.render(.large).rows
-        let names = ["TSKN", "x86_pkg_temp", "nvme Composite", "acpitz", "iwlwifi_1"]
-        let at = names.map { n in rows.firstIndex { $0.hasPrefix("  " + n + " ") } }
+        let names = ["CPU (x86_pkg_temp)", "Board (TSKN)", "NVMe (Composite)", "ACPI (acpitz)", "Wi-Fi (iwlwifi_1)"]
+        let at = names.map { n in rows.firstIndex { $0.dropFirst(2).hasPrefix(n + " ") } }
         #expect(at == [5, 6, 7, 8, 9])
+        #expect(rows[9].hasPrefix("? Wi-Fi (iwlwifi_1)"), "an unreadable sensor is marked ?")
         #expect(rows[9].contains("unknown: io-error EIO"))
         #expect(!rows.contains { $0.hasPrefix("▶") }, "nominal: nothing decides")
     }
@@ -105,7 +112,7 @@ struct ScreenSnapshotTests {
         let state = Scenario.reduced.state
         #expect(state.status.assessment.decidedBy == "thermal_zone1")
         let rows = state.render(.large).rows
-        #expect(rows[5].hasPrefix("▶ x86_pkg_temp"))
+        #expect(rows[5].hasPrefix("▶ CPU (x86_pkg_temp)"))
         #expect(rows[5].contains("83.0"))
         #expect(rows[5].contains(" fair "))
         #expect(rows[2].hasPrefix(" fair: x86_pkg_temp 83.0 °C ≥ 80.0 °C"))
@@ -113,21 +120,22 @@ struct ScreenSnapshotTests {
 
     // MARK: - compact (40×10) and too small (20×5)
 
-    @Test("at 40×10 the compact layout shows the state, tier and pulse", arguments: Scenario.allCases)
+    @Test("at 40×10 the state, tier, pulse, reason, sensors and battery all fit", arguments: Scenario.allCases)
     func compactLayout(scenario: Scenario) {
         let state = scenario.state
         let buf = state.render(.compact)
         let rows = buf.rows
-        #expect(rows[0].hasPrefix("thermtop " + scenario.expectedBadge))
-        let pulse = String(rows[0].dropFirst(34).prefix(5))
-        #expect(pulse == Pulse.frame(tick: state.tick, tier: scenario.expectedTier, unicode: true))
-        #expect(rows[1].hasPrefix("tier \(scenario.expectedTier) · refresh \(Int(scenario.expectedTier.refreshIntervalSeconds)) s"))
-        #expect(rows[2].hasPrefix("low power "))
-        if scenario.simulated { #expect(rows[3].hasPrefix("SIMULATED: ")) }
-        #expect(rows[9] == "? help  q quit" + String(repeating: " ", count: 26))
-        // No room for the battery, policy or key line panels.
-        #expect(!buf.text().contains("Battery"))
-        #expect(!buf.text().contains("Policy"))
+        #expect(rows[0].hasPrefix("thermtop " + scenario.expectedBadge) || rows[0].hasPrefix(scenario.expectedBadge),
+                "the name may give way to the badge, never the other way round")
+        #expect(rows[0].contains("tier \(scenario.expectedTier) " + Pulse.frame(tick: state.tick, tier: scenario.expectedTier, unicode: true)))
+        #expect(rows[1].hasPrefix(" low power "))
+        #expect(rows[2].hasPrefix(" " + String(state.status.reason.prefix(20))))
+        if scenario.simulated { #expect(rows[3].hasPrefix(" SIMULATED: ")) }
+        #expect(rows.contains { $0.hasPrefix(" Sensors (") })
+        #expect(rows[8].hasPrefix(" Battery") && rows[8].contains(scenario.batteryPercent))
+        #expect(rows[9].hasPrefix("? help q quit"))
+        // Every line that does not fit ends in an ellipsis instead of being cut mid-word.
+        for r in rows[1...3] where r.count >= 39 && r.last != " " { #expect(r.hasSuffix("…") || r.hasSuffix("… "), "\(r)") }
     }
 
     @Test("at 20×5 the screen says the terminal is too small and nothing else",
@@ -143,7 +151,7 @@ struct ScreenSnapshotTests {
         let state = Scenario.reduced.state
         let widths = [0, 1, 19, 20, 39, 40, 41, 79, 80, 81, 119, 120, 250]
         let heights = [0, 1, 4, 5, 9, 10, 11, 23, 24, 25, 39, 40, 80]
-        for overlay in [Overlay.none, .help, .debug, .detail] {
+        for overlay in [Overlay.none, .help, .debug, .detail("thermal_zone1")] {
             var s = state
             s.overlay = overlay
             for w in widths {
@@ -185,30 +193,33 @@ struct ScreenSnapshotTests {
     func longListScrolls() {
         var state = Fixtures.manySensorsState(count: 30)
         let first = state.render(.standard).rows
-        #expect(first.contains { $0.contains("more (↓)") })
+        #expect(first.contains { $0.contains("more below") })
+        #expect(!first.contains { $0.contains("more above") })
         for _ in 0..<29 { state.press(.char("j")) }
-        #expect(state.selected == 29)
+        #expect(state.selectedIndex == 29)
         let buf = state.render(.standard)
-        let name = state.selectedSensor!.sensor.name
+        #expect(buf.rows.contains { $0.contains("▲ ") && $0.contains(" more above") })
+        let name = state.selectedSensor!.sensor.displayName
         let row = buf.rows.firstIndex { $0.dropFirst(2).hasPrefix(name + " ") }
         #expect(row != nil, "selected \(name) scrolled out of view:\n\(buf.text())")
         if let row { #expect(buf[2, row].style.reverse, "the selected row is highlighted") }
     }
 
-    @Test("wherever the selection is in a long list, its row is fully visible and the more line overwrites no sensor",
-          arguments: [Size.large, Size.standard, Size(100, 30)])
+    @Test("wherever the selection is in a long list, its row is visible and the more markers cover no sensor",
+          arguments: [Size.large, Size.standard, Size.medium])
     func selectionNeverHiddenByMoreLine(size: Size) {
         var state = Fixtures.manySensorsState(count: 30)
+        _ = Reducer.reduce(&state, .resized(width: size.width, height: size.height))
         let sorted = state.sortedSensors
+        let layout = Layout(state, width: size.width, height: size.height)
+        let nameWidth = Panels.SensorColumns(width: size.width, narrow: layout.narrow).name
         for i in sorted.indices {
-            state.selected = i
+            state.selectRow(i)
             let rows = state.render(size).rows
-            let name = Format.pad(sorted[i].sensor.name, min(28, max(16, size.width / 4)))
+            let name = Format.pad(TextWrap.ellipsizeName(sorted[i].sensor.displayName, width: nameWidth), nameWidth)
             #expect(rows.contains { $0.dropFirst(2).hasPrefix(name) }, "selected row \(i) hidden at \(size.testDescription)")
-            // The "more" line is a line of its own: nothing else follows it on its row.
-            for r in rows where r.contains("more (↓)") {
-                #expect(r.drop { $0 == " " }.hasPrefix("…"), "\(r)")
-                #expect(!r.contains("nominal") && !r.contains("fair") && !r.contains("serious"), "more line drawn over a sensor: \(r)")
+            for r in rows where r.contains("more below") || r.contains("more above") {
+                #expect(!r.contains("█") && !r.contains(" nominal "), "marker drawn over a sensor: \(r)")
             }
         }
     }
@@ -216,7 +227,7 @@ struct ScreenSnapshotTests {
     @Test("a long list scrolled to the middle matches its golden snapshot")
     func goldenLongList() {
         var state = Fixtures.manySensorsState(count: 30)
-        state.selected = 13
+        state.selectRow(13)
         GoldenSnapshot.check(state.render(.standard).text(), named: "long-list-selected-13-80x24")
     }
 
@@ -229,7 +240,7 @@ struct ScreenSnapshotTests {
         #expect(text.contains("(paused, r = now)"))
     }
 
-    @Test("a desktop without a battery gets a one-line note instead of the gauge")
+    @Test("a machine without a battery says none was found, without guessing what kind of machine it is")
     func noBattery() {
         var snap = Fixtures.intelLaptop(time: 0, package: 60, skin: 40)
         snap.batteries = []
@@ -237,6 +248,7 @@ struct ScreenSnapshotTests {
         let state = Fixtures.appState([snap], sourceLabel: "/sys", simulated: false)
         let rows = state.render(.standard).rows
         let row = rows.first { $0.hasPrefix(" Battery") }
-        #expect(row?.contains("no battery on this machine (desktop or server) · AC online") == true)
+        #expect(row?.contains("Battery none found · AC online") == true)
+        #expect(!rows.joined().contains("desktop"))
     }
 }

@@ -1,10 +1,15 @@
 import ThermtopCore
 
-/// What a key (or the run loop) asks for.
+/// Everything that can happen to the dashboard: keys, and what the run loop sees (a new
+/// status from the monitor, a clock tick, a resize, a signal, a frame drawn). Every change to
+/// `AppState` is one of these going through `Reducer.reduce`.
 public enum Action: Sendable, Equatable {
+    // Keys
     case simulateState(ThermalState)
+    /// Back to live: clears both overrides and leaves the simulated laptop.
     case backToLive
     case cycleLowPower
+    case toggleSimulatedLaptop
     case raiseLoad
     case lowerLoad
     case toggleDebug
@@ -14,8 +19,32 @@ public enum Action: Sendable, Equatable {
     case quit
     case selectNext
     case selectPrevious
+    case selectFirst
+    case selectLast
+    case pageDown
+    case pageUp
     case toggleDetail
     case closeOverlay
+    case cycleSort
+    case toggleShowAll
+    case startFilter
+    case filterInput(Character)
+    case filterBackspace
+    case filterCommit
+    case filterCancel
+    // The run loop
+    /// The monitor published a new status.
+    case statusArrived(MonitorStatus, FeedInfo)
+    /// Time passed: monotonic seconds and the local time of day (seconds since midnight).
+    case tick(now: Double, wallSeconds: Int)
+    case resized(width: Int, height: Int)
+    /// A quit signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) or SIGTSTP arrived.
+    case signal(Int32)
+    /// A frame went to the terminal (`cells` changed), or was skipped because nothing changed.
+    case rendered(cells: Int, milliseconds: Double)
+    case renderSkipped
+    /// The `--on-change` command's counters changed.
+    case onChangeCounters(runs: Int, failures: Int, lastFailure: String?)
 }
 
 /// Work the run loop must do after the reducer changed the state (I/O stays at the edge).
@@ -26,48 +55,218 @@ public enum Effect: Sendable, Equatable {
     case refresh
     /// Change the simulated laptop's load by this much.
     case adjustLoad(Double)
+    /// Switch between the simulated laptop (true) and the live source (false).
+    case useSimulatedLaptop(Bool)
+    /// Stop or resume sampling.
+    case setPaused(Bool)
+    /// Suspend the process (SIGTSTP): restore the terminal, stop, redraw on resume.
+    case suspend
 }
 
 public enum Reducer {
+    /// Signal numbers as Linux defines them (the UI module has no libc).
+    public static let sigint: Int32 = 2, sigquit: Int32 = 3, sigtstp: Int32 = 20
+
     /// Apply an action to the state; returns the effects the run loop must perform.
     public static func reduce(_ state: inout AppState, _ action: Action) -> [Effect] {
+        if case .filterInput = action {} else if isKey(action) { state.message = nil }
+        let effects = apply(&state, action)
+        normalizeSelection(&state)
+        return effects
+    }
+
+    static func isKey(_ action: Action) -> Bool {
+        switch action {
+        case .statusArrived, .tick, .resized, .signal, .rendered, .renderSkipped, .onChangeCounters: false
+        default: true
+        }
+    }
+
+    static func apply(_ state: inout AppState, _ action: Action) -> [Effect] {
+        if state.overlay == .help, let lines = helpScroll(action, state) {
+            state.helpTop = max(0, min(state.helpTop + lines, Overlays.helpLineCount(state) - 1))
+            return []
+        }
         switch action {
         case .simulateState(let s):
             var o = state.status.overrides
             o.thermalState = s
             return [.setOverrides(o)]
         case .backToLive:
-            var o = state.status.overrides
-            o.thermalState = nil
-            return [.setOverrides(o)]
+            var effects: [Effect] = []
+            if state.status.overrides != .none { effects.append(.setOverrides(.none)) }
+            if state.status.sourceIsSimulated { effects.append(.useSimulatedLaptop(false)) }
+            if effects.isEmpty { state.message = "Already live: nothing is simulated." }
+            state.lowPowerMode = .live
+            return effects
         case .cycleLowPower:
             state.lowPowerMode = state.lowPowerMode.next
             var o = state.status.overrides
             o.lowPower = state.lowPowerMode.override
             return [.setOverrides(o)]
-        case .raiseLoad:
-            return state.simulatedLoad == nil ? [] : [.adjustLoad(0.1)]
-        case .lowerLoad:
-            return state.simulatedLoad == nil ? [] : [.adjustLoad(-0.1)]
+        case .toggleSimulatedLaptop:
+            return [.useSimulatedLaptop(!state.status.sourceIsSimulated)]
+        case .raiseLoad, .lowerLoad:
+            guard state.simulatedLoad != nil else {
+                state.message = "+/- set the simulated laptop's load; real sensors are only read, never loaded (S: simulated laptop)."
+                return []
+            }
+            return [.adjustLoad(action == .raiseLoad ? 0.1 : -0.1)]
         case .toggleDebug:
             state.overlay = state.overlay == .debug ? .none : .debug
         case .toggleHelp:
             state.overlay = state.overlay == .help ? .none : .help
+            state.helpTop = 0
         case .togglePause:
             state.paused.toggle()
+            return [.setPaused(state.paused)]
         case .refreshNow:
             return [.refresh]
         case .quit:
             state.quit = true
-        case .selectNext:
-            state.selected = min(state.selected + 1, max(state.sortedSensors.count - 1, 0))
-        case .selectPrevious:
-            state.selected = max(state.selected - 1, 0)
+        case .selectNext: move(&state, by: 1)
+        case .selectPrevious: move(&state, by: -1)
+        case .pageDown: move(&state, by: max(1, pageSize(state) - 1))
+        case .pageUp: move(&state, by: -max(1, pageSize(state) - 1))
+        case .selectFirst: select(&state, index: 0)
+        case .selectLast: select(&state, index: state.sortedSensors.count - 1)
         case .toggleDetail:
-            state.overlay = state.overlay == .detail ? .none : .detail
+            if case .detail = state.overlay {
+                state.overlay = .none
+            } else if let id = state.selectedID {
+                state.overlay = .detail(id)
+            }
         case .closeOverlay:
             state.overlay = .none
+        case .cycleSort:
+            state.sort = state.sort.next
+        case .toggleShowAll:
+            state.showAll.toggle()
+        case .startFilter:
+            state.filterEditing = true
+        case .filterInput(let c):
+            state.filter.append(c)
+        case .filterBackspace:
+            if !state.filter.isEmpty { state.filter.removeLast() }
+        case .filterCommit:
+            state.filterEditing = false
+        case .filterCancel:
+            state.filterEditing = false
+            state.filter = ""
+        case .statusArrived(let status, let info):
+            receive(&state, status, info)
+        case .tick(let now, let wall):
+            state.now = max(state.now, now)
+            state.wallSeconds = wall
+            let fps = state.renderPolicy.pulseFramesPerSecond
+            if fps > 0 { state.tick = Int((state.now * fps + 1e-6).rounded(.down)) }
+        case .resized(let w, let h):
+            state.width = max(0, w)
+            state.height = max(0, h)
+        case .signal(let sig):
+            if sig == sigtstp { return [.suspend] }
+            state.quit = true
+            // Ctrl-C is the documented quit key, so it leaves with 0 like q; other signals
+            // report themselves the shell's way (SIGQUIT → 131, SIGTERM → 143).
+            state.exitStatus = sig == sigint ? 0 : 128 + sig
+        case .rendered(let cells, let ms):
+            state.stats.frames += 1
+            state.stats.cellsLastFrame = cells
+            state.stats.cellsTotal += cells
+            state.stats.renderMilliseconds = ms
+        case .renderSkipped:
+            state.stats.framesSkipped += 1
+        case .onChangeCounters(let runs, let failures, let last):
+            state.configInfo.onChangeRuns = runs
+            state.configInfo.onChangeFailures = failures
+            state.configInfo.onChangeLastFailure = last
         }
         return []
+    }
+
+    /// A new status: keep it, extend the history at the tier's step, follow the overrides.
+    static func receive(_ state: inout AppState, _ new: MonitorStatus, _ info: FeedInfo) {
+        state.status = new
+        state.lowPowerMode = LowPowerMode(override: new.overrides.lowPower)
+        state.stats.samples = info.samples
+        state.stats.sampleMilliseconds = info.sampleMilliseconds
+        state.refreshDueAt = info.refreshDueAt
+        state.simulatedLoad = info.simulatedLoad
+        let t = new.snapshot.time
+        state.now = max(state.now, t)
+        let step = state.renderPolicy.historyStep(sampleDelay: state.sampleDelay)
+        // A sample within the current step replaces the newest point, so the line advances at
+        // the tier's pace whatever the sampling delay.
+        let advance = state.historyPointTime.map { t - $0 >= step - 1e-6 } ?? true
+        if advance {
+            state.historyPointTime = t
+            state.historyTimes.append(t)
+            if state.historyTimes.count > AppState.historyLength {
+                state.historyTimes.removeFirst(state.historyTimes.count - AppState.historyLength)
+            }
+        } else if !state.historyTimes.isEmpty {
+            state.historyTimes[state.historyTimes.count - 1] = t
+        }
+        for a in new.assessment.sensors {
+            guard let c = a.sensor.celsius else { continue }
+            var h = state.history[a.sensor.id] ?? []
+            if advance || h.isEmpty { h.append(c) } else { h[h.count - 1] = c }
+            if h.count > AppState.historyLength { h.removeFirst(h.count - AppState.historyLength) }
+            state.history[a.sensor.id] = h
+        }
+        let ids = Set(new.assessment.sensors.map(\.sensor.id))
+        state.history = state.history.filter { ids.contains($0.key) }
+        if case .detail(let id) = state.overlay, !ids.contains(id) { state.overlay = .none }
+    }
+
+    /// While the help is open the movement keys scroll it: lines to move, nil for other actions.
+    static func helpScroll(_ action: Action, _ state: AppState) -> Int? {
+        let page = max(1, state.height - 6)
+        switch action {
+        case .selectNext: return 1
+        case .selectPrevious: return -1
+        case .pageDown: return page
+        case .pageUp: return -page
+        case .selectFirst: return -Int(Int32.max)
+        case .selectLast: return Int(Int32.max)
+        default: return nil
+        }
+    }
+
+    /// Rows the sensor list shows at the current size.
+    static func pageSize(_ state: AppState) -> Int {
+        Layout(state, width: state.width, height: state.height).sensorCapacity
+    }
+
+    static func move(_ state: inout AppState, by delta: Int) {
+        let rows = state.sortedSensors
+        guard !rows.isEmpty else { return }
+        let current = state.selectedIndex ?? 0
+        select(&state, index: current + delta)
+    }
+
+    static func select(_ state: inout AppState, index: Int) {
+        let rows = state.sortedSensors
+        guard !rows.isEmpty else { return }
+        let i = min(max(index, 0), rows.count - 1)
+        state.selectedID = rows[i].sensor.id
+    }
+
+    /// Keep the selection on an existing row (the same sensor when it is still listed, else
+    /// the row where it was) and the scroll position on a row that keeps it in view.
+    static func normalizeSelection(_ state: inout AppState) {
+        let rows = state.sortedSensors
+        guard !rows.isEmpty else {
+            state.topID = nil
+            return
+        }
+        if let i = state.selectedIndex {
+            state.selectedIndexHint = i
+        } else {
+            state.selectedID = rows[min(max(state.selectedIndexHint, 0), rows.count - 1)].sensor.id
+            state.selectedIndexHint = state.selectedIndex ?? 0
+        }
+        let top = state.topIndex(capacity: pageSize(state))
+        state.topID = rows[top].sensor.id
     }
 }

@@ -1,8 +1,32 @@
 import ThermtopCore
 
-/// Which overlay covers the dashboard.
+/// Which overlay covers the dashboard. The detail overlay is keyed by the sensor's identity,
+/// so it keeps showing that sensor however the list re-sorts.
 public enum Overlay: Sendable, Equatable {
-    case none, help, debug, detail
+    case none, help, debug
+    case detail(String)
+}
+
+/// How the sensor list is ordered (`s` cycles).
+public enum SortOrder: String, Sendable, Equatable, CaseIterable {
+    /// Closest to its serious threshold first (the default: what matters is on top).
+    case headroom
+    case name
+    /// By what the sensor measures (CPU, GPU, disk, Wi-Fi, battery, board), hottest first within.
+    case group
+
+    public var next: SortOrder {
+        let all = SortOrder.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+
+    public var label: String {
+        switch self {
+        case .headroom: "nearest limit first"
+        case .name: "by name"
+        case .group: "by group"
+        }
+    }
 }
 
 /// Low power as the `l` key cycles it: live → forced on → forced off → live.
@@ -39,84 +63,149 @@ public struct RuntimeStats: Sendable, Equatable {
     public var sampleMilliseconds: Double = 0
     public var renderMilliseconds: Double = 0
     public var frames = 0
+    /// Wakeups of the run loop that drew nothing (nothing visible changed).
+    public var framesSkipped = 0
     public var cellsLastFrame = 0
     public var cellsTotal = 0
     public var samples = 0
-    public var fileReads = 0
     public var colorCount = 0
-    public var terminalWidth = 0
-    public var terminalHeight = 0
     public init() {}
 }
 
-/// Everything the dashboard draws. Pure data: the reducer changes it, widgets read it.
+/// What the sampler reports along with a status, for the debug overlay and the countdown.
+public struct FeedInfo: Sendable, Equatable {
+    public var samples: Int
+    public var sampleMilliseconds: Double
+    /// Monotonic time at which the next tier-paced refresh (rediscovery) is due.
+    public var refreshDueAt: Double
+    /// The simulated laptop's load, nil on real sensors.
+    public var simulatedLoad: Double?
+
+    public init(samples: Int = 0, sampleMilliseconds: Double = 0, refreshDueAt: Double = 0, simulatedLoad: Double? = nil) {
+        self.samples = samples
+        self.sampleMilliseconds = sampleMilliseconds
+        self.refreshDueAt = refreshDueAt
+        self.simulatedLoad = simulatedLoad
+    }
+}
+
+/// Everything the dashboard draws. Pure data: only `Reducer.reduce` changes it, widgets read it.
 public struct AppState: Sendable, Equatable {
     public var status: MonitorStatus
-    /// Recent temperatures per sensor id, oldest first (for sparklines).
+    /// Recent temperatures per sensor id, oldest first, one point per history step.
     public var history: [String: [Double]] = [:]
-    public static let historyLength = 120
+    /// Monotonic time of the newest history point's step.
+    public var historyPointTime: Double?
+    /// When each history point was taken, oldest first. Every sensor's list lines up with its
+    /// end (a sensor that appeared later has fewer points), so graphs place points by time
+    /// and their time axis stays true when the tier changes the step.
+    public var historyTimes: [Double] = []
+    /// Points kept per sensor: enough for the widest graph.
+    public static let historyLength = 300
     /// Animation tick: the pulse is a function of it and the tier.
     public var tick = 0
+    /// Monotonic time of the last action that carried one.
+    public var now: Double = 0
+    /// Local wall-clock time of day, in seconds since midnight (the header clock).
+    public var wallSeconds = 0
     public var paused = false
     public var overlay: Overlay = .none
-    /// Index into the sorted sensor rows.
-    public var selected = 0
+    /// First line of the help shown (↑↓ PgUp PgDn scroll it when it is taller than the window).
+    public var helpTop = 0
+    /// The selected sensor, by identity: the cursor follows it across re-sorts.
+    public var selectedID: String?
+    /// The first sensor shown in the list, by identity (the scroll position).
+    public var topID: String?
+    /// Where the selection was in the list, to land nearby if its sensor vanishes.
+    public var selectedIndexHint = 0
+    public var sort: SortOrder = .headroom
+    /// Sensors whose name, id or group contain this text (case-insensitive); "" shows all.
+    public var filter = ""
+    /// True while `/` is taking the filter text.
+    public var filterEditing = false
+    /// Show hidden sensors too (ignored by configuration, known dummies).
+    public var showAll = false
     public var lowPowerMode: LowPowerMode = .live
     /// The simulated laptop's load when running it; nil on real sensors.
     public var simulatedLoad: Double?
     /// Shown under the header, e.g. why the simulated laptop is on.
     public var note: String?
+    /// A one-off answer to the last key (why `+` does nothing here), cleared by the next key.
+    public var message: String?
     public var hostname = "localhost"
-    /// `HH:MM:SS` of the last sample.
-    public var clock = ""
-    public var secondsUntilRefresh: Double = 0
+    public var refreshDueAt: Double = 0
     public var sampleDelay: Double = 1
+    public var width = 80
+    public var height = 24
     public var unicode = true
     public var color = true
     public var stats = RuntimeStats()
     public var quit = false
-    /// °C or °F for display (decisions stay in °C); the config's `units`, key `f` toggles.
+    /// °C or °F for display (decisions stay in °C); the config's `units`.
     public var units: TemperatureUnit = .celsius
     /// The config file's settings and the on-change counters (debug overlay).
     public var configInfo = ConfigInfo()
+    /// The exit status to leave with (128 + signal after a quit signal).
+    public var exitStatus: Int32 = 0
 
     public init(status: MonitorStatus) {
         self.status = status
         lowPowerMode = LowPowerMode(override: status.overrides.lowPower)
     }
 
-    /// Sensors in display order: closest to their serious threshold first; unknown last.
-    public var sortedSensors: [SensorAssessment] {
-        status.assessment.sensors.filter { !$0.hidden && (!$0.ignored || $0.sensor.celsius != nil) }.sorted { a, b in
-            // Sensors the config pins come first, in the same order among themselves.
-            if a.pinned != b.pinned { return a.pinned }
-            switch (a.headroom, b.headroom) {
-            case let (x?, y?): return x != y ? x > y : a.sensor.id < b.sensor.id
-            case (_?, nil): return true
-            case (nil, _?): return false
-            default: return a.sensor.id < b.sensor.id
-            }
+    /// The UI's own rules at the tier in force.
+    public var renderPolicy: RenderPolicy { RenderPolicy(tier: status.tier) }
+
+    public var secondsUntilRefresh: Double { max(0, refreshDueAt - now) }
+
+    /// A sensor's history in `columns` columns of `step` seconds each, ending now (the last
+    /// column); nil where no point fell (before the sensor appeared, or while paused).
+    public func historyColumns(_ id: String, columns: Int, step: Double) -> [Double?] {
+        guard columns > 0 else { return [] }
+        var out = [Double?](repeating: nil, count: columns)
+        guard let values = history[id], let end = historyTimes.last else { return out }
+        let times = historyTimes.suffix(values.count)
+        for (t, v) in zip(times, values) {
+            let back = Int(((end - t) / step).rounded())
+            let column = columns - 1 - back
+            if column >= 0 && column < columns { out[column] = v }
         }
+        return out
+    }
+
+    /// `12:34:56` at full, `12:34` below (see `RenderPolicy`).
+    public var clockText: String { renderPolicy.clockText(secondsSinceMidnight: wallSeconds) }
+
+    /// Sensors in display order, after hiding and filtering.
+    public var sortedSensors: [SensorAssessment] {
+        SensorList.rows(status.assessment.sensors, sort: sort, filter: filter, showAll: showAll)
+    }
+
+    /// How many sensors are hidden (ignored or known dummies) while `showAll` is off.
+    public var hiddenCount: Int {
+        showAll ? 0 : status.assessment.sensors.filter(SensorList.isHidden).count
+    }
+
+    public var selectedIndex: Int? {
+        guard let id = selectedID else { return nil }
+        return sortedSensors.firstIndex { $0.sensor.id == id }
     }
 
     public var selectedSensor: SensorAssessment? {
-        let s = sortedSensors
-        return s.isEmpty ? nil : s[min(max(selected, 0), s.count - 1)]
+        guard let id = selectedID else { return nil }
+        return status.assessment.sensors.first { $0.sensor.id == id }
     }
 
-    /// Record a new sample.
-    public mutating func apply(_ new: MonitorStatus) {
-        status = new
-        for a in new.assessment.sensors {
-            guard let t = a.sensor.celsius else { continue }
-            var h = history[a.sensor.id] ?? []
-            h.append(t)
-            if h.count > Self.historyLength { h.removeFirst(h.count - Self.historyLength) }
-            history[a.sensor.id] = h
+    /// Index of the first visible row for a list `capacity` rows tall: the stored top, moved
+    /// just enough to keep the selection in view, never past the end.
+    public func topIndex(capacity: Int) -> Int {
+        let rows = sortedSensors
+        guard capacity > 0, rows.count > capacity else { return 0 }
+        var top = topID.flatMap { id in rows.firstIndex { $0.sensor.id == id } } ?? 0
+        if let sel = selectedIndex {
+            if sel < top { top = sel }
+            if sel >= top + capacity { top = sel - capacity + 1 }
         }
-        let ids = Set(new.assessment.sensors.map(\.sensor.id))
-        history = history.filter { ids.contains($0.key) }
-        let n = sortedSensors.count
-        if selected >= n { selected = max(0, n - 1) }
+        return min(max(top, 0), rows.count - capacity)
     }
 }

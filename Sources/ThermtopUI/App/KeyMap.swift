@@ -18,21 +18,29 @@ public struct KeyBinding: Sendable {
 /// The one key map. The help screen and the status line are generated from it.
 public enum KeyMap {
     public static let bindings: [KeyBinding] = [
+        KeyBinding([.down, .char("j")], "↓ j", "select next sensor", .selectNext),
+        KeyBinding([.up, .char("k")], "↑ k", "select previous sensor", .selectPrevious),
+        KeyBinding([.pageDown], "PgDn", "a page down", .pageDown),
+        KeyBinding([.pageUp], "PgUp", "a page up", .pageUp),
+        KeyBinding([.home, .char("g")], "Home g", "first sensor", .selectFirst),
+        KeyBinding([.end, .char("G")], "End G", "last sensor", .selectLast),
+        KeyBinding([.enter], "Enter", "sensor detail (limits, trips, raw name)", .toggleDetail),
+        KeyBinding([.char("s")], "s", "sort: nearest limit → name → group", .cycleSort),
+        KeyBinding([.char("/")], "/", "filter by name or group (Enter keeps, Esc clears)", .startFilter),
+        KeyBinding([.char("a")], "a", "show all sensors, hidden ones too", .toggleShowAll),
         KeyBinding([.char("1")], "1", "simulate nominal", .simulateState(.nominal)),
         KeyBinding([.char("2")], "2", "simulate fair", .simulateState(.fair)),
         KeyBinding([.char("3")], "3", "simulate serious", .simulateState(.serious)),
         KeyBinding([.char("4")], "4", "simulate critical", .simulateState(.critical)),
-        KeyBinding([.char("0")], "0", "back to the live state", .backToLive),
-        KeyBinding([.char("l")], "l", "low power: live → on → off", .cycleLowPower),
-        KeyBinding([.char("+"), .char("=")], "+", "raise simulated load", .raiseLoad),
-        KeyBinding([.char("-"), .char("_")], "-", "lower simulated load", .lowerLoad),
-        KeyBinding([.down, .char("j")], "↓ j", "select next sensor", .selectNext),
-        KeyBinding([.up, .char("k")], "↑ k", "select previous sensor", .selectPrevious),
-        KeyBinding([.enter], "Enter", "sensor detail (trips, thresholds, files)", .toggleDetail),
-        KeyBinding([.char("d")], "d", "debug overlay", .toggleDebug),
-        KeyBinding([.char("?"), .char("h"), .function(1)], "? h F1", "help", .toggleHelp),
+        KeyBinding([.char("l")], "l", "low power: live → forced on → forced off → live", .cycleLowPower),
+        KeyBinding([.char("S")], "S", "simulated laptop on/off", .toggleSimulatedLaptop),
+        KeyBinding([.char("+"), .char("=")], "+", "raise the simulated laptop's load", .raiseLoad),
+        KeyBinding([.char("-"), .char("_")], "-", "lower the simulated laptop's load", .lowerLoad),
+        KeyBinding([.char("0")], "0", "back to live: clear every simulation", .backToLive),
         KeyBinding([.char("p"), .char(" ")], "p Space", "pause sampling", .togglePause),
         KeyBinding([.char("r")], "r", "full refresh now (rediscover devices)", .refreshNow),
+        KeyBinding([.char("d")], "d", "debug overlay (rules, files, event sources)", .toggleDebug),
+        KeyBinding([.char("?"), .char("h"), .function(1)], "? h F1", "this help", .toggleHelp),
         KeyBinding([.escape], "Esc", "close overlay", .closeOverlay),
         KeyBinding([.char("q"), .function(10), .interrupt], "q F10 ^C", "quit", .quit),
     ]
@@ -42,9 +50,22 @@ public enum KeyMap {
         bindings.first { $0.keys.contains(key) }?.action
     }
 
-    /// The short list of keys on the status line.
+    /// The action for a key in a state: while the filter takes text, keys type into it.
+    public static func action(for key: Key, in state: AppState) -> Action? {
+        guard state.filterEditing else { return action(for: key) }
+        switch key {
+        case .char(let c): return .filterInput(c)
+        case .backspace: return .filterBackspace
+        case .enter: return .filterCommit
+        case .escape: return .filterCancel
+        case .interrupt: return .quit
+        default: return action(for: key)
+        }
+    }
+
+    /// The short list of keys on the status line, most useful first (cut from the right).
     public static let statusLine: [(String, String)] = [
-        ("1-4", "simulate"), ("0", "live"), ("l", "low power"), ("d", "debug"), ("?", "help"),
-        ("p", "pause"), ("r", "refresh"), ("q", "quit"),
+        ("?", "help"), ("q", "quit"), ("↑↓", "select"), ("Enter", "detail"), ("1-4", "simulate"),
+        ("0", "live"), ("l", "low power"), ("s", "sort"), ("/", "filter"), ("d", "debug"), ("p", "pause"),
     ]
 }

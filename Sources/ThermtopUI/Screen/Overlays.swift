@@ -1,6 +1,7 @@
 import ThermtopCore
 
-/// Help, debug and sensor-detail overlays, drawn in a box over the dashboard.
+/// Help, debug and sensor-detail overlays, drawn in a box over the dashboard. Everything they
+/// show comes in the status; the UI never builds sysfs paths itself.
 enum Overlays {
     static func boxRect(_ buf: CellBuffer, lines: Int, maxWidth: Int = 100) -> Rect {
         let w = min(buf.width - 2, maxWidth)
@@ -8,44 +9,67 @@ enum Overlays {
         return Rect(x: (buf.width - w) / 2, y: max(1, (buf.height - h) / 2), width: w, height: h)
     }
 
-    static func draw(_ lines: [(String, CellStyle)], title: String, into buf: inout CellBuffer, theme: Theme) {
+    /// Draws `lines` in a centred box; when they do not fit, the last row says how many more
+    /// there are and `more` says how to see them.
+    static func draw(_ lines: [(String, CellStyle)], title: String, into buf: inout CellBuffer, theme: Theme,
+                     more: String = "a taller window shows them") {
         let r = boxRect(buf, lines: lines.count)
         buf.box(r, title: title, theme: theme)
-        for (i, (text, style)) in lines.enumerated() where i < r.height - 2 {
-            buf.text(text, x: r.x + 2, y: r.y + 1 + i, style: style, maxWidth: r.width - 4, theme: theme)
-        }
-        if lines.count > r.height - 2 {
-            buf.text("…", x: r.maxX - 3, y: r.maxY - 2, style: theme.dim, theme: theme)
+        let room = r.height - 2
+        let cut = lines.count > room
+        for (i, (text, style)) in lines.enumerated() where i < room {
+            let last = cut && i == room - 1
+            let t = last ? "\(theme.moreBelow) \(lines.count - room + 1) more lines (\(more))" : text
+            buf.text(TextWrap.ellipsize(t, width: r.width - 4), x: r.x + 2, y: r.y + 1 + i, style: last ? theme.title : style, theme: theme)
         }
     }
 
-    /// The help screen, generated from the key map.
-    static func help(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
-        var lines: [(String, CellStyle)] = []
+    /// The legend, the keys (from the key map), then the rules: what the dashboard shows before
+    /// what it does, as htop's help does. Lines fit an 80-column window.
+    static func helpLines(_ state: AppState, theme: Theme) -> [(String, CellStyle)] {
+        let t = theme
+        let step = state.renderPolicy.historyStep(sampleDelay: state.sampleDelay)
+        let bar = "\(t.barFull)\(t.barFull)\(t.barEmpty)\(t.marker)\(t.barEmpty)\(t.marker)"
+        var lines: [(String, CellStyle)] = [("Legend", t.title)]
+        lines.append(("  \(bar)   bar from 20 °C to past critical; \(t.marker) = fair, serious, critical", .plain))
+        lines.append(("  \(t.pointer)        what decides the state (a sensor, cooling device, counter)", .plain))
+        lines.append(("  ?        no reading; the row says why", .plain))
+        lines.append(("  fair*    held by hysteresis: clears only a little below the limit", .plain))
+        lines.append(("  8/10     a cooling device at step 8 of 10; high steps raise the state", .plain))
+        lines.append(("  \(String(t.sparks.prefix(4)))     history, a column every \(Format.duration(step)), one °C scale per group", .plain))
+        lines.append(("  colours  green nominal, yellow fair, orange serious, red critical;", .plain))
+        lines.append(("           only values above nominal; bold/reverse without colour", .plain))
+        lines.append(("  \(Pulse.frame(tick: 1, tier: .full, unicode: t.unicode))    pulse: beats at full, slower at reduced, still at minimal", .plain))
+        lines.append(("  \(t.moreAbove) \(t.moreBelow)      more sensors above / below the visible rows", .plain))
+        lines.append(("Keys", t.title))
         for b in KeyMap.bindings {
-            lines.append((Format.pad(b.label, 10) + b.help, .plain))
+            lines.append(("  " + Format.pad(b.label, 10) + b.help, .plain))
         }
-        lines.append(("", .plain))
-        lines.append(("State: the hottest sensor vs its own trips (passive → serious, hot → critical).", theme.dim))
-        lines.append(("Tier: serious/critical → minimal; fair → reduced (minimal on low power);", theme.dim))
-        lines.append(("      nominal → full (reduced on low power). Esc or ? closes.", theme.dim))
-        draw(lines, title: "thermtop keys", into: &buf, theme: theme)
+        lines.append(("Rules", t.title))
+        lines.append(("  State: the highest level of any sensor (against its own limits),", .plain))
+        lines.append(("  any cooling device (by its step) and the Intel throttle counters", .plain))
+        lines.append(("  (rising → serious): not only the hottest sensor decides.", .plain))
+        lines.append(("  Tier: serious/critical → minimal; fair → reduced, minimal when saving", .plain))
+        lines.append(("  power; nominal → full, reduced when saving power.", .plain))
+        lines.append(("  thermtop obeys its own tier:", .plain))
+        for tier in QualityTier.allCases {
+            lines.append(("  " + RenderPolicy(tier: tier).helpLine, tier == state.status.tier ? t.title : .plain))
+        }
+        lines.append(("  Sensors are still read every --delay; the screen is written only", .plain))
+        lines.append(("  when something shown changed. ↑↓ PgUp PgDn scroll; Esc or ? closes.", .plain))
+        return lines
     }
 
-    /// Files behind a sensor's reading.
-    static func files(for sensor: TemperatureSensor, snapshot: Snapshot) -> [String] {
-        switch sensor.kind {
-        case .zone:
-            let trips = snapshot.zones.first { $0.id == sensor.location }?.trips.count ?? 0
-            return ["class/thermal/\(sensor.location)/temp", "class/thermal/\(sensor.location)/type"]
-                + (trips > 0 ? ["class/thermal/\(sensor.location)/trip_point_{0..\(trips - 1)}_{type,temp,hyst}"] : [])
-        case .hwmon:
-            let parts = sensor.location.split(separator: "/")
-            guard parts.count == 2 else { return [] }
-            return ["class/hwmon/\(parts[0])/\(parts[1])_{input,label,max,crit,crit_hyst,emergency}", "class/hwmon/\(parts[0])/name"]
-        case .battery:
-            return ["class/power_supply/\(sensor.name)/temp"]
-        }
+    static func helpLineCount(_ state: AppState) -> Int {
+        helpLines(state, theme: Theme(unicode: state.unicode, color: state.color)).count
+    }
+
+    static func help(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
+        let all = helpLines(state, theme: theme)
+        let top = min(state.helpTop, max(0, all.count - 1))
+        var lines = Array(all.dropFirst(top))
+        if top > 0 { lines.insert(("\(theme.moreAbove) \(top) lines above (↑ PgUp)", theme.title), at: 0) }
+        draw(lines, title: "thermtop help", into: &buf, theme: theme, more: "↓ PgDn")
     }
 
     static func debug(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
@@ -58,44 +82,70 @@ enum Overlays {
         let deciding = s.assessment.decidedBy.flatMap { id in s.assessment.sensors.first { $0.sensor.id == id } }
             ?? (s.assessment.decidedBy == nil ? state.sortedSensors.first { $0.sensor.celsius != nil } : nil)
         if let a = deciding {
-            let id = a.sensor.id
-            lines.append(("\(s.assessment.decidedBy == nil ? "Closest sensor" : "Deciding sensor") \(a.sensor.name) (\(id)): raw \(a.sensor.celsius.map { String(Int(($0 * 1000).rounded())) } ?? "?") m°C", theme.title))
-            for f in files(for: a.sensor, snapshot: s.snapshot) { lines.append(("  " + f, theme.dim)) }
+            lines.append(("\(s.assessment.decidedBy == nil ? "Closest sensor" : "Deciding sensor") \(a.sensor.name) (\(a.sensor.location)): raw \(a.sensor.celsius.map { String(Int(($0 * 1000).rounded())) } ?? "?") m°C", theme.title))
             lines.append(("  serious \(a.thresholds.serious.label), hyst \(formatDegrees(a.thresholds.serious.hysteresis)); critical \(a.thresholds.critical.label)", .plain))
         } else if let id = s.assessment.decidedBy {
             lines.append(("Decided by \(id)", theme.title))
         }
+        let p = s.policy
+        lines.append(("Policy (developer terms, as in the JSON)", theme.title))
+        lines.append(("  prefetch \(p.prefetchEnabled ? "on" : "off") · inference \(p.inference) · animations \(p.animationsEnabled ? "on" : "off")\(p.lowPower ? " · low power: " + p.lowPowerAdjustments.summary.joined(separator: ", ") : "")", .plain))
         let issues = s.snapshot.allIssues
         lines.append(("Reading issues (\(issues.count))", theme.title))
-        for i in issues.prefix(6) { lines.append(("  " + i.description, theme.dim)) }
-        if issues.count > 6 { lines.append(("  … \(issues.count - 6) more (thermtop status lists all)", theme.dim)) }
+        for i in issues.prefix(6) { lines.append(("  " + i.description, .plain)) }
+        if issues.count > 6 { lines.append(("  … \(issues.count - 6) more (thermtop status lists all)", .plain)) }
+        lines.append(("Event sources", theme.title))
+        if s.eventSources.isEmpty {
+            lines.append(("  none: sampling on the timer only (--simulate and --sysfs-root trees get no kernel events)", .plain))
+        }
+        for e in s.eventSources {
+            lines.append(("  \(e.name): \(e.active ? "active" : "unavailable") — \(e.detail) (\(e.events) events)", e.active ? .plain : theme.level(.fair)))
+        }
+        let sampler = s.sampler
+        var samplerLine = "  sampler \(sampler.running ? "running" : "stopped") · last woken by \(sampler.wokenBy) · rediscoveries \(sampler.rediscoveries)"
+        if let r = sampler.reads {
+            samplerLine += " · file reads \(r.fileReads), open \(r.openFiles), stuck \(r.stuckFiles.count), timed out \(r.timedOutReads)"
+        }
         lines.append(("Runtime", theme.title))
-        lines.append(("  sample \(Format.fixed(st.sampleMilliseconds, places: 2)) ms · render \(Format.fixed(st.renderMilliseconds, places: 2)) ms · frames \(st.frames) · samples \(st.samples) · file reads \(st.fileReads)", .plain))
+        lines.append((samplerLine, .plain))
+        lines.append(("  sample \(Format.fixed(st.sampleMilliseconds, places: 2)) ms · render \(Format.fixed(st.renderMilliseconds, places: 2)) ms · frames \(st.frames), skipped \(st.framesSkipped) · samples \(st.samples)", .plain))
         lines.append(("  cells redrawn: last frame \(st.cellsLastFrame), total \(st.cellsTotal) · next refresh in \(Int(state.secondsUntilRefresh.rounded(.up))) s", .plain))
         let o = s.overrides
         lines.append(("  overrides: state \(o.thermalState?.name ?? "live"), low power \(o.lowPower.map { $0 ? "on" : "off" } ?? "live") · source \(s.sourceLabel)\(s.sourceIsSimulated ? " (simulated)" : "")", .plain))
-        lines.append(("  terminal \(st.terminalWidth)x\(st.terminalHeight) · colours \(st.colorCount) · \(state.unicode ? "UTF-8" : "ASCII") · pulse \(Pulse.framesPerSecond(s.tier)) fps", .plain))
+        let rp = state.renderPolicy
+        lines.append(("  terminal \(state.width)x\(state.height) · colours \(st.colorCount) · \(state.unicode ? "UTF-8" : "ASCII")", .plain))
+        lines.append(("  " + rp.helpLine, .plain))
         lines.append(("Config", theme.title))
         for l in state.configInfo.overlayLines { lines.append(("  " + l, .plain)) }
         draw(lines, title: "debug (d closes)", into: &buf, theme: theme)
     }
 
-    static func detail(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
-        guard let a = state.selectedSensor else {
-            draw([("No sensor selected.", .plain)], title: "sensor", into: &buf, theme: theme)
+    static func detail(_ state: AppState, id: String, into buf: inout CellBuffer, theme: Theme) {
+        guard let a = state.status.assessment.sensors.first(where: { $0.sensor.id == id }) else {
+            draw([("That sensor is gone.", .plain)], title: "sensor", into: &buf, theme: theme)
             return
         }
         let s = a.sensor
         let th = a.thresholds
         var lines: [(String, CellStyle)] = []
-        lines.append(("\(s.name) · \(s.location) · \(s.kind.rawValue)", theme.title))
-        if s.id != s.location { lines.append(("id \(s.id)", theme.dim)) }
+        lines.append(("\(s.displayName) · group \(s.group.label)\(s.isHeadline ? " · headline" : "")", theme.title))
+        lines.append(("kernel name \(s.name) · \(s.location) · kind \(s.kind.rawValue)", .plain))
+        if s.id != s.location { lines.append(("id \(s.id)", .plain)) }
+        if let m = s.mirrorOf { lines.append(("mirror of \(m): shown once, as that row", .plain)) }
+        if let d = s.dummyReason { lines.append(("hidden as a dummy: \(d)", .plain)) }
         let temp = s.celsius.map(formatDegrees) ?? "unknown (\(s.issue.map(\.description) ?? "no reading"))"
-        lines.append(("now \(temp) · level \(a.level)\(a.heldByHysteresis ? " (held by hysteresis)" : "")", theme.level(a.level)))
+        lines.append(("now \(temp) · level \(a.level)\(a.heldByHysteresis ? " (held by hysteresis)" : "")\(a.ignored ? " · ignored by configuration" : "")", theme.level(a.level)))
         lines.append((a.reason, .plain))
         lines.append(("Thresholds", theme.title))
         for (name, t) in [("fair", th.fair), ("serious", th.serious), ("critical", th.critical)] {
             lines.append(("  \(Format.pad(name, 9))\(Format.pad(formatDegrees(t.celsius), 10)) clears below \(formatDegrees(t.clearsBelow)) · \(t.rule)", theme.level(ThermalState(name: name)!)))
+        }
+        let members = SensorList.members(of: s.id, in: state.status.assessment.sensors)
+        if !members.isEmpty {
+            lines.append(("Folded under this row (a shows them in the list)", theme.title))
+            for m in members {
+                lines.append(("  \(Format.pad(m.sensor.displayName, 28)) \(Format.padLeft(Format.degrees(m.sensor.celsius), 6)) \(m.level)", theme.level(m.level)))
+            }
         }
         if let zone = state.status.snapshot.zones.first(where: { $0.id == s.location }) {
             lines.append(("Trips (mode \(zone.mode ?? "?"), policy \(zone.policy ?? "?"))", theme.title))
@@ -103,15 +153,19 @@ enum Overlays {
                 let temp = t.celsius.map(formatDegrees) ?? "—"
                 let hyst = t.hysteresis.map(formatDegrees) ?? "—"
                 let ign = t.ignored.map { " IGNORED: \($0.reason.rawValue) \($0.detail ?? "")" } ?? ""
-                lines.append(("  trip \(t.index): \(t.kind?.rawValue ?? "?") \(temp) hyst \(hyst)\(ign)", t.ignored == nil ? .plain : theme.dim))
+                lines.append(("  trip \(t.index): \(t.kind?.rawValue ?? "?") \(temp) hyst \(hyst)\(ign)", .plain))
             }
-            if zone.trips.isEmpty { lines.append(("  none", theme.dim)) }
+            if zone.trips.isEmpty { lines.append(("  none", .plain)) }
         }
         if s.kind == .hwmon {
             lines.append(("hwmon limits: max \(s.max.map(formatDegrees) ?? "—") · crit \(s.crit.map(formatDegrees) ?? "—") · crit_hyst \(s.critHyst.map(formatDegrees) ?? "—") · emergency \(s.emergency.map(formatDegrees) ?? "—")", .plain))
         }
-        lines.append(("Files", theme.title))
-        for f in files(for: s, snapshot: state.status.snapshot) { lines.append(("  " + f, theme.dim)) }
+        let device = s.kind == .hwmon ? String(s.location.split(separator: "/").first ?? "") : s.location
+        let issues = state.status.snapshot.allIssues.filter { !device.isEmpty && $0.file.contains(device + "/") }
+        if !issues.isEmpty {
+            lines.append(("Reading issues", theme.title))
+            for i in issues { lines.append(("  " + i.description, .plain)) }
+        }
         draw(lines, title: "sensor detail (Enter/Esc closes)", into: &buf, theme: theme)
     }
 }

@@ -20,7 +20,7 @@ extension CellBuffer {
             if let m = markers.last(where: { $0.0 == i }), i >= filled {
                 self[x + i, y] = Cell(theme.marker, style: theme.level(m.1))
             } else if i < filled {
-                self[x + i, y] = Cell(theme.barFull, style: CellStyle(fg: theme.color ? theme.levelColor(lvl) : .defaultColor))
+                self[x + i, y] = Cell(theme.barFull, style: theme.fill(lvl))
             } else {
                 self[x + i, y] = Cell(theme.barEmpty, style: theme.dim)
             }
@@ -36,16 +36,15 @@ extension CellBuffer {
         }
     }
 
-    /// A sparkline of the last `width` values, scaled between `low` and `high`.
-    public mutating func sparkline(_ values: [Double], x: Int, y: Int, width: Int, low: Double, high: Double,
+    /// A sparkline of one value per column (nil: no point there), scaled between `low` and `high`.
+    public mutating func sparkline(_ values: [Double?], x: Int, y: Int, low: Double, high: Double,
                                    theme: Theme, style: CellStyle) {
-        guard width > 0, !values.isEmpty else { return }
-        let tail = values.suffix(width)
         let sparks = theme.sparks
         let span = max(high - low, 1)
-        for (i, v) in tail.enumerated() {
+        for (i, v) in values.enumerated() {
+            guard let v else { continue }
             let idx = Int(((v - low) / span * Double(sparks.count - 1)).rounded())
-            self[x + width - tail.count + i, y] = Cell(sparks[min(max(idx, 0), sparks.count - 1)], style: style)
+            self[x + i, y] = Cell(sparks[min(max(idx, 0), sparks.count - 1)], style: style)
         }
     }
 

@@ -1,6 +1,11 @@
 import ThermtopCore
 
 /// Glyphs and colours, with an ASCII set for non-UTF-8 locales and a monochrome fallback.
+///
+/// The level scale reads the usual way: nominal green, fair yellow, serious orange, critical
+/// red in reverse video. Without colour the levels still differ: fair is underlined, serious
+/// bold, critical bold reverse. Secondary text uses the terminal's own colour (no grey, which
+/// many themes make unreadable).
 public struct Theme: Sendable, Equatable {
     public var unicode: Bool
     public var color: Bool
@@ -17,6 +22,8 @@ public struct Theme: Sendable, Equatable {
     public var gaugeEmpty: Character { unicode ? "□" : "-" }
     public var sparks: [Character] { unicode ? ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"] : ["_", ".", "-", "~", "=", "+", "*", "#"] }
     public var pointer: Character { unicode ? "▶" : ">" }
+    public var moreAbove: String { unicode ? "▲" : "^" }
+    public var moreBelow: String { unicode ? "▼" : "v" }
     public var horizontal: Character { unicode ? "─" : "-" }
     public var vertical: Character { unicode ? "│" : "|" }
     public var corners: [Character] { unicode ? ["┌", "┐", "└", "┘"] : ["+", "+", "+", "+"] }
@@ -27,14 +34,24 @@ public struct Theme: Sendable, Equatable {
         switch s {
         case .nominal: .green
         case .fair: .yellow
-        case .serious: .red
-        case .critical: .magenta
+        case .serious: .orange
+        case .critical: .red
         }
     }
 
-    /// Text in the level's colour (bold from serious up, so monochrome still stands out).
+    /// A value at a level. Nominal values are plain: colour marks only what left nominal.
     public func level(_ s: ThermalState) -> CellStyle {
-        CellStyle(fg: color ? levelColor(s) : .defaultColor, bold: s >= .serious)
+        switch s {
+        case .nominal: .plain
+        case .fair: color ? CellStyle(fg: .yellow) : CellStyle(underline: true)
+        case .serious: CellStyle(fg: color ? .orange : .defaultColor, bold: true)
+        case .critical: color ? CellStyle(fg: .red, bold: true, reverse: true) : CellStyle(bold: true, reverse: true)
+        }
+    }
+
+    /// Fill colour for bars, gauges and graphs at a level (green included: it is a scale).
+    public func fill(_ s: ThermalState) -> CellStyle {
+        color ? CellStyle(fg: levelColor(s)) : .plain
     }
 
     /// The state badge: reverse video in the level's colour.
@@ -43,7 +60,8 @@ public struct Theme: Sendable, Equatable {
     }
 
     public var title: CellStyle { CellStyle(bold: true) }
-    public var dim: CellStyle { CellStyle(fg: color ? .gray : .defaultColor, dim: !color) }
+    /// Secondary text: the terminal's own colour, never grey.
+    public var dim: CellStyle { .plain }
     public var warning: CellStyle { color ? CellStyle(fg: .black, bg: .yellow, bold: true) : CellStyle(bold: true, reverse: true) }
     public var key: CellStyle { color ? CellStyle(fg: .black, bg: .cyan) : CellStyle(reverse: true) }
     public var selected: CellStyle { CellStyle(reverse: true) }

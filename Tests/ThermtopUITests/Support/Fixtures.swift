@@ -99,27 +99,28 @@ enum Fixtures {
                 snapshot: snap, assessment: Classifier.assess(snap, config: config, memory: &memory),
                 lowPowerAssessment: LowPowerAssessment.assess(snap, config: config),
                 overrides: overrides, sourceLabel: sourceLabel, sourceIsSimulated: simulated)
-            if state == nil { state = AppState(status: status) }
-            state!.apply(status)
+            if state == nil {
+                state = AppState(status: status)
+                state!.hostname = hostname
+                state!.sampleDelay = 1
+                state!.stats.colorCount = 256
+                _ = Reducer.reduce(&state!, .resized(width: 120, height: 40))
+            }
+            _ = Reducer.reduce(&state!, .statusArrived(status, FeedInfo(samples: 0, refreshDueAt: snap.time + 17)))
         }
         var s = state!
-        s.hostname = hostname
-        s.clock = clock
-        s.secondsUntilRefresh = 17
-        s.sampleDelay = 1
+        let last = series.last!.time
+        _ = Reducer.reduce(&s, .statusArrived(s.status, FeedInfo(samples: series.count, sampleMilliseconds: 0.42,
+                                                                   refreshDueAt: last + 17, simulatedLoad: nil)))
+        _ = Reducer.reduce(&s, .tick(now: last, wallSeconds: wallSeconds))
+        _ = Reducer.reduce(&s, .rendered(cells: 37, milliseconds: 1.5))
+        // The pulse frame is a function of the tick; pin it so golden screens are stable.
         s.tick = 3
-        s.stats.sampleMilliseconds = 0.42
-        s.stats.renderMilliseconds = 1.5
-        s.stats.frames = 1234
-        s.stats.cellsLastFrame = 37
-        s.stats.cellsTotal = 98765
-        s.stats.samples = series.count
-        s.stats.fileReads = 4321
-        s.stats.colorCount = 256
-        s.stats.terminalWidth = 120
-        s.stats.terminalHeight = 40
         return s
     }
+
+    /// 12:34:56, the clock every fixture shows.
+    static let wallSeconds = 12 * 3600 + 34 * 60 + 56
 
     /// The simulated laptop, sampled once a second for 30 s; its load goes from 25 % to 50 % after
     /// 10 s, so the sparklines climb. Measured state: nominal.
@@ -131,7 +132,9 @@ enum Fixtures {
             series.append(laptop.sample(at: Double(t)))
         }
         var state = appState(series, sourceLabel: laptop.label, simulated: true)
-        state.simulatedLoad = laptop.load
+        _ = Reducer.reduce(&state, .statusArrived(state.status, FeedInfo(samples: series.count, sampleMilliseconds: 0.42,
+                                                                          refreshDueAt: state.refreshDueAt,
+                                                                          simulatedLoad: laptop.load)))
         return state
     }
 
@@ -212,28 +215,42 @@ struct Size: Sendable, Hashable, CustomTestStringConvertible {
     }
     var testDescription: String { "\(width)x\(height)" }
 
+    static let huge = Size(200, 60)
     static let large = Size(120, 40)
+    static let medium = Size(100, 30)
     static let standard = Size(80, 24)
     static let compact = Size(40, 10)
     static let tiny = Size(20, 5)
-    static let all = [large, standard, compact, tiny]
+    /// The golden sizes: every layout the issue names, and one too small.
+    static let all = [huge, large, medium, standard, compact, tiny]
 }
 
 extension AppState {
-    /// What the run loop does for a key: look it up in the key map, reduce, perform the effects
-    /// (overrides go to the monitor, which re-decides at once; load goes to the simulated laptop).
+    /// What the run loop does for a key: look it up in the key map, reduce, and feed the
+    /// effects' results back as the monitor would: overrides come back as a new status with
+    /// them applied, load as a status carrying the new load.
     @discardableResult
     mutating func press(_ key: Key) -> [Effect] {
-        guard let action = KeyMap.action(for: key) else { return [] }
+        guard let action = KeyMap.action(for: key, in: self) else { return [] }
         let effects = Reducer.reduce(&self, action)
         for effect in effects {
+            var info = FeedInfo(samples: stats.samples, sampleMilliseconds: stats.sampleMilliseconds,
+                                refreshDueAt: refreshDueAt, simulatedLoad: simulatedLoad)
+            var next = status
             switch effect {
-            case .setOverrides(let o): status.overrides = o
-            case .adjustLoad(let d): simulatedLoad = simulatedLoad.map { Swift.min(Swift.max($0 + d, 0), 1) }
-            case .refresh: break
+            case .setOverrides(let o): next.overrides = o
+            case .adjustLoad(let d): info.simulatedLoad = simulatedLoad.map { Swift.min(Swift.max($0 + d, 0), 1) }
+            case .refresh, .useSimulatedLaptop, .setPaused, .suspend: continue
             }
+            _ = Reducer.reduce(&self, .statusArrived(next, info))
         }
         return effects
+    }
+
+    /// Selects the row at `index` of the sorted list the way keys do (Home, then ↓).
+    mutating func selectRow(_ index: Int) {
+        _ = Reducer.reduce(&self, .selectFirst)
+        for _ in 0..<index { _ = Reducer.reduce(&self, .selectNext) }
     }
 
     func render(_ size: Size) -> CellBuffer {

@@ -4,8 +4,8 @@ import Testing
 /// Golden text snapshots in `Tests/ThermtopUITests/Snapshots/NAME.txt`.
 ///
 /// Compare by default. With `THERMTOP_RECORD_SNAPSHOTS=1` in the environment the file is
-/// (re)written instead and the comparison skipped: record, read the files, then run again
-/// without the variable.
+/// (re)written instead and the test FAILS, so a recording run can never pass for a checking
+/// one: record, read the files (`git diff`), then run again without the variable.
 enum GoldenSnapshot {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()   // Support
@@ -24,6 +24,8 @@ enum GoldenSnapshot {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 try contents.write(to: file, atomically: true, encoding: .utf8)
+                Issue.record("recorded snapshot \(file.lastPathComponent): record mode always fails; check the file and run again without THERMTOP_RECORD_SNAPSHOTS",
+                             sourceLocation: sourceLocation)
             } catch {
                 Issue.record("could not record snapshot \(file.path): \(error)", sourceLocation: sourceLocation)
             }

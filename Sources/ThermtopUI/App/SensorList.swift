@@ -1,0 +1,70 @@
+import ThermtopCore
+
+extension SensorGroup {
+    /// How the dashboard names the group.
+    public var label: String {
+        switch self {
+        case .cpu: "CPU"
+        case .gpu: "GPU"
+        case .disk: "disk"
+        case .wifi: "Wi-Fi"
+        case .battery: "battery"
+        case .board: "board"
+        case .other: "other"
+        }
+    }
+
+    /// Display order for the group sort.
+    var rank: Int { SensorGroup.allCases.firstIndex(of: self) ?? 0 }
+}
+
+/// The sensor list's rules: what is hidden, how it filters and sorts. Pure.
+public enum SensorList {
+    /// Hidden unless `a` (show all) is on: sensors the configuration hides or ignores, mirrors of
+    /// another row (x86_pkg_temp of coretemp Package), known dummies (INT3400's fixed 20 °C),
+    /// and members folded under their headline (per-core, per-CCD: Enter on the headline).
+    public static func isHidden(_ a: SensorAssessment) -> Bool {
+        a.hidden || a.ignored || a.sensor.isFolded || a.sensor.memberOf != nil
+    }
+
+    /// The members folded under a headline sensor.
+    public static func members(of id: String, in all: [SensorAssessment]) -> [SensorAssessment] {
+        all.filter { $0.sensor.memberOf == id }
+    }
+
+    public static func rows(_ all: [SensorAssessment], sort: SortOrder, filter: String, showAll: Bool) -> [SensorAssessment] {
+        let needle = filter.lowercased()
+        let kept = all.filter { a in
+            if !showAll && isHidden(a) { return false }
+            guard !needle.isEmpty else { return true }
+            return a.sensor.displayName.lowercased().contains(needle) || a.sensor.name.lowercased().contains(needle)
+                || a.sensor.group.label.lowercased().contains(needle)
+        }
+        return kept.sorted { a, b in
+            // Sensors the config pins come first, in every order.
+            if a.pinned != b.pinned { return a.pinned }
+            switch sort {
+            case .headroom:
+                return byHeadroom(a, b)
+            case .name:
+                let x = a.sensor.displayName.lowercased(), y = b.sensor.displayName.lowercased()
+                return x != y ? x < y : a.sensor.id < b.sensor.id
+            case .group:
+                let x = a.sensor.group.rank, y = b.sensor.group.rank
+                return x != y ? x < y : byHeadroom(a, b)
+            }
+        }
+    }
+
+    /// The headline CPU first (the row people look for), then closest to the serious
+    /// threshold first; sensors without a reading last; ties by id.
+    static func byHeadroom(_ a: SensorAssessment, _ b: SensorAssessment) -> Bool {
+        if a.sensor.isHeadline != b.sensor.isHeadline { return a.sensor.isHeadline }
+        switch (a.headroom, b.headroom) {
+        case let (x?, y?): return x != y ? x > y : a.sensor.id < b.sensor.id
+        case (_?, nil): return true
+        case (nil, _?): return false
+        default: return a.sensor.id < b.sensor.id
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import ThermtopCore
+
+/// The sensor list: a heading with the sort, filter and "more above" marker, one row per
+/// sensor from the scroll position, and a footer with the selection's limits and "more below".
+extension Panels {
+    struct SensorColumns {
+        var name: Int
+        var temp = 6
+        var bar: Int
+        var level = 8
+        var spark: Int
+        var tempX: Int { 2 + name + 1 }
+        var barX: Int { tempX + temp + 1 }
+        var levelX: Int { bar > 0 ? barX + bar + 1 : barX }
+        var sparkX: Int { levelX + level + 1 }
+
+        init(width: Int, narrow: Bool) {
+            if narrow {
+                name = max(8, width - 2 - 1 - 6 - 1 - 8 - 1)
+                bar = 0
+                spark = 0
+            } else {
+                name = min(34, max(14, width * 2 / 7))
+                let rest = width - 2 - name - 1 - temp - 1 - level - 2
+                // Bars stop growing at 40 columns; wide windows give the rest to history.
+                bar = min(40, max(10, rest * 3 / 5))
+                spark = max(0, rest - bar - 1)
+            }
+        }
+    }
+
+    static func sensors(_ state: AppState, layout: Layout, into buf: inout CellBuffer, theme: Theme) {
+        let s = state.status
+        let rows = state.sortedSensors
+        let cols = SensorColumns(width: layout.sensorList.width, narrow: layout.narrow)
+        let capacity = layout.sensorCapacity
+        let top = state.topIndex(capacity: capacity)
+        let shown = rows.count <= capacity ? rows.count : capacity
+        let above = top
+        let below = max(0, rows.count - top - shown)
+        let step = state.renderPolicy.historyStep(sampleDelay: state.sampleDelay)
+
+        // Heading
+        let h = layout.sensorHeading
+        if h.height > 0 {
+            // The name column says what the list is; sort, filter and hidden sensors go on
+            // the footer when the column is too narrow for them.
+            // The title may run over the °C heading when a filter or hidden sensors need saying.
+            let title = listTitle(state, width: max(cols.name + 1, cols.barX - 2))
+            let marker = above > 0 ? "\(theme.moreAbove) \(above) more above" : ""
+            buf.text(title, x: 1, y: h.y, style: theme.title, theme: theme)
+            let degreeX = cols.tempX + cols.temp - theme.degree.count
+            if 1 + title.count < degreeX {
+                buf.text(theme.degree, x: degreeX, y: h.y, style: theme.dim, theme: theme)
+            }
+            if cols.bar > 0, let label = ["0 → critical, │ = limits", "│ = fair/serious/crit", "│ = limits"].first(where: { $0.count <= cols.bar }) {
+                buf.text(label, x: cols.barX, y: h.y, style: theme.dim, theme: theme)
+            }
+            buf.put("level", x: cols.levelX, y: h.y, style: theme.dim)
+            if cols.spark >= 8 && marker.isEmpty {
+                let span = Double(cols.spark) * step
+                buf.text(TextWrap.ellipsize("last \(durationText(span))", width: cols.spark), x: cols.sparkX, y: h.y, style: theme.dim, theme: theme)
+            }
+            if !marker.isEmpty {
+                buf.text(marker, x: h.maxX - marker.count - 1, y: h.y, style: theme.title, theme: theme)
+            }
+        }
+
+        // Rows
+        let list = layout.sensorList
+        if rows.isEmpty, list.height > 0 {
+            let text: String
+            if s.assessment.sensors.isEmpty {
+                text = "No temperature sensors under \(s.sourceLabel) (normal in containers and most VMs). S shows the simulated laptop."
+            } else if !state.filter.isEmpty {
+                text = "No sensor matches \"\(state.filter)\" (/ edits, Esc clears)."
+            } else {
+                text = "Every sensor is hidden; a shows them."
+            }
+            lines(TextWrap.lines(text, width: list.width - 3, maxLines: list.height), into: &buf,
+                  in: list.inset(left: 1), style: .plain, theme: theme)
+        }
+        let scales = groupScales(state, rows: rows)
+        for (offset, a) in rows.dropFirst(top).prefix(shown).enumerated() {
+            let y = list.y + offset
+            let decides = a.sensor.id == s.assessment.decidedBy
+            let known = a.sensor.celsius != nil
+            buf.text(decides ? String(theme.pointer) : (known ? " " : "?"), x: 0, y: y, style: theme.level(a.level), theme: theme)
+            let selected = a.sensor.id == state.selectedID
+            let members = SensorList.members(of: a.sensor.id, in: s.assessment.sensors).count
+            let name = members > 0 && !state.showAll ? "\(a.sensor.displayName) +\(members)" : a.sensor.displayName
+            buf.text(Format.pad(TextWrap.ellipsizeName(name, width: cols.name), cols.name), x: 2, y: y,
+                     style: selected ? theme.selected : .plain, theme: theme)
+            let levelStyle = theme.level(a.level)
+            buf.text(Format.padLeft(Format.degrees(a.sensor.celsius), cols.temp), x: cols.tempX, y: y, style: levelStyle, theme: theme)
+            guard known else {
+                if let h = a.hold, !h.expired {
+                    // Fail safe: the level it last read still counts; say so and since when.
+                    let since = h.sinceLabel.map { " since \($0)" } ?? ""
+                    fit("HELD \(h.level) · \(h.issue.reason.rawValue)\(since)", into: &buf, x: cols.barX, y: y, in: list,
+                        style: theme.level(h.level), theme: theme)
+                } else if let asleep = a.sensor.asleep {
+                    let last = a.sensor.lastCelsius.map { ", last \(formatDegrees($0))" } ?? ""
+                    fit("asleep (\(asleep))\(last)", into: &buf, x: cols.barX, y: y, in: list, theme: theme)
+                } else {
+                    let why = a.sensor.issue.map { "unknown: \($0.reason.rawValue)\($0.detail.map { " \($0)" } ?? "")" } ?? "unknown: no reading"
+                    fit(why, into: &buf, x: cols.barX, y: y, in: list, theme: theme)
+                }
+                continue
+            }
+            if cols.bar > 0 { buf.thermalBar(a, x: cols.barX, y: y, width: cols.bar, theme: theme) }
+            var lvl = a.ignored ? "ignored" : a.level.name
+            if a.heldByHysteresis { lvl += "*" }
+            buf.put(lvl, x: cols.levelX, y: y, style: levelStyle)
+            if cols.spark > 0, let scale = scales[a.sensor.group] {
+                buf.sparkline(state.historyColumns(a.sensor.id, columns: cols.spark, step: step), x: cols.sparkX, y: y,
+                              low: scale.low, high: scale.high, theme: theme, style: theme.fill(a.level))
+            }
+        }
+
+        // Footer
+        let f = layout.sensorFooter
+        guard f.height > 0 else { return }
+        let marker = below > 0 ? "\(theme.moreBelow) \(below) more below" : ""
+        let room = f.width - 3 - (marker.isEmpty ? 0 : marker.count + 2)
+        if let sel = state.selectedSensor, room > 10 {
+            let th = sel.thresholds
+            let line = "selected: \(sel.sensor.displayName) · fair \(formatDegrees(th.fair.celsius)) · serious \(th.serious.label) · critical \(th.critical.label) · Enter: detail"
+            buf.text(TextWrap.ellipsize(line, width: room), x: 2, y: f.y, style: theme.dim, theme: theme)
+        }
+        if !marker.isEmpty { buf.text(marker, x: f.maxX - marker.count - 1, y: f.y, style: theme.title, theme: theme) }
+    }
+
+    /// `Sensors (5) nearest limit first · filter "nv" · 1 hidden (a)`, as much as fits.
+    static func listTitle(_ state: AppState, width: Int) -> String {
+        var parts = ["Sensors (\(state.sortedSensors.count))"]
+        if !state.filter.isEmpty { parts.append("filter \"\(state.filter)\"") }
+        if state.hiddenCount > 0 { parts.append("\(state.hiddenCount) hidden (a)") }
+        if state.showAll { parts.append("showing all") }
+        parts.append(state.sort.label)
+        var title = parts[0]
+        for p in parts.dropFirst() {
+            let next = title + (title == parts[0] ? " " : " · ") + p
+            guard next.count <= width else { break }
+            title = next
+        }
+        return TextWrap.ellipsize(title, width: width)
+    }
+
+    /// One °C scale per group, so sparklines in a group compare: from a little under the
+    /// coolest value seen to the highest critical threshold in the group.
+    static func groupScales(_ state: AppState, rows: [SensorAssessment]) -> [SensorGroup: (low: Double, high: Double)] {
+        var out: [SensorGroup: (low: Double, high: Double)] = [:]
+        for a in rows {
+            let g = a.sensor.group
+            let values = state.history[a.sensor.id] ?? []
+            let low = (values.min() ?? a.sensor.celsius ?? a.thresholds.fair.celsius)
+            let high = a.thresholds.critical.celsius
+            let old = out[g] ?? (low: low, high: high)
+            out[g] = (low: min(old.low, low), high: max(old.high, high))
+        }
+        // Start the scale a step below the coolest value, so it is not drawn as empty.
+        return out.mapValues { (low: ($0.low / 5).rounded(.down) * 5 - 5, high: $0.high) }
+    }
+
+    /// `45 s`, `2 min`, `1 h 30 min`.
+    static func durationText(_ seconds: Double) -> String {
+        Format.duration(seconds)
+    }
+}

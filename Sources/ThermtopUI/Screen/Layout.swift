@@ -1,0 +1,100 @@
+import ThermtopCore
+
+/// Where each panel goes for a state and a size, by priority: the header and key line, the
+/// low-power line and the state's reason, the simulation banner, the sensors (at least three
+/// rows), the battery, then the rest of the reason and banner, the selection line, cooling and
+/// the policy's tier line, the rest of the sensor list, the battery's and policy's detail
+/// lines, and, when rows are left over, a history graph. Built from `Rect` splits, so adding a panel
+/// (fans) means one more `take`, not new coordinates.
+public struct Layout: Sendable, Equatable {
+    public var tooSmall = false
+    /// Below 60 columns: no bars, sparklines or second battery line.
+    public var narrow = false
+    public var header = Rect.zero
+    public var lowPower = Rect.zero
+    public var reason = Rect.zero
+    public var banner = Rect.zero
+    public var sensorHeading = Rect.zero
+    public var sensorList = Rect.zero
+    public var sensorFooter = Rect.zero
+    public var cooling = Rect.zero
+    public var fans = Rect.zero
+    public var graph = Rect.zero
+    public var battery = Rect.zero
+    public var policy = Rect.zero
+    public var statusLine = Rect.zero
+
+    public static let minimumWidth = 40
+    public static let minimumHeight = 10
+    /// Columns from which rows get bars and sparklines.
+    public static let wideWidth = 60
+    /// Rows a history graph needs to be worth drawing (title, plot, time axis).
+    public static let graphMinimumHeight = 5
+    /// Lines the state's reason and the banner may wrap to.
+    public static let reasonMaxLines = 3
+    public static let bannerMaxLines = 3
+
+    /// Rows the sensor list can show.
+    public var sensorCapacity: Int { sensorList.height }
+
+    public init(_ state: AppState, width: Int, height: Int) {
+        guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
+            tooSmall = true
+            return
+        }
+        narrow = width < Self.wideWidth
+        var area = Rect(x: 0, y: 0, width: width, height: height)
+        (header, area) = area.splitTop(1)
+        (area, statusLine) = area.splitBottom(1)
+        var budget = area.height
+        func take(_ wanted: Int) -> Int {
+            let n = min(max(wanted, 0), budget)
+            budget -= n
+            return n
+        }
+        let textWidth = width - 2
+        let reasonLines = Screen.reasonLines(state, width: textWidth).count
+        let bannerLines = Screen.bannerLines(state, width: textWidth).count
+        // An empty list still needs rows to say why it is empty.
+        let rows = state.sortedSensors.isEmpty ? 3 : state.sortedSensors.count
+        let hasCooling = Screen.coolingText(state.status) != nil
+        let hasFans = Panels.fansText(state.status) != nil
+
+        let lowPowerH = take(1)
+        var reasonH = take(1)
+        var bannerH = take(min(bannerLines, 1))
+        var listH = take(1 + min(rows, 3)) - 1
+        let headingH = listH >= 0 ? 1 : 0
+        listH = max(listH, 0)
+        var batteryH = take(1)
+        reasonH += take(reasonLines - 1)
+        bannerH += take(bannerLines - bannerH)
+        let footerH = take(1)
+        let coolingH = take(hasCooling ? 1 : 0)
+        let fansH = take(hasFans ? 1 : 0)
+        var policyH = take(1)
+        listH += take(rows - listH)
+        batteryH += take(narrow || state.status.snapshot.batteries.isEmpty ? 0 : 1)
+        policyH += take(narrow ? 0 : Panels.policyLines(state.status.policy) - 1)
+        let spacerH = take(1)
+        var graphH = 0
+        if !narrow && budget >= Self.graphMinimumHeight {
+            graphH = take(budget)
+        } else {
+            listH += take(budget)
+        }
+
+        (lowPower, area) = area.splitTop(lowPowerH)
+        (reason, area) = area.splitTop(reasonH)
+        (banner, area) = area.splitTop(bannerH)
+        area = area.splitTop(spacerH).rest
+        (sensorHeading, area) = area.splitTop(headingH)
+        (sensorList, area) = area.splitTop(listH)
+        (sensorFooter, area) = area.splitTop(footerH)
+        (cooling, area) = area.splitTop(coolingH)
+        (fans, area) = area.splitTop(fansH)
+        (graph, area) = area.splitTop(graphH)
+        (battery, area) = area.splitTop(batteryH)
+        (policy, area) = area.splitTop(policyH)
+    }
+}

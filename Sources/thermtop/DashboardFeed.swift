@@ -1,0 +1,76 @@
+import ThermtopCore
+import ThermtopLinux
+import ThermtopUI
+
+/// What the dashboard's run loop needs from the monitor: the engine (`ThermalStatusHub`) that
+/// samples on its own thread and signals `wakeDescriptor` on each new status, and the commands
+/// the reducer's effects turn into. Keys never wait on a sensor read: every command returns
+/// at once and the result arrives as a new status.
+@MainActor
+final class DashboardFeed {
+    private(set) var hub: ThermalStatusHub
+    private let options: SourceOptions
+    private let config: ThermalConfig
+    private let delay: Double
+
+    init(options: SourceOptions, config: ThermalConfig, delay: Double) {
+        self.options = options
+        self.config = config
+        self.delay = delay
+        hub = Self.makeHub(options: options, config: config, simulated: options.simulate, overrides: options.overrides, delay: delay)
+        hub.start()
+    }
+
+    /// The simulated laptop, or the real sensors (`--sysfs-root` or the live `/sys`, which
+    /// alone gets the kernel's and the desktop's event sources).
+    static func makeHub(options: SourceOptions, config: ThermalConfig, simulated: Bool, overrides: Overrides,
+                        delay: Double) -> ThermalStatusHub {
+        if simulated {
+            return ThermalStatusHub(source: SimulatedLaptop(), clock: SystemClock(), config: config, overrides: overrides,
+                                    delay: delay)
+        }
+        let root = options.sysfsRoot ?? "/sys"
+        // --ppd-state names the file to read: the D-Bus profile would override it.
+        let none: @Sendable (any SensorSource) -> [any WakeSource] = { _ in [] }
+        let wake = options.ppdState == nil ? SysfsSource.wakeSources(forRoot: root) : none
+        return ThermalStatusHub(source: options.makeLiveSource(), clock: SystemClock(), config: config,
+                                overrides: overrides, delay: delay, wakeSources: wake)
+    }
+
+    /// Readable when a new status is waiting.
+    var wakeDescriptor: Int32 { hub.wakeDescriptor }
+
+    /// The newest status and what the sampler says about it; empties the wake descriptor.
+    func drain() -> (MonitorStatus, FeedInfo) {
+        hub.consumeWake()
+        let s = hub.current
+        let info = FeedInfo(samples: s.sampler.samples, sampleMilliseconds: s.sampler.lastSampleSeconds * 1000,
+                            refreshDueAt: s.sampler.lastRediscovery + s.policy.refreshIntervalSeconds,
+                            simulatedLoad: hub.simulatedLoad)
+        return (s, info)
+    }
+
+    func perform(_ effect: Effect) {
+        switch effect {
+        case .setOverrides(let o):
+            _ = hub.setOverrides(o)
+        case .refresh:
+            hub.refreshNow()
+        case .adjustLoad(let d):
+            _ = hub.adjustLoad(by: d)
+            hub.sampleNow(reason: "load changed")
+        case .useSimulatedLaptop(let on):
+            guard on != hub.sourceIsSimulated else { return }
+            let overrides = hub.overrides
+            hub.stop()
+            hub = Self.makeHub(options: options, config: config, simulated: on, overrides: overrides, delay: delay)
+            hub.start()
+        case .setPaused(let p):
+            hub.setPaused(p)
+        case .suspend:
+            break
+        }
+    }
+
+    func stop() { hub.stop() }
+}
