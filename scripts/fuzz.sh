@@ -60,7 +60,7 @@ module ThermtopCore
 for t in "${targets[@]}"; do
   for m in $(needs "$t"); do
     case $m in
-      ThermtopLinux) module ThermtopLinux -I Sources/CSystemd ;;
+      ThermtopLinux) module ThermtopLinux -I Sources/CSystemd -I Sources/CZlib ;;
       ThermtopUI) module ThermtopUI ;;
       ThermtopTerminal) module ThermtopUI; module ThermtopTerminal -I Sources/CNcursesw ;;
     esac
@@ -82,7 +82,7 @@ for t in "${targets[@]}"; do
     done
     extra=()
     needs "$t" | grep -qx ThermtopTerminal && extra+=(-I Sources/CNcursesw -lncursesw -ltinfo)
-    needs "$t" | grep -qx ThermtopLinux && extra+=(-I Sources/CSystemd -lsystemd)
+    needs "$t" | grep -qx ThermtopLinux && extra+=(-I Sources/CSystemd -I Sources/CZlib -lsystemd -lz)
     swiftc "${flags[@]}" "${extra[@]}" -module-name "Fuzz_$t" Fuzz/Targets/FuzzSupport.swift "Fuzz/Targets/$t.swift" \
       "${libs[@]}" -o "$exe" 2>&1 | grep -v "warning: Cannot export local symbol" >&2 || true
     [ -x "$exe" ] || { echo "fuzz: target $t failed to link" >&2; exit 1; }

@@ -10,7 +10,12 @@ import CNcursesw
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKeys(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: count))
-    return MainActor.assumeIsolated {
+    return MainActor.assumeIsolated { runKeys(bytes) }
+}
+
+@MainActor
+func runKeys(_ bytes: [UInt8]) -> Int32 {
+    do {
         var input = Bytes(bytes)
         // A fresh laptop per input: the same input always replays the same way.
         let laptop = SimulatedLaptop()
@@ -23,7 +28,11 @@ public func fuzzKeys(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
                                  overrides: overrides, sourceLabel: laptop.label, sourceIsSimulated: true)
         }
         var app = AppState(status: status(.none))
-        app.simulatedLoad = laptop.load
+        // Every input reaches the state as an action through the one reducer, as in the run loop.
+        func arrive(_ overrides: Overrides) {
+            _ = Reducer.reduce(&app, .statusArrived(status(overrides), FeedInfo(samples: 1, simulatedLoad: laptop.load)))
+        }
+        arrive(.none)
         var width = 100, height = 30
         var steps = 0
         while !input.isEmpty && steps < 32 {
@@ -42,24 +51,25 @@ public func fuzzKeys(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
                 key = .resize
             default:  // time passes: a new sample
                 t += Double(input.byte()) / 10
-                app.apply(status(app.status.overrides))
+                arrive(app.status.overrides)
                 key = nil
             }
             if let key, let action = KeyMap.action(for: key) {
                 for effect in Reducer.reduce(&app, action) {
                     switch effect {
-                    case .setOverrides(let o): app.apply(status(o))
-                    case .refresh: app.apply(status(app.status.overrides))
-                    case .adjustLoad(let d): laptop.setLoad(laptop.load + d); app.simulatedLoad = laptop.load
+                    case .setOverrides(let o): arrive(o)
+                    case .refresh, .useSimulatedLaptop, .setPaused, .suspend: arrive(app.status.overrides)
+                    case .adjustLoad(let d): laptop.setLoad(laptop.load + d); arrive(app.status.overrides)
                     }
                 }
             }
             if case .char(let c) = key, !CellBuffer.isSafe(c) { fail("unsafe character \(c.unicodeScalars.map(\.value)) passed as a key") }
-            if app.selected < 0 || (app.selected > 0 && app.selected >= app.sortedSensors.count) { fail("selection \(app.selected) out of range") }
-            app.tick += 1
-            let frame = Screen.renderFrame(app, width: width, height: height)
-            if frame.buffer.width != width || frame.buffer.height != height { fail("frame \(frame.buffer.width)x\(frame.buffer.height) for \(width)x\(height)") }
-            requireInert(frame.buffer.text(), "screen")
+            // The selection is an identity: it must name a listed sensor, or nothing.
+            if let id = app.selectedID, app.selectedSensor == nil { fail("selection \(id) names no sensor") }
+            _ = Reducer.reduce(&app, .tick(now: t, wallSeconds: Int(t)))
+            let screen = Screen.render(app, width: width, height: height)
+            if screen.width != width || screen.height != height { fail("frame \(screen.width)x\(screen.height) for \(width)x\(height)") }
+            requireInert(screen.text(), "screen")
         }
         return 0
     }

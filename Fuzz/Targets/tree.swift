@@ -93,7 +93,7 @@ public func fuzzTree(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
         }
     }
 
-    let source = SysfsSource(path: tree.root, ppdStatePath: "\(tree.root)/state.ini")
+    let source = SysfsSource(root: SysfsRoot(path: tree.root), ppdStatePath: "\(tree.root)/state.ini")
     var memory = ClassifierMemory()
     var config = ThermalConfig()
     config.sensorHoldSeconds = 1
@@ -114,7 +114,7 @@ public func fuzzTree(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     requireInert(StatusReport.json(status, version: "fuzz").serialized(), "status JSON")
     var app = AppState(status: status)
     let pick = count > 0 ? Int(data[0]) : 0
-    app.overlay = [Overlay.none, .debug, .detail][pick % 3]
+    app.overlay = [Overlay.none, .debug, .detail(status.assessment.sensors.first?.id ?? "")][pick % 3]
     let (w, h) = [(100, 30), (40, 10), (24, 6)][pick / 3 % 3]
     requireInert(Screen.render(app, width: w, height: h).text(), "screen \(w)x\(h)")
     return 0
