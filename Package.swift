@@ -46,10 +46,12 @@ let package = Package(
         // Pure UI: cell buffer, widgets, app state, reducer, key map. No ncurses.
         .target(name: "ThermtopUI", dependencies: ["ThermtopCore"]),
         // The only code that talks to ncurses.
+        // No pkgConfig: ncursesw's .pc file adds -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, which SwiftPM
+        // rejects with a warning on every build. The shim includes <ncursesw/curses.h> by path and
+        // the module map links ncursesw and tinfo, which is all pkg-config gave.
         .systemLibrary(
             name: "CNcursesw",
-            pkgConfig: "ncursesw",
-            providers: [.apt(["libncursesw5-dev"]), .brew(["ncurses"])]
+            providers: [.apt(["libncursesw5-dev"])]
         ),
         .target(name: "ThermtopTerminal", dependencies: ["CNcursesw", "ThermtopUI"]),
         .executableTarget(

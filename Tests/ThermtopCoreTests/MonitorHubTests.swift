@@ -174,9 +174,10 @@ struct MonitorHubTests {
         try? await Task.sleep(nanoseconds: 300_000_000)
         #expect(source.samples == paused, "sampled while paused")
         hub.sampleNow(reason: "key")
-        let ok2 = await eventually { source.samples == paused + 1 }
-        #expect(ok2)
-        #expect(hub.current.sampler.wokenBy == "key")
+        // The source is read before the status is published: wait for the publication too.
+        let ok2 = await eventually { source.samples == paused + 1 && hub.current.sampler.wokenBy == "key" }
+        #expect(ok2, "woken by \(hub.current.sampler.wokenBy) after \(source.samples - paused) samples")
+        #expect(source.samples == paused + 1, "sampled while paused")
         hub.stop()
         #expect(!hub.isRunning)
         let stopped = source.samples
