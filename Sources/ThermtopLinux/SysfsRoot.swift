@@ -203,6 +203,19 @@ public final class SysfsRoot: Sendable {
         case ENFILE: "ENFILE"
         case ESTALE: "ESTALE"
         case ESPIPE: "ESPIPE"
+        // Sockets and the D-Bus connection (the event sources name their failures here too).
+        case EAFNOSUPPORT: "EAFNOSUPPORT"
+        case EPROTONOSUPPORT: "EPROTONOSUPPORT"
+        case ENOBUFS: "ENOBUFS"
+        case ENOMEM: "ENOMEM"
+        case ECONNREFUSED: "ECONNREFUSED"
+        case ECONNRESET: "ECONNRESET"
+        case ETIMEDOUT: "ETIMEDOUT"
+        case EADDRINUSE: "EADDRINUSE"
+        case EMSGSIZE: "EMSGSIZE"
+        case ENOTCONN: "ENOTCONN"
+        case EHOSTUNREACH: "EHOSTUNREACH"
+        case ESRCH: "ESRCH"
         default: "errno \(code)"
         }
     }

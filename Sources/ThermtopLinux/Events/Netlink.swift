@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import ThermtopCore
 #endif
 
 /// Netlink wire constants from /usr/include/linux/netlink.h and genetlink.h, written here so the
@@ -131,7 +132,7 @@ final class NetlinkSocket {
     struct Failure: Error, Equatable {
         var step: String
         var code: Int32
-        var text: String { "\(step): \(errnoName(code))" }
+        var text: String { "\(step): \(errnoDescription(code))" }
     }
 
     /// Opens and binds a socket of `protocol` (`NETLINK_KOBJECT_UEVENT`, `NETLINK_GENERIC`),
@@ -207,6 +208,34 @@ final class NetlinkSocket {
         return .datagram(Array(buffer[0..<n]), senderPort: readU32(sender, 4))
     }
 
+    /// Reads every pending datagram without blocking and turns the kernel's (sender port 0) into
+    /// hints with `kernelDatagram`, which returns the hints and how many events the datagram
+    /// carried. An overrun becomes a rediscovery (events were lost); a failure turns the source
+    /// off (`state.active` false, the reason in `state.detail`) and leaves it to polling. The
+    /// hints come back coalesced. The one drain loop of every netlink wake source.
+    func drain(_ state: inout EventSourceState, overrunReason: String,
+               kernelDatagram: ([UInt8]) -> (events: Int, hints: [ChangeHint])) -> [ChangeHint] {
+        var hints: [ChangeHint] = []
+        while true {
+            switch receive() {
+            case .empty:
+                return coalesce(hints)
+            case .overrun:
+                state.events += 1
+                hints.append(.rediscover(overrunReason))
+            case .failed(let failure):
+                state.active = false
+                state.detail = failure.text + "; polling only"
+                return coalesce(hints)
+            case .datagram(let bytes, let sender):
+                guard sender == 0 else { continue }
+                let (events, more) = kernelDatagram(bytes)
+                state.events += events
+                hints += more
+            }
+        }
+    }
+
     /// Waits up to `milliseconds` for the socket to become readable (used only while resolving
     /// a family, before the source is handed to the sampler's poll loop).
     func waitReadable(milliseconds: Int32) -> Bool {
@@ -215,15 +244,9 @@ final class NetlinkSocket {
     }
 }
 
-/// `EPERM (Operation not permitted)`: the symbolic name users search for, and the text.
-func errnoName(_ code: Int32) -> String {
-    let names: [Int32: String] = [
-        EPERM: "EPERM", ENOENT: "ENOENT", EACCES: "EACCES", EAFNOSUPPORT: "EAFNOSUPPORT",
-        EPROTONOSUPPORT: "EPROTONOSUPPORT", ENOBUFS: "ENOBUFS", EINVAL: "EINVAL", EMFILE: "EMFILE",
-        ENFILE: "ENFILE", ENOMEM: "ENOMEM", ECONNREFUSED: "ECONNREFUSED", ECONNRESET: "ECONNRESET",
-        ETIMEDOUT: "ETIMEDOUT", EADDRINUSE: "EADDRINUSE", EMSGSIZE: "EMSGSIZE", ENOTCONN: "ENOTCONN",
-        EHOSTUNREACH: "EHOSTUNREACH", ESRCH: "ESRCH",
-    ]
+/// `EPERM (Operation not permitted)`: the symbolic name users search for (from the one table,
+/// `SysfsRoot.errnoName`), and the C library's text.
+func errnoDescription(_ code: Int32) -> String {
     let text = strerror(code).map { String(cString: $0) } ?? "error \(code)"
-    return "\(names[code] ?? "errno \(code)") (\(text))"
+    return "\(SysfsRoot.errnoName(code)) (\(text))"
 }

@@ -92,7 +92,7 @@ public final class PowerProfilesSource: WakeSource {
         let rc = address.map { Self.open(address: $0, &bus) } ?? tt_sd_bus_open_system(&bus)
         guard rc >= 0, let bus else {
             if let bus { tt_sd_bus_flush_close_unref(bus) }
-            state.detail = "system bus: \(errnoName(-rc)); state.ini fallback"
+            state.detail = "system bus: \(errnoDescription(-rc)); state.ini fallback"
             return
         }
         self.bus = bus
@@ -119,7 +119,7 @@ public final class PowerProfilesSource: WakeSource {
             }
             if r >= 0, let slot { slots.append(slot) }
             guard r >= 0 else {
-                state.detail = "system bus: add match: \(errnoName(-r)); state.ini fallback"
+                state.detail = "system bus: add match: \(errnoDescription(-r)); state.ini fallback"
                 close()
                 return
             }
@@ -190,7 +190,7 @@ public final class PowerProfilesSource: WakeSource {
                 // sampler re-decides with the D-Bus values gone.
                 close()
                 state.active = false
-                state.detail = "system bus lost: \(errnoName(-r)); state.ini fallback"
+                state.detail = "system bus lost: \(errnoDescription(-r)); state.ini fallback"
                 if reading != nil {
                     reading = nil
                     pending.append(.resample("D-Bus: system bus lost"))
@@ -216,7 +216,7 @@ public final class PowerProfilesSource: WakeSource {
         var reply: OpaquePointer?
         let r = tt_sd_bus_call(bus, call, 0, &error, &reply)
         guard r >= 0, let reply else {
-            let name = error.name.map { String(cString: $0) } ?? errnoName(-r)
+            let name = error.name.map { String(cString: $0) } ?? errnoDescription(-r)
             return .failure(ReadFailure(text: "\(service.name): \(Self.shortError(name))"))
         }
         defer { tt_sd_bus_message_unref(reply) }

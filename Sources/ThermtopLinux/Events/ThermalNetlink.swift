@@ -38,7 +38,7 @@ public struct GenlFamily: Sendable, Equatable {
         public var text: String {
             switch self {
             case .kernelError(ENOENT): return "not in this kernel (needs 5.10+ with CONFIG_THERMAL_NETLINK)"
-            case .kernelError(let code): return "controller: \(errnoName(code))"
+            case .kernelError(let code): return "controller: \(errnoDescription(code))"
             case .malformed(let why): return "controller reply: \(why)"
             }
         }
@@ -269,26 +269,13 @@ public final class ThermalNetlinkSource: WakeSource {
 
     public func drain() -> [ChangeHint] {
         guard state.active, let socket, let family else { return [] }
-        var hints: [ChangeHint] = []
-        while true {
-            switch socket.receive() {
-            case .empty:
-                return coalesce(hints)
-            case .overrun:
-                state.events += 1
-                hints.append(.rediscover("thermal netlink overrun: events lost"))
-            case .failed(let failure):
-                state.active = false
-                state.detail = failure.text + "; polling only"
-                return coalesce(hints)
-            case .datagram(let bytes, let sender):
-                guard sender == 0 else { continue }
-                for message in ThermalGenlMessage.parse(bytes, familyID: family.id) {
-                    state.events += 1
-                    lastMessage = message
-                    if let hint = message.hint { hints.append(hint) }
-                }
-            }
+        var latest: ThermalGenlMessage?
+        let hints = socket.drain(&state, overrunReason: "thermal netlink overrun: events lost") { bytes in
+            let messages = ThermalGenlMessage.parse(bytes, familyID: family.id)
+            latest = messages.last ?? latest
+            return (messages.count, messages.compactMap(\.hint))
         }
+        if let latest { lastMessage = latest }
+        return hints
     }
 }

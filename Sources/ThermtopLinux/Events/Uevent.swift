@@ -120,26 +120,15 @@ public final class UeventSource: WakeSource {
 
     public func drain() -> [ChangeHint] {
         guard state.active, let socket else { return [] }
-        var hints: [ChangeHint] = []
-        while true {
-            switch socket.receive() {
-            case .empty:
-                return coalesce(hints)
-            case .overrun:
-                state.events += 1
-                hints.append(.rediscover("uevent overrun: events lost"))
-            case .failed(let failure):
-                state.active = false
-                state.detail = failure.text + "; polling only"
-                return coalesce(hints)
-            case .datagram(let bytes, let sender):
-                state.events += 1
-                // Only the kernel (port 0) speaks on group 1; anything else is not a uevent.
-                guard sender == 0, let message = UeventMessage.parse(bytes) else { continue }
-                lastMessage = message
-                if let hint = filter.hint(for: message) { hints.append(hint) }
-            }
+        var latest: UeventMessage?
+        // Only the kernel (port 0) speaks on group 1; anything else is not a uevent.
+        let hints = socket.drain(&state, overrunReason: "uevent overrun: events lost") { bytes in
+            guard let message = UeventMessage.parse(bytes) else { return (1, []) }
+            latest = message
+            return (1, filter.hint(for: message).map { [$0] } ?? [])
         }
+        if let latest { lastMessage = latest }
+        return hints
     }
 }
 
