@@ -64,8 +64,11 @@ public enum ConfigFile {
         }
         defer { close(fd) }
         var st = stat()
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { return .failed("is a directory") }
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG { return .failed("not a regular file") }
+        if fstat(fd, &st) == 0 {
+            let kind = st.st_mode & S_IFMT
+            if kind == S_IFDIR { return .failed("is a directory") }
+            if kind != S_IFREG { return .failed("not a regular file") }
+        }
         var bytes: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
