@@ -1,5 +1,5 @@
 // thermtop-toml: reads a thermtop config file's text on stdin, parses it with TOMLKit
-// (ConfigParser) and prints the result in ConfigTransfer's line format. Run by thermtop, not by
+// (ConfigParser) and prints the result in ConfigTransfer's JSON. Run by thermtop, not by
 // people: it keeps TOMLKit, and the Foundation it imports, out of the thermtop binary, which
 // would otherwise carry megabytes of extra resident memory on every run.
 // Usage: thermtop-toml FILE-NAME-FOR-MESSAGES < text

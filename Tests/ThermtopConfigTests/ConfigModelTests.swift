@@ -224,5 +224,9 @@ import ThermtopCore
         #expect(ConfigTransfer.decode("hello\n", file: "f") == nil)
         #expect(ConfigTransfer.decode("config\ndelay\tfast\n", file: "f") == nil)
         #expect(ConfigTransfer.decode("config\ns.name\tx\n", file: "f") == nil)
+        // JSON, but with a field of the wrong type or a missing rule list: not the helper's answer.
+        #expect(ConfigTransfer.decode(#"{"config":{"delay":"fast","sensors":[]}}"#, file: "f") == nil)
+        #expect(ConfigTransfer.decode(#"{"config":{"delay":1}}"#, file: "f") == nil)
+        #expect(ConfigTransfer.decode(#"{"problems":[{"kind":"nonsense","line":1,"message":"m"}]}"#, file: "f") == nil)
     }
 }

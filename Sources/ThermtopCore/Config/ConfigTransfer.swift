@@ -1,117 +1,97 @@
-/// A line format for handing a parsed config (or its problems) from the `thermtop-toml` helper
-/// process to thermtop. Not a user format: it exists so the dashboard binary need not link
-/// TOMLKit, which imports Foundation (megabytes of resident memory for every run). Lossless:
-/// doubles print in Swift's shortest round-trip form; text fields escape `\`, tab and newline.
+/// How a parsed config (or its problems) goes from the `thermtop-toml` helper process to
+/// thermtop. Not a user format: it exists so the dashboard binary need not link TOMLKit, which
+/// imports Foundation (megabytes of resident memory for every run). It is one JSON object,
+/// written with the project's `JSONValue` and read back with its strict `JSONParser`, so no
+/// escaping or number format is invented here. Doubles print in Swift's shortest round-trip form.
 public enum ConfigTransfer {
     public static func encode(_ result: Result<UserConfig, ConfigError>) -> String {
-        var out: [String] = []
-        func line(_ fields: String...) { out.append(fields.joined(separator: "\t")) }
+        let value: JSONValue
         switch result {
         case .success(let c):
-            line("config")
-            if let v = c.delay { line("delay", "\(v)") }
-            if let v = c.units { line("units", v.rawValue) }
-            if let v = c.color { line("color", "\(v)") }
-            if let v = c.ascii { line("ascii", "\(v)") }
-            if let v = c.onChange { line("on_change", esc(v)) }
-            if let v = c.onChangeMinInterval { line("on_change_min_interval", "\(v)") }
-            for r in c.sensors {
-                line("sensor", "\(r.line)", esc(r.match.pattern))
-                if let v = r.name { line("s.name", esc(v)) }
-                if let v = r.hide { line("s.hide", "\(v)") }
-                if let v = r.pin { line("s.pin", "\(v)") }
-                if let v = r.ignore { line("s.ignore", "\(v)") }
-                if let v = r.fair { line("s.fair", "\(v)") }
-                if let v = r.serious { line("s.serious", "\(v)") }
-                if let v = r.critical { line("s.critical", "\(v)") }
-                if let v = r.hysteresis { line("s.hysteresis", "\(v)") }
-            }
+            value = .object([
+                ("config", .object([
+                    ("delay", number(c.delay)), ("units", .str(c.units?.rawValue)),
+                    ("color", bool(c.color)), ("ascii", bool(c.ascii)), ("on_change", .str(c.onChange)),
+                    ("on_change_min_interval", number(c.onChangeMinInterval)),
+                    ("sensors", .array(c.sensors.map { r in
+                        .object([
+                            ("line", .int(r.line)), ("match", .string(r.match.pattern)), ("name", .str(r.name)),
+                            ("hide", bool(r.hide)), ("pin", bool(r.pin)), ("ignore", bool(r.ignore)),
+                            ("fair", number(r.fair)), ("serious", number(r.serious)),
+                            ("critical", number(r.critical)), ("hysteresis", number(r.hysteresis)),
+                        ])
+                    })),
+                ])),
+            ])
         case .failure(let e):
-            line("problems")
-            for p in e.problems {
-                line("problem", p.kind.rawValue, "\(p.line)", opt(p.key), esc(p.message), opt(p.expected))
-            }
+            value = .object([
+                ("problems", .array(e.problems.map { p in
+                    .object([
+                        ("kind", .string(p.kind.rawValue)), ("line", .int(p.line)), ("key", .str(p.key)),
+                        ("message", .string(p.message)), ("expected", .str(p.expected)),
+                    ])
+                })),
+            ])
         }
-        return out.joined(separator: "\n") + "\n"
+        return value.serialized(pretty: false) + "\n"
     }
 
     /// nil when the text is not this format (a broken or foreign helper).
     public static func decode(_ text: String, file: String) -> Result<UserConfig, ConfigError>? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-        guard let head = lines.first?.first else { return nil }
-        if head == "problems" {
-            var problems: [ConfigProblem] = []
-            for f in lines.dropFirst() {
-                guard f.count == 6, f[0] == "problem", let kind = ConfigProblem.Kind(rawValue: f[1]), let ln = Int(f[2]),
-                      let msg = unesc(f[4]) else { return nil }
-                problems.append(ConfigProblem(kind: kind, file: file, line: ln, key: unopt(f[3]), message: msg, expected: unopt(f[5])))
+        guard case .success(let root) = JSONParser.parse(Array(text.utf8)) else { return nil }
+        if let problems = root["problems"] {
+            guard case .array(let items) = problems else { return nil }
+            var out: [ConfigProblem] = []
+            for p in items {
+                guard let kind = p["kind"]?.stringValue.flatMap(ConfigProblem.Kind.init(rawValue:)),
+                      let line = p["line"]?.numberValue, let message = p["message"]?.stringValue,
+                      let key = optional(p["key"], \.stringValue), let expected = optional(p["expected"], \.stringValue)
+                else { return nil }
+                out.append(ConfigProblem(kind: kind, file: file, line: Int(line), key: key, message: message, expected: expected))
             }
-            return .failure(ConfigError(problems))
+            return .failure(ConfigError(out))
         }
-        guard head == "config" else { return nil }
-        var c = UserConfig()
-        for f in lines.dropFirst() {
-            guard f.count >= 2 else { return nil }
-            let v = f[1]
-            switch f[0] {
-            case "delay": guard let d = Double(v) else { return nil }; c.delay = d
-            case "units": guard let u = TemperatureUnit(rawValue: v) else { return nil }; c.units = u
-            case "color": guard let b = Bool(v) else { return nil }; c.color = b
-            case "ascii": guard let b = Bool(v) else { return nil }; c.ascii = b
-            case "on_change": guard let s = unesc(v) else { return nil }; c.onChange = s
-            case "on_change_min_interval": guard let d = Double(v) else { return nil }; c.onChangeMinInterval = d
-            case "sensor":
-                guard f.count == 3, let ln = Int(v), let m = unesc(f[2]) else { return nil }
-                c.sensors.append(SensorRule(match: m, line: ln))
-            default:
-                guard f[0].hasPrefix("s."), !c.sensors.isEmpty else { return nil }
-                let i = c.sensors.count - 1
-                switch f[0] {
-                case "s.name": guard let s = unesc(v) else { return nil }; c.sensors[i].name = s
-                case "s.hide": guard let b = Bool(v) else { return nil }; c.sensors[i].hide = b
-                case "s.pin": guard let b = Bool(v) else { return nil }; c.sensors[i].pin = b
-                case "s.ignore": guard let b = Bool(v) else { return nil }; c.sensors[i].ignore = b
-                case "s.fair": guard let d = Double(v) else { return nil }; c.sensors[i].fair = d
-                case "s.serious": guard let d = Double(v) else { return nil }; c.sensors[i].serious = d
-                case "s.critical": guard let d = Double(v) else { return nil }; c.sensors[i].critical = d
-                case "s.hysteresis": guard let d = Double(v) else { return nil }; c.sensors[i].hysteresis = d
-                default: return nil
-                }
-            }
+        guard let c = root["config"], case .object = c else { return nil }
+        var config = UserConfig()
+        guard let delay = optional(c["delay"], \.numberValue), let units = optional(c["units"], \.stringValue),
+              let color = optional(c["color"], \.boolValue), let ascii = optional(c["ascii"], \.boolValue),
+              let onChange = optional(c["on_change"], \.stringValue),
+              let interval = optional(c["on_change_min_interval"], \.numberValue)
+        else { return nil }
+        config.delay = delay
+        if let units {
+            guard let u = TemperatureUnit(rawValue: units) else { return nil }
+            config.units = u
         }
-        return .success(c)
+        config.color = color
+        config.ascii = ascii
+        config.onChange = onChange
+        config.onChangeMinInterval = interval
+        guard case .array(let rules)? = c["sensors"] else { return nil }
+        for r in rules {
+            guard let line = r["line"]?.numberValue, let match = r["match"]?.stringValue,
+                  let name = optional(r["name"], \.stringValue), let hide = optional(r["hide"], \.boolValue),
+                  let pin = optional(r["pin"], \.boolValue), let ignore = optional(r["ignore"], \.boolValue),
+                  let fair = optional(r["fair"], \.numberValue), let serious = optional(r["serious"], \.numberValue),
+                  let critical = optional(r["critical"], \.numberValue),
+                  let hysteresis = optional(r["hysteresis"], \.numberValue)
+            else { return nil }
+            var rule = SensorRule(match: match, line: Int(line))
+            rule.name = name; rule.hide = hide; rule.pin = pin; rule.ignore = ignore
+            rule.fair = fair; rule.serious = serious; rule.critical = critical; rule.hysteresis = hysteresis
+            config.sensors.append(rule)
+        }
+        return .success(config)
     }
 
-    static func esc(_ s: String) -> String {
-        var o = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\\": o += "\\\\"
-            case "\t": o += "\\t"
-            case "\n": o += "\\n"
-            case "\r": o += "\\r"
-            default: o.unicodeScalars.append(u)
-            }
-        }
-        return o
-    }
+    /// Unlike `JSONValue.num`, no rounding: the transfer must be lossless.
+    static func number(_ v: Double?) -> JSONValue { v.map { .number($0) } ?? .null }
+    static func bool(_ v: Bool?) -> JSONValue { v.map { .bool($0) } ?? .null }
 
-    static func unesc(_ s: String) -> String? {
-        var o = ""
-        var it = s.unicodeScalars.makeIterator()
-        while let u = it.next() {
-            guard u == "\\" else { o.unicodeScalars.append(u); continue }
-            switch it.next() {
-            case "\\": o += "\\"
-            case "t": o += "\t"
-            case "n": o += "\n"
-            case "r": o += "\r"
-            default: return nil
-            }
-        }
-        return o
+    /// `.some(nil)` for a missing field or null, `.some(value)` for a value of the right type,
+    /// nil (not this format) for a value of the wrong type.
+    static func optional<T>(_ v: JSONValue?, _ get: (JSONValue) -> T?) -> T?? {
+        guard let v, v != .null else { return .some(nil) }
+        return get(v).map { .some($0) } ?? nil
     }
-
-    static func opt(_ s: String?) -> String { s.map { "=" + esc($0) } ?? "~" }
-    static func unopt(_ s: String) -> String? { s.hasPrefix("=") ? unesc(String(s.dropFirst())) : nil }
 }
