@@ -20,7 +20,7 @@ import Glibc
 
 // MARK: - Locating things
 
-fileprivate enum TmuxE2E {
+enum TmuxE2E {
     /// The repository root: this file is `<root>/Tests/EndToEndTests/DashboardTmuxTests.swift`.
     static let repoRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
@@ -77,8 +77,9 @@ fileprivate enum TmuxE2E {
     /// learns that a child exited from SIGCHLD, and a test runner started with SIGCHLD blocked
     /// (some CI and sandbox launchers do that) then waits forever. The child gets an empty signal
     /// mask and default signal actions, so tmux and thermtop never inherit such oddities.
+    /// `stdoutOnly` sends standard error to /dev/null instead.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
+    static func run(_ executable: String, _ arguments: [String], stdoutOnly: Bool = false) -> (status: Int32, output: String) {
         var env = ProcessInfo.processInfo.environment
         // A test run from inside someone's tmux must not talk to (or nest under) it.
         env["TMUX"] = nil
@@ -96,7 +97,11 @@ fileprivate enum TmuxE2E {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+        if stdoutOnly {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+        }
         posix_spawn_file_actions_addclose(&actions, fds[0])
         posix_spawn_file_actions_addclose(&actions, fds[1])
         var attr = posix_spawnattr_t()
@@ -107,7 +112,7 @@ fileprivate enum TmuxE2E {
         posix_spawnattr_setsigmask(&attr, &empty)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for sig in [SIGPIPE, SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP] { sigaddset(&defaults, sig) }
+        for sig in [SIGPIPE, SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP] { sigaddset(&defaults, sig) }
         posix_spawnattr_setsigdefault(&attr, &defaults)
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0

@@ -9,7 +9,7 @@ enum Proof {
         return Thermtop.binary?.path ?? Thermtop.repo.appendingPathComponent(".build/debug/thermtop").path
     }
 
-    static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    static func quote(_ s: String) -> String { TmuxE2E.shellQuote(s) }
 
     /// A writable copy of a fixture tree (symlinks kept), removed by `discard`.
     static func copyFixture(_ name: String) throws -> String {
@@ -21,57 +21,11 @@ enum Proof {
 
     static func discard(_ dir: String) { _ = sh("chmod -R u+rwX \(quote(dir)) 2>/dev/null; rm -rf \(quote(dir))") }
 
-    /// Runs `/bin/sh -c script`; returns the exit status (128+N for a signal) and stdout+stderr.
+    /// Runs `/bin/sh -c script` through the e2e runner (posix_spawn + waitpid, clean signals);
+    /// returns the exit status (128+N for a signal) and stdout+stderr.
     @discardableResult
     static func sh(_ script: String, stdoutOnly: Bool = false) -> (status: Int32, output: String) {
-        var env = ProcessInfo.processInfo.environment
-        env["TMUX"] = nil
-        env["TMUX_PANE"] = nil
-        let argv: [UnsafeMutablePointer<CChar>?] = ["/bin/sh", "-c", script].map { (s: String) in strdup(s) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return (-1, "pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        if stdoutOnly {
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        } else {
-            posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-        }
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGPIPE, SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp)
-        close(fds[1])
-        guard rc == 0 else { close(fds[0]); return (-1, "spawn failed: \(rc)") }
-        var out = [UInt8]()
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buf.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n > 0 { out.append(contentsOf: buf[0..<n]); continue }
-            if n < 0 && errno == EINTR { continue }
-            break
-        }
-        close(fds[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (code, String(decoding: out, as: UTF8.self))
+        TmuxE2E.run("/bin/sh", ["-c", script], stdoutOnly: stdoutOnly)
     }
 
     /// Control characters other than newline (and, when `allowSGR`, ESC starting an SGR
