@@ -10,18 +10,8 @@ struct BadInvocationTests {
     /// Runs `sh -c script` with the binary as `$0` (for redirections the Process API cannot express).
     static func shell(_ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
         let exe = try #require(Thermtop.binary, "thermtop executable not found")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script, exe.path]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let r = try Thermtop.spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", script, exe.path])
+        return (r.status, r.text, r.stderr)
     }
 
     static func scratch() throws -> URL {

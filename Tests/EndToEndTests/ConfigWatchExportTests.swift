@@ -13,23 +13,13 @@ enum Run {
     /// the developer's own config never leaks in).
     static func thermtop(_ args: [String], env extra: [String: String] = [:], home: URL? = nil) throws -> Output {
         let exe = try #require(Thermtop.binary, "thermtop executable not found")
-        let p = Process()
-        p.executableURL = exe
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        env["HOME"] = (home ?? FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-no-home")).path
-        env["XDG_CONFIG_HOME"] = nil
+        var env: [String: String?] = [
+            "HOME": (home ?? FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-no-home")).path,
+            "XDG_CONFIG_HOME": nil,
+        ]
         for (k, v) in extra { env[k] = v }
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Output(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        let r = try Thermtop.spawn(exe, args, environment: env)
+        return Output(status: r.status, stdout: r.text, stderr: r.stderr)
     }
 
     static func tempDir() throws -> URL {

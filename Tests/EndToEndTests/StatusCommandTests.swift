@@ -40,11 +40,18 @@ enum Thermtop {
 
     static func run(_ arguments: [String]) throws -> Result {
         let exe = try #require(binary, "thermtop executable not found next to the tests or in .build/debug")
+        return try spawn(exe, arguments, environment: ["COLUMNS": "120"])
+    }
+
+    /// Runs `executable` to completion with stdin from /dev/null and the test's environment
+    /// changed by `environment` (a nil value removes a variable). The one process runner of the
+    /// end-to-end tests that check output; tmux tests use `TmuxE2E.run`.
+    static func spawn(_ executable: URL, _ arguments: [String], environment: [String: String?] = [:]) throws -> Result {
         let p = Process()
-        p.executableURL = exe
+        p.executableURL = executable
         p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        env["COLUMNS"] = "120"
+        for (k, v) in environment { env[k] = v }
         p.environment = env
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
