@@ -56,7 +56,8 @@ public struct Layout: Sendable, Equatable {
         let reasonLines = Screen.reasonLines(state, width: textWidth).count
         let bannerLines = Screen.bannerLines(state, width: textWidth).count
         // An empty list still needs rows to say why it is empty.
-        let rows = state.sortedSensors.isEmpty ? 3 : state.sortedSensors.count
+        let listed = state.sortedSensors.count
+        let rows = listed == 0 ? 3 : listed
         let hasCooling = Screen.coolingText(state.status) != nil
         let hasFans = Panels.fansText(state.status) != nil
 
