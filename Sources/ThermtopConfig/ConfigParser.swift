@@ -3,7 +3,7 @@ import TOMLKit
 
 /// Parses `config.toml` with TOMLKit and checks every key, type and value. Pure: text in,
 /// value or problems out (no file access), so it can be fuzzed.
-public enum ConfigParser {
+package enum ConfigParser {
     public static let topLevelKeys = ["delay", "units", "color", "ascii", "on_change", "on_change_min_interval", "sensor"]
     public static let sensorKeys = ["match", "hide", "name", "pin", "ignore", "fair", "serious", "critical", "hysteresis"]
 

@@ -8,7 +8,7 @@ import Darwin
 
 /// Where the config file is, reading it, checking its rules against the sensors present, and
 /// the commented example `thermtop config --print-default` prints.
-public enum ConfigFile {
+package enum ConfigFile {
     /// `$XDG_CONFIG_HOME/thermtop/config.toml`, else `~/.config/thermtop/config.toml`
     /// (a relative XDG_CONFIG_HOME is ignored, as the XDG spec says). nil with no HOME.
     public static func defaultPath(environment env: [String: String]) -> String? {

@@ -67,7 +67,7 @@ struct ValueFile: Equatable, Sendable {
 
 /// The real filesystem under `rootPath`. Value files (`keepOpen`) stay open and are read with
 /// one `pread` at offset 0 per sample; static attributes are opened, read and closed.
-public final class FileSystemBackend: SysfsBackend {
+package final class FileSystemBackend: SysfsBackend {
     public let rootPath: String
 
     /// Devices (st_dev) of the sysfs mounts, from /proc/self/mountinfo, read once. Files on

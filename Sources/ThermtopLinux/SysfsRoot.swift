@@ -250,7 +250,7 @@ func naturalLess(_ a: String, _ b: String) -> Bool {
 }
 
 /// Monotonic clock (CLOCK_MONOTONIC) for the monitor.
-public struct SystemClock: MonitorClock {
+package struct SystemClock: MonitorClock {
     public init() {}
     public func now() -> Double {
         monotonicSeconds()

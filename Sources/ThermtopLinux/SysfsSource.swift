@@ -51,7 +51,7 @@ public final class SysfsSource: SensorSource {
         rediscover()
     }
 
-    public var readStats: SourceReadStats? {
+    public var readStats: SensorSourceReadStats? {
         SourceReadStats(fileReads: root.readCount, openFiles: root.ioStats?.openFiles ?? 0,
                         stuckFiles: root.stuckFiles, timedOutReads: root.timedOutReads)
     }
@@ -140,7 +140,7 @@ extension SysfsSource {
     /// into the source, which merges its profile). Made on the sampler thread, where they stay
     /// (sd-bus is not thread-safe). A fixture root gets none: this machine's events say nothing
     /// about it.
-    public static func wakeSources(forRoot path: String) -> @Sendable (any SensorSource) -> [any WakeSource] {
+    public static func wakeSources(forRoot path: String) -> @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] {
         guard LinuxWakeSources.apply(toRoot: path) else { return { _ in [] } }
         return { source in
             let sources = LinuxWakeSources()
@@ -154,7 +154,7 @@ extension ThermalStatusHub {
     /// A hub over this machine's sysfs (or a tree laid out like it) with the system clock,
     /// woken by the live machine's events. Not started: call `start()`.
     public static func live(sysfsRoot: String = "/sys", config: ThermalConfig = ThermalConfig(),
-                            overrides: Overrides = .none, delay: Double = 1) -> ThermalStatusHub {
+                            overrides: ThermalOverrides = .none, delay: Double = 1) -> ThermalStatusHub {
         ThermalStatusHub(source: SysfsSource(path: sysfsRoot, config: config), clock: SystemClock(), config: config,
                          overrides: overrides, delay: delay, wakeSources: SysfsSource.wakeSources(forRoot: sysfsRoot))
     }

@@ -3,7 +3,7 @@
 /// backslash outside quotes escapes the next character. No variables, globs, pipes or
 /// redirections: the command is run directly, never through a shell, so no text can be
 /// spliced into it. Values reach the command only through its environment.
-public enum CommandLineWords {
+package enum CommandLineWords {
     /// Why the line cannot be split (an unclosed quote, a trailing backslash), nil if fine.
     public static func problem(_ line: String) -> String? {
         switch scan(line) {

@@ -1,5 +1,5 @@
 /// One thing wrong with a config file: where, which key, what is wrong and what was expected.
-public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
+package struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
         case badTOML = "bad TOML"
         case unknownKey = "unknown key"
@@ -41,7 +41,7 @@ public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Every problem found in a config file, in line order.
-public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     public var problems: [ConfigProblem]
     public init(_ problems: [ConfigProblem]) {
         self.problems = problems.sorted { ($0.line, $0.key ?? "") < ($1.line, $1.key ?? "") }

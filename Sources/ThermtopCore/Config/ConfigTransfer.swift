@@ -3,7 +3,7 @@
 /// imports Foundation (megabytes of resident memory for every run). It is one JSON object,
 /// written with the project's `JSONValue` and read back with its strict `JSONParser`, so no
 /// escaping or number format is invented here. Doubles print in Swift's shortest round-trip form.
-public enum ConfigTransfer {
+package enum ConfigTransfer {
     public static func encode(_ result: Result<UserConfig, ConfigError>) -> String {
         let value: JSONValue
         switch result {

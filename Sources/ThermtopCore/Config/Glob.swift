@@ -2,7 +2,7 @@
 /// `pci-*/nvme/*` and `*` both work whatever an id's depth), `?` one character, `[abc]`,
 /// `[a-z]`, `[!0-9]` one character of (or not of) a set, `\x` a literal `x`. A pattern
 /// without any of these is an exact id.
-public struct Glob: Sendable, Equatable, Hashable, CustomStringConvertible {
+public struct SensorGlob: Sendable, Equatable, Hashable, CustomStringConvertible {
     public let pattern: String
     private let scalars: [Unicode.Scalar]
 
@@ -112,3 +112,7 @@ public struct Glob: Sendable, Equatable, Hashable, CustomStringConvertible {
         return nil
     }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias Glob = SensorGlob

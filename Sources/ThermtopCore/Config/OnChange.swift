@@ -1,5 +1,5 @@
 /// What changed, as the `--on-change` command sees it in its environment.
-public struct ChangeReport: Sendable, Equatable {
+package struct ChangeReport: Sendable, Equatable {
     public var state: ThermalState
     public var tier: QualityTier
     public var lowPower: Bool
@@ -24,7 +24,7 @@ public struct ChangeReport: Sendable, Equatable {
 }
 
 /// The part of a status whose change is reported: thermal state, low power and tier.
-public struct ChangeKey: Sendable, Equatable {
+package struct ChangeKey: Sendable, Equatable {
     public var state: ThermalState
     public var lowPower: Bool
     public var tier: QualityTier
@@ -45,7 +45,7 @@ public struct ChangeKey: Sendable, Equatable {
 /// interval ends (so the last change is never lost). A change that is undone before it runs
 /// (fair → serious → fair) runs nothing: the command already knows the state. Pure: the
 /// caller passes the time.
-public struct OnChangeSchedule: Sendable, Equatable {
+package struct OnChangeSchedule: Sendable, Equatable {
     public var minInterval: Double
     public private(set) var lastRunAt: Double?
     /// What the command was last told (or the starting values).

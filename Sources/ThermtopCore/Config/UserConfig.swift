@@ -4,7 +4,7 @@
 ///
 /// Every field is optional: nil means "not set in the file", so command-line flags and
 /// built-in defaults apply, and the debug overlay can list exactly what came from the file.
-public struct UserConfig: Sendable, Equatable {
+package struct UserConfig: Sendable, Equatable {
     /// Seconds between samples.
     public var delay: Double?
     public var units: TemperatureUnit?
@@ -71,7 +71,7 @@ public struct UserConfig: Sendable, Equatable {
 }
 
 /// °C or °F. Temperatures are stored and computed in °C; only display converts.
-public enum TemperatureUnit: String, Sendable, Equatable, CaseIterable {
+package enum TemperatureUnit: String, Sendable, Equatable, CaseIterable {
     case celsius, fahrenheit
 
     public var toggled: TemperatureUnit { self == .celsius ? .fahrenheit : .celsius }
@@ -100,7 +100,7 @@ extension String {
 }
 
 /// One `[[sensor]]` table.
-public struct SensorRule: Sendable, Equatable {
+package struct SensorRule: Sendable, Equatable {
     /// A stable sensor id or a glob of ids.
     public var match: Glob
     public var hide: Bool?
@@ -153,11 +153,11 @@ public struct SensorRule: Sendable, Equatable {
 }
 
 /// A per-sensor override that applies to every sensor whose id matches a glob.
-public struct PatternOverride: Sendable, Equatable {
-    public var match: Glob
+public struct SensorPatternOverride: Sendable, Equatable {
+    public var match: SensorGlob
     public var override: SensorOverride
 
-    public init(match: Glob, override: SensorOverride) {
+    public init(match: SensorGlob, override: SensorOverride) {
         self.match = match
         self.override = override
     }
@@ -179,3 +179,7 @@ extension SensorOverride {
         return o
     }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias PatternOverride = SensorPatternOverride

@@ -164,7 +164,7 @@ public struct ForecastHistory: Sendable, Equatable {
 }
 
 /// Turns an assessment and the recent history into a forecast. Pure.
-public enum Forecaster {
+package enum Forecaster {
     /// - The state rises when any sensor reaches the next state's threshold: the outlook is the
     ///   soonest such crossing along each rising sensor's trend.
     /// - It falls back when every source holding it clears: the outlook is the latest clearing

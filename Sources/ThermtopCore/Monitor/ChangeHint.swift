@@ -1,7 +1,7 @@
 /// What an event source (a kernel uevent, a thermal-netlink message, a D-Bus signal) tells the
 /// sampler to do. Sources only hint; the sampler decides what to read, so every value still
 /// comes through the one reading layer.
-public enum ChangeHint: Sendable, Equatable, Hashable {
+public enum MonitorChangeHint: Sendable, Equatable, Hashable {
     /// Something changed in values the sampler already reads: sample again now.
     /// The string says why (`uevent power_supply change BAT0`), for the debug overlay.
     case resample(String)
@@ -28,3 +28,7 @@ public struct EventSourceState: Sendable, Equatable, Hashable {
         self.events = events
     }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias ChangeHint = MonitorChangeHint

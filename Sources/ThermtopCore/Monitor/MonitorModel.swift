@@ -75,7 +75,7 @@ struct MonitorModel {
 }
 
 /// How the sampler is doing, carried in every status for the debug overlay and JSON.
-public struct SamplerInfo: Sendable, Equatable {
+public struct MonitorSamplerInfo: Sendable, Equatable {
     /// Samples taken since start.
     public var samples = 0
     /// Seconds the last sample took (reading and deciding).
@@ -89,9 +89,13 @@ public struct SamplerInfo: Sendable, Equatable {
     /// Each event source (uevent, thermal netlink, power profiles): active or why not.
     public var eventSources: [EventSourceState] = []
     /// File-reading counters, for sources that read files.
-    public var reads: SourceReadStats?
+    public var reads: SensorSourceReadStats?
     /// Whether the sampler thread is running (`start()`), or samples are taken on request.
     public var running = false
 
     public init() {}
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias SamplerInfo = MonitorSamplerInfo

@@ -6,13 +6,13 @@ public struct MonitorStatus: Sendable, Equatable {
     public var assessment: ThermalAssessment
     /// The low-power verdict from real signals (before overrides).
     public var lowPowerAssessment: LowPowerAssessment
-    public var overrides: Overrides
+    public var overrides: ThermalOverrides
     public var sourceLabel: String
     public var sourceIsSimulated: Bool
     /// Where the measured state is heading, and the headroom (from the monitor's history).
     public var forecast: ThermalForecast = .none
     /// The sampler's own state: counts, what woke it, event sources, stuck files.
-    public var sampler = SamplerInfo()
+    public var sampler = MonitorSamplerInfo()
     /// What besides the clock wakes the sampler (uevent, thermal netlink, power profiles over
     /// D-Bus): active or not, why, and how many messages came. Empty for sources with no events
     /// (the simulated laptop, a fixture tree).
@@ -22,7 +22,7 @@ public struct MonitorStatus: Sendable, Equatable {
     }
 
     public init(snapshot: ThermalSnapshot, assessment: ThermalAssessment, lowPowerAssessment: LowPowerAssessment,
-                overrides: Overrides, sourceLabel: String, sourceIsSimulated: Bool,
+                overrides: ThermalOverrides, sourceLabel: String, sourceIsSimulated: Bool,
                 forecast: ThermalForecast = .none) {
         self.snapshot = snapshot
         self.assessment = assessment

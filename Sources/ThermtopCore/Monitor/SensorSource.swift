@@ -2,7 +2,7 @@ import Synchronization
 
 /// Where snapshots come from: Linux sysfs, the simulated laptop, a replay… The monitor asks
 /// for a sample at a time from its clock; the source reads only what changes.
-public protocol SensorSource: AnyObject {
+public protocol ThermalSensorSource: AnyObject {
     /// What the UI shows as the source: `live /sys`, `/path/to/fixture`, `simulated laptop`.
     var label: String { get }
     /// True for sources that invent their readings (the simulated laptop).
@@ -17,17 +17,17 @@ public protocol SensorSource: AnyObject {
     /// The simulated load, nil for real sources.
     var simulatedLoad: Double? { get }
     /// File-reading counters for the debug overlay; nil for sources that read no files.
-    var readStats: SourceReadStats? { get }
+    var readStats: SensorSourceReadStats? { get }
 }
 
 extension SensorSource {
     public func adjustLoad(by delta: Double) -> Double? { nil }
     public var simulatedLoad: Double? { nil }
-    public var readStats: SourceReadStats? { nil }
+    public var readStats: SensorSourceReadStats? { nil }
 }
 
 /// What a file-reading source did, for the debug overlay and `status --json`.
-public struct SourceReadStats: Sendable, Equatable {
+public struct SensorSourceReadStats: Sendable, Equatable {
     /// Reads served since start.
     public var fileReads: Int
     /// Files currently kept open.
@@ -59,7 +59,7 @@ extension MonitorClock {
 }
 
 /// A clock tests move by hand. Safe to share across threads (the time is behind a lock).
-public final class ManualClock: MonitorClock {
+public final class ManualMonitorClock: MonitorClock {
     private let current: Mutex<Double>
     public init(start: Double = 0) { current = Mutex(start) }
     public func now() -> Double { current.withLock { $0 } }
@@ -72,7 +72,7 @@ public final class ManualClock: MonitorClock {
 
 /// Simulation overrides, as Xcode's "Simulate Thermal State" and a Low Power toggle do.
 /// Anything overridden is marked simulated in every output.
-public struct Overrides: Sendable, Equatable {
+public struct ThermalOverrides: Sendable, Equatable {
     public var thermalState: ThermalState?
     /// nil = live; true/false = forced on/off.
     public var lowPower: Bool?
@@ -82,5 +82,15 @@ public struct Overrides: Sendable, Equatable {
         self.lowPower = lowPower
     }
 
-    public static let none = Overrides()
+    public static let none = ThermalOverrides()
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias Overrides = ThermalOverrides
+package typealias ManualClock = ManualMonitorClock
+package typealias SensorSource = ThermalSensorSource
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias SourceReadStats = SensorSourceReadStats

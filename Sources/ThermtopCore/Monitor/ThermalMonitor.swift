@@ -38,7 +38,7 @@ public final class ThermalMonitor {
     public private(set) var policy: QualityPolicy
 
     /// Simulation overrides; setting them re-decides at once and notifies.
-    public var overrides: Overrides {
+    public var overrides: ThermalOverrides {
         get { status.overrides }
         set { if let u = hub.setOverrides(newValue) { apply(u) } }
     }
@@ -75,9 +75,9 @@ public final class ThermalMonitor {
     public func retain(_ token: MonitorObservation) { retained.append(token) }
 
     /// Reads the source once (on this thread) before returning.
-    public convenience init(source: any SensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
-                            overrides: Overrides = .none, delay: Double = 1,
-                            wakeSources: @escaping @Sendable (any SensorSource) -> [any WakeSource] = { _ in [] }) {
+    public convenience init(source: any ThermalSensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
+                            overrides: ThermalOverrides = .none, delay: Double = 1,
+                            wakeSources: @escaping @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] = { _ in [] }) {
         self.init(hub: ThermalStatusHub(source: source, clock: clock, config: config, overrides: overrides,
                                         delay: delay, wakeSources: wakeSources))
     }

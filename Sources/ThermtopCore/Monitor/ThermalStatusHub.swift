@@ -98,9 +98,9 @@ public final class ThermalStatusHub: Sendable {
     ///   - delay: seconds between samples once started.
     ///   - wakeSources: made on the sampler thread when it starts, given the source (with the
     ///     source lock held, so a source can be wired to them); their descriptors wake it.
-    public init(source: any SensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
-                overrides: Overrides = .none, delay: Double = 1,
-                wakeSources: @escaping @Sendable (any SensorSource) -> [any WakeSource] = { _ in [] }) {
+    public init(source: any ThermalSensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
+                overrides: ThermalOverrides = .none, delay: Double = 1,
+                wakeSources: @escaping @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] = { _ in [] }) {
         box = SourceBox(source)
         self.clock = clock
         sourceLabel = source.label
@@ -143,7 +143,7 @@ public final class ThermalStatusHub: Sendable {
     public var tier: QualityTier { current.tier }
     public var policy: QualityPolicy { current.policy }
     public var config: ThermalConfig { model.withLock { $0.config } }
-    public var overrides: Overrides { model.withLock { $0.overrides } }
+    public var overrides: ThermalOverrides { model.withLock { $0.overrides } }
     public var delay: Double { state.withLock { $0.delay } }
     public var isPaused: Bool { state.withLock { $0.paused } }
     public var isRunning: Bool { state.withLock { $0.running } }
@@ -205,7 +205,7 @@ public final class ThermalStatusHub: Sendable {
 
     /// Simulation overrides; re-decides at once from the last reading (no file is read).
     @discardableResult
-    public func setOverrides(_ overrides: Overrides) -> MonitorUpdate? {
+    public func setOverrides(_ overrides: ThermalOverrides) -> MonitorUpdate? {
         model.withLock { m in
             guard m.overrides != overrides else { return nil }
             m.overrides = overrides

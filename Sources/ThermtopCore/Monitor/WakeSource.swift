@@ -10,7 +10,7 @@ import Glibc
 /// `poll()` set with `pollEvents`, and when poll reports it ready calls `drain()`, which reads
 /// every pending message without blocking and turns them into hints. The sampler then decides
 /// what to read; a source never reads sysfs itself.
-public protocol WakeSource: AnyObject {
+public protocol MonitorWakeSource: AnyObject {
     /// `uevent`, `thermal netlink`, `power profiles (D-Bus)`.
     var name: String { get }
     /// The descriptor to poll, or nil when the source is unavailable (then `state.detail` says
@@ -24,9 +24,13 @@ public protocol WakeSource: AnyObject {
     /// Read every pending message (non-blocking, never waits) and return what they ask for.
     /// Returns [] when nothing relevant arrived. After an unrecoverable error the source closes
     /// itself: `descriptor` becomes nil and `state` says why.
-    func drain() -> [ChangeHint]
+    func drain() -> [MonitorChangeHint]
 }
 
-extension WakeSource {
+extension MonitorWakeSource {
     public var pollEvents: Int16 { Int16(POLLIN) }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias WakeSource = MonitorWakeSource

@@ -1,5 +1,5 @@
 /// `status` of a power supply (Documentation/ABI/testing/sysfs-class-power).
-public enum BatteryStatus: String, Sendable, Hashable, Codable {
+public enum ThermalBatteryStatus: String, Sendable, Hashable, Codable {
     case charging
     case discharging
     /// On AC but not charging (charge thresholds, firmware): upower's "pending-charge".
@@ -21,10 +21,10 @@ public enum BatteryStatus: String, Sendable, Hashable, Codable {
 
 /// One battery from `/sys/class/power_supply/NAME` (type Battery, present).
 /// Raw values are in base units (Wh, Ah, W, A, V); derived values are computed properties.
-public struct Battery: Sendable, Equatable, Identifiable {
+public struct ThermalBattery: Sendable, Equatable, Identifiable {
     public var id: String
     public var present: Bool?
-    public var status: BatteryStatus?
+    public var status: ThermalBatteryStatus?
     /// The kernel's `capacity` (%), what desktops show.
     public var capacity: Double?
     public var capacityLevel: String?
@@ -51,7 +51,7 @@ public struct Battery: Sendable, Equatable, Identifiable {
     public var celsius: Double?
     public var issues: [ReadingIssue]
 
-    public init(id: String, present: Bool? = true, status: BatteryStatus? = nil, capacity: Double? = nil,
+    public init(id: String, present: Bool? = true, status: ThermalBatteryStatus? = nil, capacity: Double? = nil,
                 capacityLevel: String? = nil, energyNow: Double? = nil, energyFull: Double? = nil,
                 energyFullDesign: Double? = nil, chargeNow: Double? = nil, chargeFull: Double? = nil,
                 chargeFullDesign: Double? = nil, powerNow: Double? = nil, currentNow: Double? = nil,
@@ -85,12 +85,12 @@ public struct Battery: Sendable, Equatable, Identifiable {
 }
 
 /// Below this rate (W) a time to empty or full is noise ("112208 days"): report unknown.
-public let minimumMeaningfulBatteryWatts = 0.05
+package let minimumMeaningfulBatteryWatts = 0.05
 /// The same floor for charge gauges timed by current alone (≈ 0.05 W at a 10 V pack), in A.
-public let minimumMeaningfulBatteryAmps = 0.005
+package let minimumMeaningfulBatteryAmps = 0.005
 /// upower's caps: no time to empty above 240 h, no time to full above 20 h.
-public let maximumSecondsToEmpty = 240.0 * 3600
-public let maximumSecondsToFull = 20.0 * 3600
+package let maximumSecondsToEmpty = 240.0 * 3600
+package let maximumSecondsToFull = 20.0 * 3600
 
 extension Battery {
     public enum PercentSource: String, Sendable, Codable {
@@ -219,10 +219,10 @@ extension Battery {
 
 /// Several system batteries seen as one, as upower's DisplayDevice does: energies and powers
 /// are summed, so a small internal pack and a large external one are weighted by their size.
-public struct CombinedBattery: Sendable, Equatable {
-    public var batteries: [Battery]
+public struct ThermalCombinedBattery: Sendable, Equatable {
+    public var batteries: [ThermalBattery]
 
-    public init(_ batteries: [Battery]) { self.batteries = batteries }
+    public init(_ batteries: [ThermalBattery]) { self.batteries = batteries }
 
     /// Energy-weighted percentage; unknown (never a plain mean) when a battery's size is unknown.
     public var percent: Double? {
@@ -243,7 +243,7 @@ public struct CombinedBattery: Sendable, Equatable {
     }
 
     /// Discharging if any battery discharges, charging if any charges, else the first status.
-    public var status: BatteryStatus? {
+    public var status: ThermalBatteryStatus? {
         let all = batteries.compactMap(\.status)
         if all.contains(.discharging) { return .discharging }
         if all.contains(.charging) { return .charging }
@@ -275,3 +275,9 @@ public struct CombinedBattery: Sendable, Equatable {
         return s <= maximumSecondsToFull ? s.rounded(.down) : nil
     }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias Battery = ThermalBattery
+package typealias BatteryStatus = ThermalBatteryStatus
+package typealias CombinedBattery = ThermalCombinedBattery

@@ -1,6 +1,6 @@
 /// `pwmN_enable` (Documentation/hwmon/sysfs-interface.rst): 0 = no control (full speed),
 /// 1 = manual, 2+ = automatic (chip or firmware curve; drivers number their auto modes).
-public enum FanControl: String, Sendable, Hashable, Codable {
+public enum ThermalFanControl: String, Sendable, Hashable, Codable {
     case fullSpeed = "full-speed"
     case manual
     case auto
@@ -16,7 +16,7 @@ public enum FanControl: String, Sendable, Hashable, Codable {
 }
 
 /// What a fan is doing, never hidden: 0 RPM is ambiguous (stopped on purpose, or no tach).
-public enum FanState: String, Sendable, Hashable, Codable {
+public enum ThermalFanState: String, Sendable, Hashable, Codable {
     case spinning
     /// 0 RPM and the fan was told to stop (PWM 0, `fanN_enable` 0) or its driver is known to
     /// stop it when cool (amdgpu zero-RPM, ThinkPad level 0).
@@ -28,7 +28,7 @@ public enum FanState: String, Sendable, Hashable, Codable {
 }
 
 /// One `fanN_*` / `pwmN*` channel of an hwmon chip.
-public struct Fan: Sendable, Equatable, Identifiable {
+public struct ThermalFan: Sendable, Equatable, Identifiable {
     /// Stable id: `pci-0000:03:00.0/amdgpu/fan1`, `platform-thinkpad_hwmon/thinkpad/fan1`.
     public var id: String
     /// Where it is read this boot: `hwmon3/fan1`.
@@ -36,7 +36,7 @@ public struct Fan: Sendable, Equatable, Identifiable {
     public var chip: String?
     /// `fanN_label` when the driver gives one.
     public var label: String?
-    public var deviceInfo: DeviceInfo?
+    public var deviceInfo: ThermalDeviceInfo?
     /// `fanN_input` (RPM).
     public var rpm: Double?
     public var minRPM: Double?
@@ -54,7 +54,7 @@ public struct Fan: Sendable, Equatable, Identifiable {
     public var asleep: String?
     public var issues: [ReadingIssue]
 
-    public init(id: String, location: String, chip: String?, label: String? = nil, deviceInfo: DeviceInfo? = nil,
+    public init(id: String, location: String, chip: String?, label: String? = nil, deviceInfo: ThermalDeviceInfo? = nil,
                 rpm: Double?, minRPM: Double? = nil, maxRPM: Double? = nil, targetRPM: Double? = nil,
                 pwm: Int? = nil, pwmEnable: Int? = nil, enabled: Bool? = nil, spinsDown: Bool = false,
                 asleep: String? = nil, issues: [ReadingIssue] = []) {
@@ -75,12 +75,12 @@ public struct Fan: Sendable, Equatable, Identifiable {
         self.issues = issues
     }
 
-    public var control: FanControl? { pwmEnable.flatMap(FanControl.init(pwmEnable:)) }
+    public var control: ThermalFanControl? { pwmEnable.flatMap(ThermalFanControl.init(pwmEnable:)) }
 
     /// `pwmN` as a percentage of 255.
     public var pwmPercent: Double? { pwm.map { Double($0) / 255 * 100 } }
 
-    public var state: FanState {
+    public var state: ThermalFanState {
         if asleep != nil { return .asleep }
         guard let rpm else { return .noReading }
         if rpm > 0 { return .spinning }
@@ -102,7 +102,7 @@ public struct Fan: Sendable, Equatable, Identifiable {
 }
 
 /// One `powerN_*` channel of an hwmon chip (amdgpu PPT, slowPPT/fastPPT), in W.
-public struct PowerMeter: Sendable, Equatable, Identifiable {
+public struct ThermalPowerMeter: Sendable, Equatable, Identifiable {
     /// Stable id: `pci-0000:03:00.0/amdgpu/PPT`.
     public var id: String
     /// `hwmon3/power1`.
@@ -110,7 +110,7 @@ public struct PowerMeter: Sendable, Equatable, Identifiable {
     public var chip: String?
     /// `powerN_label`: `PPT`, `slowPPT`, `fastPPT`.
     public var label: String?
-    public var deviceInfo: DeviceInfo?
+    public var deviceInfo: ThermalDeviceInfo?
     /// `powerN_average` (µW → W).
     public var averageWatts: Double?
     /// `powerN_input` (µW → W).
@@ -122,7 +122,7 @@ public struct PowerMeter: Sendable, Equatable, Identifiable {
     public var asleep: String?
     public var issues: [ReadingIssue]
 
-    public init(id: String, location: String, chip: String?, label: String? = nil, deviceInfo: DeviceInfo? = nil,
+    public init(id: String, location: String, chip: String?, label: String? = nil, deviceInfo: ThermalDeviceInfo? = nil,
                 averageWatts: Double? = nil, inputWatts: Double? = nil, capWatts: Double? = nil,
                 capMinWatts: Double? = nil, capMaxWatts: Double? = nil, asleep: String? = nil,
                 issues: [ReadingIssue] = []) {
@@ -187,3 +187,10 @@ public struct HwmonExtra: Sendable, Equatable, Identifiable {
         }
     }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias Fan = ThermalFan
+package typealias FanControl = ThermalFanControl
+package typealias FanState = ThermalFanState
+package typealias PowerMeter = ThermalPowerMeter

@@ -1,7 +1,7 @@
 /// Why a value is unknown. Every reading in thermtop is optional; when it is `nil`, one of
 /// these says why, next to the file it came from, so the UI and JSON can show the reason
 /// instead of a made-up number.
-public enum IssueReason: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ReadingIssueReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// The file does not exist (ENOENT): the driver does not export it.
     case missing
     /// EACCES / EPERM.
@@ -42,11 +42,11 @@ public enum IssueReason: String, Sendable, Hashable, Codable, CaseIterable {
 public struct ReadingIssue: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Path relative to the sysfs root (`class/thermal/thermal_zone3/temp`), or a short label.
     public var file: String
-    public var reason: IssueReason
+    public var reason: ReadingIssueReason
     /// The raw value (sanitised by the UI before display) or the errno name (`EIO`).
     public var detail: String?
 
-    public init(file: String, reason: IssueReason, detail: String? = nil) {
+    public init(file: String, reason: ReadingIssueReason, detail: String? = nil) {
         self.file = file
         self.reason = reason
         self.detail = detail
@@ -88,3 +88,7 @@ extension Array where Element == ReadingIssue {
         first { $0.file == suffix || $0.file.hasSuffix("/" + suffix) }
     }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias IssueReason = ReadingIssueReason

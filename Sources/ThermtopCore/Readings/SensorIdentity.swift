@@ -13,7 +13,7 @@
 /// The channel part is the label when there is one, else the attribute stem (`temp1`): the
 /// channel index inside one chip is fixed by its driver. Two sensors that would get the same
 /// id get `#2`, `#3`… in class order.
-public struct DeviceInfo: Sendable, Equatable, Hashable {
+public struct ThermalDeviceInfo: Sendable, Equatable, Hashable {
     /// `pci-0000:00:18.3`, `platform-coretemp.0`, `acpi-LNXTHERM:00`, `virtual`, `unlinked`.
     public var key: String
     /// PCI address of the device or its closest PCI ancestor (`0000:03:00.0`).
@@ -31,7 +31,7 @@ public struct DeviceInfo: Sendable, Equatable, Hashable {
     }
 
     /// For captured trees without device links.
-    public static let unlinked = DeviceInfo(key: "unlinked")
+    public static let unlinked = ThermalDeviceInfo(key: "unlinked")
 
     /// Vendor name for the PCI vendor ids thermtop labels GPUs with.
     public var vendorName: String? {
@@ -85,7 +85,7 @@ public struct DeviceInfo: Sendable, Equatable, Hashable {
 }
 
 /// What kind of part a sensor watches, for grouping and sorting.
-public enum SensorGroup: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ThermalSensorGroup: String, Sendable, Hashable, Codable, CaseIterable {
     case cpu, gpu, disk, wifi, battery
     /// ACPI zones, embedded controllers, PCH, motherboard Super I/O chips.
     case board
@@ -93,7 +93,7 @@ public enum SensorGroup: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// Stable ids from device keys: the same physical sensor gets the same id on every boot.
-public enum SensorIDs {
+package enum SensorIDs {
     /// `<device key>/<middle>/<channel>`; a `/` inside a label is kept (labels never carry one
     /// in practice, and ids are opaque strings).
     public static func make(device: DeviceInfo?, middle: String, channel: String) -> String {
@@ -110,3 +110,8 @@ public enum SensorIDs {
         }
     }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias DeviceInfo = ThermalDeviceInfo
+package typealias SensorGroup = ThermalSensorGroup

@@ -6,25 +6,25 @@ public struct ThermalSnapshot: Sendable, Equatable {
     public var zones: [ThermalZone]
     public var coolingDevices: [CoolingDevice]
     public var hwmon: [HwmonChannel]
-    public var batteries: [Battery]
+    public var batteries: [ThermalBattery]
     /// Batteries of peripherals (mice, keyboards): listed apart, never the system battery.
-    public var peripherals: [Battery]
-    public var adapters: [PowerAdapter]
+    public var peripherals: [ThermalBattery]
+    public var adapters: [ThermalPowerAdapter]
     public var lowPower: LowPowerSignals
     public var throttle: ThrottleCounters?
     /// Problems that belong to no single device (a class folder that cannot be listed…).
     public var issues: [ReadingIssue]
     /// hwmon fans (`fanN_*`, `pwmN*`).
-    public var fans: [Fan] = []
+    public var fans: [ThermalFan] = []
     /// hwmon power channels (`powerN_average` / `_input`: amdgpu PPT…).
-    public var powerMeters: [PowerMeter] = []
+    public var powerMeters: [ThermalPowerMeter] = []
     /// Other hwmon inputs (voltages, currents, energy…), shown, not judged.
     public var hwmonExtras: [HwmonExtra] = []
 
     public init(
         time: Double, zones: [ThermalZone] = [], coolingDevices: [CoolingDevice] = [],
-        hwmon: [HwmonChannel] = [], batteries: [Battery] = [], peripherals: [Battery] = [],
-        adapters: [PowerAdapter] = [], lowPower: LowPowerSignals = LowPowerSignals(),
+        hwmon: [HwmonChannel] = [], batteries: [ThermalBattery] = [], peripherals: [ThermalBattery] = [],
+        adapters: [ThermalPowerAdapter] = [], lowPower: LowPowerSignals = LowPowerSignals(),
         throttle: ThrottleCounters? = nil, issues: [ReadingIssue] = []
     ) {
         self.time = time
@@ -107,13 +107,13 @@ public struct ThermalZone: Sendable, Equatable, Identifiable {
     /// nil for hand-built zones, which then use `id`.
     public var stableID: String?
     /// The device behind the zone's `device` link, if any.
-    public var deviceInfo: DeviceInfo?
+    public var deviceInfo: ThermalDeviceInfo?
     /// `suspended` / `D3cold`… when the zone's device sleeps and `temp` was not read.
     public var asleep: String?
 
     public init(id: String, type: String?, celsius: Double?, mode: String? = nil, policy: String? = nil,
                 trips: [TripPoint] = [], issues: [ReadingIssue] = [], stableID: String? = nil,
-                deviceInfo: DeviceInfo? = nil) {
+                deviceInfo: ThermalDeviceInfo? = nil) {
         self.stableID = stableID
         self.deviceInfo = deviceInfo
         self.id = id
@@ -177,7 +177,7 @@ public struct HwmonChannel: Sendable, Equatable, Identifiable {
     /// nil for hand-built channels, which then use `id`.
     public var stableID: String?
     /// The chip's parent device: key, PCI slot and vendor, model.
-    public var deviceInfo: DeviceInfo?
+    public var deviceInfo: ThermalDeviceInfo?
     /// While `asleep`: the last value read before the device slept, and when (monitor time).
     public var lastCelsius: Double?
     public var lastReadAt: Double?
@@ -185,7 +185,7 @@ public struct HwmonChannel: Sendable, Equatable, Identifiable {
     public init(device: String, chip: String?, channel: String, label: String? = nil, celsius: Double?,
                 max: Double? = nil, crit: Double? = nil, critHyst: Double? = nil, emergency: Double? = nil,
                 min: Double? = nil, asleep: String? = nil, mirrorsZone: String? = nil, issues: [ReadingIssue] = [],
-                stableID: String? = nil, deviceInfo: DeviceInfo? = nil, lastCelsius: Double? = nil,
+                stableID: String? = nil, deviceInfo: ThermalDeviceInfo? = nil, lastCelsius: Double? = nil,
                 lastReadAt: Double? = nil) {
         self.stableID = stableID
         self.deviceInfo = deviceInfo
@@ -214,7 +214,7 @@ public struct HwmonChannel: Sendable, Equatable, Identifiable {
 }
 
 /// A mains or USB power adapter (`type` Mains / USB*).
-public struct PowerAdapter: Sendable, Equatable, Identifiable {
+public struct ThermalPowerAdapter: Sendable, Equatable, Identifiable {
     public var id: String
     public var type: String?
     public var online: Bool?
@@ -295,3 +295,7 @@ public struct LowPowerSignals: Sendable, Equatable {
 /// thermtop's own short name for `ThermalSnapshot`. `package`: `import Thermtop` users see only
 /// the prefixed name, so a `Snapshot` of their own never clashes.
 package typealias Snapshot = ThermalSnapshot
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias PowerAdapter = ThermalPowerAdapter

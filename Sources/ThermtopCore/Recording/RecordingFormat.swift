@@ -16,20 +16,20 @@
 /// Paths are relative to the sysfs root. Unknown fields are ignored (fields may be added within
 /// a version). A last line without its newline is a recording cut short (Ctrl-C, a crash): it
 /// is dropped with a note, the rest replays.
-public enum RecordingFormat {
+package enum RecordingFormat {
     public static let schema = "thermtop.recording/1"
     /// The longest line a reader accepts (a full frame of a big machine is well under 1 MiB).
     public static let maxLineBytes = 64 << 20
 }
 
 /// The outcome of one file read, as recorded.
-public enum RecordedRead: Sendable, Equatable {
+package enum RecordedRead: Sendable, Equatable {
     case text(String)
     case failed(reason: IssueReason, detail: String?)
 }
 
 /// Accesses of one sample (or, in a replay, the state they add up to).
-public struct RecordedAccesses: Sendable, Equatable {
+package struct RecordedAccesses: Sendable, Equatable {
     public var reads: [String: RecordedRead] = [:]
     /// nil entries: the directory could not be listed.
     public var lists: [String: [String]?] = [:]
@@ -65,7 +65,7 @@ public struct RecordedAccesses: Sendable, Equatable {
     }
 }
 
-public struct RecordingHeader: Sendable, Equatable {
+package struct RecordingHeader: Sendable, Equatable {
     public var thermtopVersion: String
     public var host: String
     /// `uname -srvm`.
@@ -86,7 +86,7 @@ public struct RecordingHeader: Sendable, Equatable {
     }
 }
 
-public struct RecordedSample: Sendable, Equatable {
+package struct RecordedSample: Sendable, Equatable {
     /// Seconds since the start of the recording.
     public var time: Double
     public var changes: RecordedAccesses
@@ -97,7 +97,7 @@ public struct RecordedSample: Sendable, Equatable {
 }
 
 /// A bad recording: which line, and what is wrong with it.
-public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 1-based line number (0 when the problem is the file as a whole).
     public var line: Int
     public var message: String
@@ -109,7 +109,7 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 /// A whole recording, decoded.
-public struct Recording: Sendable, Equatable {
+package struct Recording: Sendable, Equatable {
     public var header: RecordingHeader
     /// The first sample is the full frame.
     public var samples: [RecordedSample]
@@ -147,7 +147,7 @@ public struct Recording: Sendable, Equatable {
 
 /// Decodes a recording line by line (the file reader streams lines into it, so a long
 /// recording is never held as text). Pure.
-public struct RecordingDecoder: Sendable {
+package struct RecordingDecoder: Sendable {
     public private(set) var header: RecordingHeader?
     public private(set) var samples: [RecordedSample] = []
     public private(set) var cutOffLine: Int?

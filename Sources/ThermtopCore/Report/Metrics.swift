@@ -2,7 +2,7 @@
 /// collector reads it: one `# HELP` and `# TYPE` per family, units in the names, label values
 /// escaped. A small writer rather than swift-prometheus: the export is a one-shot snapshot of a
 /// value we already have, and the dashboard binary must not grow Foundation for it.
-public struct MetricsWriter: Sendable {
+package struct MetricsWriter: Sendable {
     public private(set) var text = ""
     private var families: Set<String> = []
 
@@ -68,7 +68,7 @@ public struct MetricsWriter: Sendable {
 }
 
 /// `thermtop export`: the status as Prometheus metrics.
-public enum MetricsReport {
+package enum MetricsReport {
     /// Ordinal used by the `_level` gauges: nominal 0 … critical 3.
     static func ordinal(_ s: ThermalState) -> Double {
         Double(ThermalState.allCases.firstIndex(of: s) ?? 0)

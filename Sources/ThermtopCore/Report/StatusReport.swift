@@ -1,6 +1,6 @@
 /// `thermtop status`: the device state, reason, low power, tier, policy, every sensor with its
 /// level, and batteries, as text or as a versioned JSON object.
-public enum StatusReport {
+public enum ThermalStatusReport {
     /// Bumped when a field changes meaning or disappears; new fields may be added within a version.
     public static let schema = "thermtop.status/1"
 
@@ -293,3 +293,7 @@ public enum StatusReport {
         ])
     }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias StatusReport = ThermalStatusReport

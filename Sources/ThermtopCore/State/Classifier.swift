@@ -1,6 +1,6 @@
 /// The level of one temperature sensor, its thresholds and why.
 public struct SensorAssessment: Sendable, Equatable, Identifiable {
-    public var sensor: TemperatureSensor
+    public var sensor: ThermalSensor
     public var thresholds: SensorThresholds
     public var level: ThermalState
     /// True when the reading is below the level's threshold but above its clearing point.
@@ -71,7 +71,7 @@ public struct CoolingAssessment: Sendable, Equatable, Identifiable {
 /// A fan judged like a fan cooling device (ChromeOS ratios on its duty): a fan the firmware
 /// drives to full speed is already a response to heat.
 public struct FanAssessment: Sendable, Equatable, Identifiable {
-    public var fan: Fan
+    public var fan: ThermalFan
     public var level: ThermalState
     /// True when the fan cannot speak for heat: manual or fixed full-speed control (a person
     /// or the driver chose the speed), or no duty known.
@@ -157,7 +157,7 @@ public struct ClassifierMemory: Sendable, Equatable {
 
 /// Turns a snapshot into a thermal state. Pure: the same snapshot, config and memory give the
 /// same answer; `memory` carries hysteresis and throttle history to the next call.
-public enum Classifier {
+public enum ThermalClassifier {
     /// Level of one sensor given its previous level. Rising: the highest level whose
     /// threshold is reached. Falling: a level is kept while the reading stays at or above
     /// `threshold − hysteresis`.
@@ -173,7 +173,7 @@ public enum Classifier {
         return (kept, kept > raw)
     }
 
-    public static func assess(sensor raw: TemperatureSensor, config: ThermalConfig,
+    public static func assess(sensor raw: ThermalSensor, config: ThermalConfig,
                               previous: ThermalState) -> SensorAssessment {
         let o = config.override(for: raw)
         let th = SensorThresholds.derive(for: raw, config: config)
@@ -231,7 +231,7 @@ public enum Classifier {
         return CoolingAssessment(device: d, kind: kind, level: lvl, ignored: false, reason: reason)
     }
 
-    public static func assess(fan f: Fan, config: ThermalConfig) -> FanAssessment {
+    public static func assess(fan f: ThermalFan, config: ThermalConfig) -> FanAssessment {
         let name = f.displayName
         switch f.control {
         case .manual?, .fullSpeed?:
@@ -412,3 +412,7 @@ public enum Classifier {
                                  fans: fans)
     }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias Classifier = ThermalClassifier

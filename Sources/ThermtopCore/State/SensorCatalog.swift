@@ -1,7 +1,7 @@
 /// What thermtop knows about drivers: which group a sensor belongs to, a readable name, the
 /// headline CPU temperature of each package, which channels fold under it, which sensors
 /// mirror another one and which are known dummies. Pure: the same sensors give the same result.
-public enum SensorCatalog {
+package enum SensorCatalog {
     /// Chips and zone types, normalised (lowercase, `-` → `_`), by group.
     static let cpuNames: Set<String> = [
         "coretemp", "k10temp", "zenpower", "k8temp", "via_cputemp", "x86_pkg_temp", "cpu_thermal", "tcpu",

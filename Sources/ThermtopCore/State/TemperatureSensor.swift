@@ -1,7 +1,7 @@
 /// A temperature the classifier can judge: a thermal zone, an hwmon channel (not a mirror of a
 /// zone), or a battery's own temperature. Carries the sensor's own limits, its stable identity
 /// and how to present it (group, readable name, headline, folding).
-public struct TemperatureSensor: Sendable, Equatable, Identifiable {
+public struct ThermalSensor: Sendable, Equatable, Identifiable {
     public enum Kind: String, Sendable, Codable {
         case zone, hwmon, battery
     }
@@ -33,9 +33,9 @@ public struct TemperatureSensor: Sendable, Equatable, Identifiable {
     /// hwmon chip name or zone type, and the channel label (raw, as the kernel printed them).
     public var chip: String?
     public var label: String?
-    public var deviceInfo: DeviceInfo?
+    public var deviceInfo: ThermalDeviceInfo?
     /// Set by `SensorCatalog.annotate`:
-    public var group: SensorGroup = .other
+    public var group: ThermalSensorGroup = .other
     /// `CPU (k10temp Tctl)`, `NVMe Samsung SSD 980 1TB (Composite)`, `Wi-Fi (iwlwifi_1)`.
     public var displayName: String
     /// The CPU temperature to show first for its package (one per package).
@@ -62,7 +62,7 @@ public struct TemperatureSensor: Sendable, Equatable, Identifiable {
                 passiveTrips: [TripPoint] = [], hotTrip: TripPoint? = nil, criticalTrip: TripPoint? = nil,
                 max: Double? = nil, crit: Double? = nil, critHyst: Double? = nil, emergency: Double? = nil,
                 isBattery: Bool = false, location: String? = nil, chip: String? = nil, label: String? = nil,
-                deviceInfo: DeviceInfo? = nil, displayName: String? = nil) {
+                deviceInfo: ThermalDeviceInfo? = nil, displayName: String? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
@@ -131,7 +131,7 @@ extension Snapshot {
     /// Every temperature worth judging, each physical sensor once: zones, then hwmon channels
     /// that do not mirror a zone, then batteries that report a temperature; annotated with
     /// group, readable name, headline CPU, folding and dummies (`SensorCatalog`).
-    public var temperatureSensors: [TemperatureSensor] {
+    public var temperatureSensors: [ThermalSensor] {
         var out = zones.map(TemperatureSensor.init(zone:))
         out += hwmon.filter { $0.mirrorsZone == nil }.map(TemperatureSensor.init(channel:))
         for b in batteries where b.celsius != nil {
@@ -141,3 +141,7 @@ extension Snapshot {
         return SensorCatalog.annotate(out)
     }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias TemperatureSensor = ThermalSensor

@@ -42,7 +42,7 @@ public struct ThermalConfig: Sendable, Equatable {
     public var forecast = ForecastConfig()
     /// Glob rules over sensor ids (the config file's `[[sensor]]` tables), applied in order;
     /// a later rule's set fields win, and an entry in `overrides` wins over all of them.
-    public var rules: [PatternOverride] = []
+    public var rules: [SensorPatternOverride] = []
 
     /// A sysfs read that has not returned after this many seconds is given up on: the file is
     /// unknown (`timed-out`) and the rest of the sample goes on.
@@ -54,7 +54,7 @@ public struct ThermalConfig: Sendable, Equatable {
     public init() {}
 
     /// The override for a sensor: matching rules in order, then `overrides` by id or name.
-    public func override(for sensor: TemperatureSensor) -> SensorOverride? {
+    public func override(for sensor: ThermalSensor) -> SensorOverride? {
         var merged: SensorOverride?
         for r in rules where r.match.matches(sensor.id) {
             merged = (merged ?? SensorOverride()).merged(with: r.override)

@@ -1,6 +1,6 @@
 /// One threshold of a sensor: where the level starts, how far below it the level clears, and
 /// the rule that produced it (shown in reasons and in the detail view).
-public struct Threshold: Sendable, Equatable {
+public struct ThermalThreshold: Sendable, Equatable {
     public var celsius: Double
     public var hysteresis: Double
     /// Where the value comes from: `passive trip`, `hwmon max`, `critical trip 103.0 °C − 15.0 °C`…
@@ -27,17 +27,17 @@ public struct Threshold: Sendable, Equatable {
 
 /// The fair, serious and critical thresholds of one sensor.
 public struct SensorThresholds: Sendable, Equatable {
-    public var fair: Threshold
-    public var serious: Threshold
-    public var critical: Threshold
+    public var fair: ThermalThreshold
+    public var serious: ThermalThreshold
+    public var critical: ThermalThreshold
 
-    public init(fair: Threshold, serious: Threshold, critical: Threshold) {
+    public init(fair: ThermalThreshold, serious: ThermalThreshold, critical: ThermalThreshold) {
         self.fair = fair
         self.serious = serious
         self.critical = critical
     }
 
-    public subscript(state: ThermalState) -> Threshold? {
+    public subscript(state: ThermalState) -> ThermalThreshold? {
         switch state {
         case .nominal: nil
         case .fair: fair
@@ -52,7 +52,7 @@ public struct SensorThresholds: Sendable, Equatable {
     /// - critical: hot trip; critical trip − 5 °C; hwmon `crit` or `emergency`; serious + 10 °C.
     /// - fair: serious − 10 °C.
     /// A level clears below its threshold minus the trip's hysteresis (default 2 °C).
-    public static func derive(for sensor: TemperatureSensor, config: ThermalConfig) -> SensorThresholds {
+    public static func derive(for sensor: ThermalSensor, config: ThermalConfig) -> SensorThresholds {
         let o = config.override(for: sensor)
         let defaultHyst = o?.hysteresis ?? config.defaultHysteresis
         func hyst(_ trip: TripPoint?) -> Double {
@@ -130,3 +130,7 @@ package func formatDegrees(_ c: Double) -> String {
     let sign = r < 0 ? "−" : ""
     return "\(sign)\(w).\(tenths) °C"
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
+// (issue 7 §6: no generic names injected into users' code).
+package typealias Threshold = ThermalThreshold

@@ -5,7 +5,7 @@ import ThermtopCore
 /// thread-safe, and none of them is `Sendable`).
 public final class LinuxWakeSources {
     /// Every source, available or not (the unavailable ones have a nil descriptor and say why).
-    public let all: [any WakeSource]
+    public let all: [any MonitorWakeSource]
     /// The D-Bus power-profiles source, whose reading the sysfs source merges into each sample.
     public let powerProfiles: PowerProfilesSource?
 

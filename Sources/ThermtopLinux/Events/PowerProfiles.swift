@@ -180,7 +180,7 @@ public final class PowerProfilesSource: WakeSource {
         return e > 0 ? Int16(e) : Int16(POLLIN)
     }
 
-    public func drain() -> [ChangeHint] {
+    public func drain() -> [MonitorChangeHint] {
         guard state.active, let bus else { return [] }
         while true {
             let r = tt_sd_bus_process(bus, nil)

@@ -17,7 +17,7 @@ enum GenlConstant {
 
 /// A generic-netlink family as the controller describes it: its message type and its
 /// multicast groups by name.
-public struct GenlFamily: Sendable, Equatable {
+package struct GenlFamily: Sendable, Equatable {
     public var id: UInt16
     public var name: String
     public var groups: [String: UInt32]
@@ -88,7 +88,7 @@ public struct GenlFamily: Sendable, Equatable {
 }
 
 /// One message of the kernel's `thermal` generic-netlink family (linux/thermal.h).
-public struct ThermalGenlMessage: Sendable, Equatable {
+package struct ThermalGenlMessage: Sendable, Equatable {
     /// `enum thermal_genl_event`.
     public enum Event: Sendable, Equatable, Hashable {
         case zoneCreate, zoneDelete, zoneDisable, zoneEnable
@@ -212,9 +212,9 @@ public struct ThermalGenlMessage: Sendable, Equatable {
 public final class ThermalNetlinkSource: WakeSource {
     public let name = "thermal netlink"
     private let socket: NetlinkSocket?
-    public private(set) var family: GenlFamily?
+    package private(set) var family: GenlFamily?
     public private(set) var state: EventSourceState
-    public private(set) var lastMessage: ThermalGenlMessage?
+    package private(set) var lastMessage: ThermalGenlMessage?
 
     /// The kernel answers the controller inside the sending call; the wait only bounds a
     /// kernel that never answers.
@@ -267,7 +267,7 @@ public final class ThermalNetlinkSource: WakeSource {
 
     public var descriptor: Int32? { state.active ? socket?.fd : nil }
 
-    public func drain() -> [ChangeHint] {
+    public func drain() -> [MonitorChangeHint] {
         guard state.active, let socket, let family else { return [] }
         var latest: ThermalGenlMessage?
         let hints = socket.drain(&state, overrunReason: "thermal netlink overrun: events lost") { bytes in

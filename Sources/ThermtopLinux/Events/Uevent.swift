@@ -4,7 +4,7 @@ import Glibc
 import ThermtopCore
 
 /// One kernel uevent: `ACTION@DEVPATH\0KEY=VALUE\0…` as the kernel broadcasts it.
-public struct UeventMessage: Sendable, Equatable {
+package struct UeventMessage: Sendable, Equatable {
     /// `add`, `remove`, `change`, `bind`, `unbind`, `online`, `offline`, `move`.
     public var action: String
     /// Under /sys, without the `/sys` prefix: `/devices/LNXSYSTM:00/…/power_supply/BAT0`.
@@ -59,7 +59,7 @@ public struct UeventMessage: Sendable, Equatable {
 
 /// Which uevents wake the sampler and how. A value so tests can listen to `net` (the one
 /// subsystem every machine lets root trigger) with the same rule code.
-public struct UeventFilter: Sendable, Equatable {
+package struct UeventFilter: Sendable, Equatable {
     /// `change` in these subsystems → resample (a charger plugged, a battery's firmware update).
     public var resampleOnChange: Set<String>
     /// `add` / `remove` in these subsystems → rediscover.
@@ -97,13 +97,13 @@ public struct UeventFilter: Sendable, Equatable {
 /// open and simply stay silent, which is normal: the sampler keeps its clock.
 public final class UeventSource: WakeSource {
     public let name = "uevent"
-    public let filter: UeventFilter
+    package let filter: UeventFilter
     private let socket: NetlinkSocket?
     public private(set) var state: EventSourceState
     /// The last message that passed the sender check, for tests and the overlay's detail.
-    public private(set) var lastMessage: UeventMessage?
+    package private(set) var lastMessage: UeventMessage?
 
-    public init(filter: UeventFilter = .thermtop) {
+    package init(filter: UeventFilter = .thermtop) {
         self.filter = filter
         do {
             let s = try NetlinkSocket(type: Int32(SOCK_DGRAM.rawValue), protocol: NetlinkConstant.kobjectUevent,
@@ -118,7 +118,7 @@ public final class UeventSource: WakeSource {
 
     public var descriptor: Int32? { state.active ? socket?.fd : nil }
 
-    public func drain() -> [ChangeHint] {
+    public func drain() -> [MonitorChangeHint] {
         guard state.active, let socket else { return [] }
         var latest: UeventMessage?
         // Only the kernel (port 0) speaks on group 1; anything else is not a uevent.

@@ -9,7 +9,7 @@ import ThermtopCore
 /// change; the layout around it (class symlinks into `devices/`, `device` links, directories)
 /// is copied as it is, links verbatim, plus each device's `uevent`. Serial numbers are left out
 /// (`serial`, `serial_number`, `*SERIAL*=` lines in `uevent`) unless `keepSerials`.
-public struct SysfsCapture {
+package struct SysfsCapture {
     public struct Report: Sendable, Equatable {
         public var files = 0
         public var links = 0

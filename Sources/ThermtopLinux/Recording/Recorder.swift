@@ -3,7 +3,7 @@ import ThermtopCore
 
 /// Collects what a `SysfsRoot`'s tap reports (set it with `root.setTap(recorder.tap)`), the
 /// last value per path, until `take()`. Safe to call from the reader threads.
-public final class AccessRecorder: Sendable {
+package final class AccessRecorder: Sendable {
     private let pending = Mutex(RecordedAccesses())
 
     public init() {}
@@ -37,7 +37,7 @@ public final class AccessRecorder: Sendable {
 
 /// Turns samples into recording lines: the first is the full frame, later ones carry only what
 /// changed (values that differ from the last recorded one, and paths seen for the first time).
-public struct RecordingSession: Sendable {
+package struct RecordingSession: Sendable {
     private var known = RecordedAccesses()
     private var started: Double?
     public private(set) var samples = 0

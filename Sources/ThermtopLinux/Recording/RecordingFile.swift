@@ -7,7 +7,7 @@ import ThermtopCore
 /// Writes a recording line by line. Each line goes to the kernel in one `write(2)` as soon as
 /// it is complete (gzip: compressed and sync-flushed per line), so a recording cut by Ctrl-C
 /// or a crash is readable up to its last whole line.
-public final class RecordingWriter {
+package final class RecordingWriter {
     public let path: String
     private var fd: Int32 = -1
     private var gz: gzFile?
@@ -67,7 +67,7 @@ public final class RecordingWriter {
 }
 
 /// A recording file that could not be opened, read or written.
-public struct RecordingIOError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RecordingIOError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var message: String
 
@@ -93,7 +93,7 @@ public struct RecordingIOError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String { "\(path): \(message)" }
 }
 
-public enum RecordingFile {
+package enum RecordingFile {
     /// Read and decode a recording (plain or gzip, told apart by its content), streaming it in
     /// chunks: a line longer than `RecordingFormat.maxLineBytes` stops the read with an error
     /// naming it, without reading the rest of that line.

@@ -4,7 +4,7 @@ import ThermtopCore
 /// Serves a recording's file contents to a `SysfsRoot`, as they were at a moment of the
 /// recording, so the same readers, classifier and policy run on it as on a live `/sys`.
 /// Paths the recording never saw read as missing.
-public final class ReplayBackend: SysfsBackend {
+package final class ReplayBackend: SysfsBackend {
     public let recording: Recording
     private struct State {
         var next = 0
@@ -66,7 +66,7 @@ public final class ReplayBackend: SysfsBackend {
 /// A sensor source that replays a recording through `SysfsSource` (the live readers) on a
 /// `ReplayBackend`. `advance()` moves to the next recorded sample; the monitor then samples it
 /// at the recorded time (use a `ReplayClock`).
-public final class ReplaySource: SensorSource {
+package final class ReplaySource: SensorSource {
     public let recording: Recording
     public let backend: ReplayBackend
     public let sysfs: SysfsSource
@@ -102,7 +102,7 @@ public final class ReplaySource: SensorSource {
 }
 
 /// The monitor's clock during a replay: the recorded time of the sample being replayed.
-public final class ReplayClock: MonitorClock, Sendable {
+package final class ReplayClock: MonitorClock, Sendable {
     private let current = Mutex(0.0)
     public init() {}
     public func set(_ t: Double) { current.withLock { $0 = t } }
@@ -114,7 +114,7 @@ public final class ReplayClock: MonitorClock, Sendable {
 
 /// Replays a recording into a monitor, sample by sample, at the recorded times.
 @MainActor
-public struct ReplayDriver {
+package struct ReplayDriver {
     public let source: ReplaySource
     public let clock: ReplayClock
     public let monitor: ThermalMonitor

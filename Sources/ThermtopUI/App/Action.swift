@@ -50,7 +50,7 @@ public enum Action: Sendable, Equatable {
 /// Work the run loop must do after the reducer changed the state (I/O stays at the edge).
 public enum Effect: Sendable, Equatable {
     /// Apply these overrides to the monitor.
-    case setOverrides(Overrides)
+    case setOverrides(ThermalOverrides)
     /// Rediscover devices and sample now.
     case refresh
     /// Change the simulated laptop's load by this much.

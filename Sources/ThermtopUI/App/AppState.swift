@@ -142,7 +142,7 @@ public struct AppState: Sendable, Equatable {
     public var stats = RuntimeStats()
     public var quit = false
     /// °C or °F for display (decisions stay in °C); the config's `units`.
-    public var units: TemperatureUnit = .celsius
+    package var units: TemperatureUnit = .celsius
     /// The config file's settings and the on-change counters (debug overlay).
     public var configInfo = ConfigInfo()
     /// The exit status to leave with (128 + signal after a quit signal).
