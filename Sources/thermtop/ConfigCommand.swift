@@ -41,14 +41,9 @@ struct ConfigOptions: ParsableArguments {
         }
     }
 
-    /// Warnings for rules that match none of `sensors` (not fatal outside `config --check`), and
-    /// for settings that are read but not acted on yet, so none is silently ignored.
+    /// Warnings for rules that match none of `sensors` (not fatal outside `config --check`).
     static func warnings(_ config: UserConfig, status: MonitorStatus) -> [String] {
-        var out = ConfigFile.unknownSensors(config, sensors: status.snapshot.temperatureSensors).map(\.description)
-        if config.units == .fahrenheit {
-            out.append("\(config.path ?? "config"): units = \"fahrenheit\" is accepted but not drawn yet: temperatures are shown in °C")
-        }
-        return out
+        ConfigFile.unknownSensors(config, sensors: status.snapshot.temperatureSensors).map(\.description)
     }
 }
 

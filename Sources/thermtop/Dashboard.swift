@@ -15,8 +15,9 @@ struct Thermtop: AsyncParsableCommand {
         abstract: "top for heat: how hot this machine is, and how hard software should push right now.",
         discussion: """
             With no subcommand, opens the live dashboard (keys: 1-4 simulate a state, 0 back to \
-            live, l low power, S simulated laptop, s sort, / filter, d debug, ? help, q quit). `thermtop status` prints the same decision \
-            once, as text or JSON.
+            live, l low power, S simulated laptop, s sort, / filter, f °C/°F, d debug, ? help, q quit). `thermtop status` prints the same decision \
+            once, as text or JSON. `--replay FILE` plays a recording (thermtop record) through the same \
+            readers, classifier and policy: p pauses, n steps one sample, < and > halve and double the speed.
             """,
         version: ThermtopInfo.version,
         subcommands: [Status.self, Watch.self, Export.self, ConfigCommand.self, Record.self, Capture.self]
@@ -37,22 +38,46 @@ struct Thermtop: AsyncParsableCommand {
     @Flag(help: "ASCII bars, sparklines and boxes instead of Unicode.")
     var ascii = false
 
+    @Option(help: ArgumentHelp("Play a recording (thermtop record) instead of reading live sensors.", valueName: "file"))
+    var replay: String?
+
+    // `.unconditional`: `--speed -2` must reach validate() and get the range message.
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --replay: recorded seconds per second (default 1; < and > halve and double it).", valueName: "x"))
+    var speed: Double?
+
     func validate() throws {
         if let delay, !(delay.isFinite && UserConfig.delayRange.contains(delay)) {
             throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(delay)).")
+        }
+        if let speed {
+            guard replay != nil else { throw ValidationError("--speed needs --replay FILE.") }
+            guard speed.isFinite && speed > 0 else {
+                throw ValidationError("--speed must be a positive number (got \(speed)); 1 plays the recording in real time, 2 twice as fast.")
+            }
+        }
+        if let replay {
+            if replay.isEmpty { throw ValidationError("--replay needs a recording file (got an empty string).") }
+            if source.sysfsRoot != nil || source.simulate || source.ppdState != nil {
+                throw ValidationError("--replay reads its sensors from the recording; drop --sysfs-root/--simulate/--ppd-state.")
+            }
+            if delay != nil {
+                throw ValidationError("--replay keeps the recording's own timing; drop --delay (use --speed X to play faster).")
+            }
         }
     }
 
     @MainActor
     mutating func run() async throws {
-        // A broken config stops here, before the terminal is touched.
+        // A broken config or recording stops here, before the terminal is touched.
         let cfg = try config.load()
+        let recording = try replay.map { try loadRecording($0, command: "") }
         if let problem = Terminal.preflight() {
             printError("thermtop: \(problem). The dashboard needs an interactive terminal; use `thermtop status` (or `thermtop status --json`) for a one-shot report.")
             throw ExitCode(2)
         }
-        let delay = self.delay ?? cfg.delay ?? 1
-        let feed = DashboardFeed(options: source, config: cfg.applied(), delay: delay)
+        let delay = recording?.header.delaySeconds ?? self.delay ?? cfg.delay ?? 1
+        let feed = recording.map { DashboardFeed(replay: $0, file: replay!, options: source, config: cfg.applied()) }
+            ?? DashboardFeed(options: source, config: cfg.applied(), delay: delay)
         defer { feed.stop() }
         let envNoColor = getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
         let noColor = self.noColor || cfg.color == false
@@ -76,6 +101,14 @@ struct Thermtop: AsyncParsableCommand {
         app.units = cfg.units ?? .celsius
         app.configInfo = ConfigInfo(path: cfg.path, lines: cfg.summary, warnings: ConfigOptions.warnings(cfg, status: app.status))
         var loop = RunLoop(feed: feed, terminal: term, app: app)
+        if let recording, let file = replay {
+            let h = recording.header
+            loop.app.hostname = h.host
+            loop.app.replay = ReplayState(file: file, host: h.host, kernel: h.kernel, startTime: h.startTime,
+                                          total: recording.samples.last?.time ?? 0, sampleCount: recording.samples.count,
+                                          position: ReplayPosition(index: 0, time: recording.samples.first?.time ?? 0, nextTime: nil),
+                                          speed: speed ?? 1, now: loop.clock.now())
+        }
         if let (command, interval) = hook.resolved(cfg) {
             loop.hook = OnChangeHook(command: command, interval: interval, output: .discard, initial: app.status)
             loop.app.configInfo.onChange = command
@@ -113,6 +146,11 @@ struct RunLoop {
                 dispatch(.resized(width: size.width, height: size.height))
             } else {
                 feed.perform(effect)
+                // A replayed sample is read on this thread: its status is there now.
+                if case .replayAdvance = effect {
+                    let (status, info) = feed.drain()
+                    dispatch(.statusArrived(status, info))
+                }
             }
         }
     }
@@ -166,6 +204,8 @@ struct RunLoop {
         // clocks are timed here.
         var wake = now + 60
         if let due = hook?.schedule.nextDue { wake = min(wake, due) }
+        // A replay's next recorded sample, at the playback speed.
+        if !app.paused, let due = app.replay?.nextDue { wake = min(wake, due) }
         let fps = policy.pulseFramesPerSecond
         if fps > 0 { wake = min(wake, ((now * fps + 1e-6).rounded(.down) + 1) / fps) }
         // The clock's next shown value: the next second, or the next minute.

@@ -6,12 +6,28 @@ import ThermtopUI
 /// samples on its own thread and signals `wakeDescriptor` on each new status, and the commands
 /// the reducer's effects turn into. Keys never wait on a sensor read: every command returns
 /// at once and the result arrives as a new status.
+///
+/// A replay (`--replay FILE`) has no sampler thread: a `ReplayDriver` feeds the recorded
+/// samples through the same readers (`SysfsSource` on the recording), classifier and policy
+/// when the reducer says they are due (`Effect.replayAdvance`), on the run loop's thread
+/// (reading a recording is memory only).
 @MainActor
 final class DashboardFeed {
     private(set) var hub: ThermalStatusHub
     private let options: SourceOptions
     private let config: ThermalConfig
     private let delay: Double
+    private var replay: ReplayDriver?
+
+    /// Plays `recording` from its first sample.
+    init(replay recording: Recording, file: String, options: SourceOptions, config: ThermalConfig) {
+        self.options = options
+        self.config = config
+        delay = recording.header.delaySeconds
+        let driver = ReplayDriver(recording: recording, fileLabel: file, config: config, overrides: options.overrides)
+        replay = driver
+        hub = driver.monitor.hub
+    }
 
     init(options: SourceOptions, config: ThermalConfig, delay: Double) {
         self.options = options
@@ -43,6 +59,15 @@ final class DashboardFeed {
     /// The newest status and what the sampler says about it; empties the wake descriptor.
     func drain() -> (MonitorStatus, FeedInfo) {
         hub.consumeWake()
+        if let replay {
+            var s = hub.current
+            s.sourceLabel = replay.source.label
+            let samples = replay.recording.samples
+            let index = max(0, replay.fed - 1)
+            let position = ReplayPosition(index: index, time: samples[index].time, nextTime: replay.nextTime)
+            return (s, FeedInfo(samples: s.sampler.samples, sampleMilliseconds: s.sampler.lastSampleSeconds * 1000,
+                                refreshDueAt: 0, simulatedLoad: nil, replay: position))
+        }
         let s = hub.current
         let info = FeedInfo(samples: s.sampler.samples, sampleMilliseconds: s.sampler.lastSampleSeconds * 1000,
                             refreshDueAt: s.sampler.lastRediscovery + s.policy.refreshIntervalSeconds,
@@ -51,6 +76,15 @@ final class DashboardFeed {
     }
 
     func perform(_ effect: Effect) {
+        if replay != nil {
+            switch effect {
+            case .replayAdvance(let time): replay!.run(through: time)
+            case .setOverrides(let o): hub.setOverrides(o)
+            // Nothing else reaches a replay: no sampler to pause, nothing to rediscover or load.
+            case .refresh, .adjustLoad, .useSimulatedLaptop, .setPaused, .suspend: break
+            }
+            return
+        }
         switch effect {
         case .setOverrides(let o):
             _ = hub.setOverrides(o)
@@ -67,7 +101,7 @@ final class DashboardFeed {
             hub.start()
         case .setPaused(let p):
             hub.setPaused(p)
-        case .suspend:
+        case .suspend, .replayAdvance:
             break
         }
     }

@@ -22,13 +22,18 @@ struct Status: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Decide from a recording (thermtop record) instead of live sensors.", valueName: "file"))
     var replay: String?
 
+    // The dashboard's own `--replay` (root command) is parsed there even after `status`, so
+    // the file may arrive in either.
+    @ParentCommand var root: Thermtop
+    var replayFile: String? { replay ?? root.replay }
+
     @Option(parsing: .unconditional, help: ArgumentHelp("With --replay: the moment, in seconds from the start (default: the end).", valueName: "seconds"))
     var at: Double?
 
     func validate() throws {
-        if at != nil && replay == nil { throw ValidationError("--at needs --replay FILE.") }
+        if at != nil && replayFile == nil { throw ValidationError("--at needs --replay FILE.") }
         if let a = at, !(a.isFinite && a >= 0) { throw ValidationError("--at must be 0 or more seconds (got \(a)).") }
-        if replay != nil && (source.sysfsRoot != nil || source.simulate) {
+        if replayFile != nil && (source.sysfsRoot != nil || source.simulate) {
             throw ValidationError("--replay reads its sensors from the recording; drop --sysfs-root/--simulate.")
         }
     }
@@ -39,7 +44,7 @@ struct Status: AsyncParsableCommand {
         try StandardStreams.requireStdout()
         let cfg = try config.load()
         let status: MonitorStatus
-        if let replay {
+        if let replay = replayFile {
             status = try replayStatus(replay, config: cfg.applied())
         } else {
             // The same engine the dashboard and the library run: its first reading (discovery and

@@ -832,3 +832,160 @@ struct DashboardTmuxTests {
         #expect(a == b && b == c, "the pulse moved at tier \(PaneText.tier(tmux.capture()) ?? "?"): \([a, b, c])", sourceLocation: sourceLocation)
     }
 }
+
+// MARK: - Replay, forecast and °F in the real binary
+
+@Suite(
+    "Dashboard end to end: --replay of a real recording, the forecast before the state, °F",
+    .serialized,
+    .enabled(if: TmuxE2E.tmuxInstalled || TmuxE2E.onCI,
+             "tmux is not installed: skipping the end-to-end dashboard tests (apt-get install tmux); with CI=true they fail instead")
+)
+struct DashboardReplayForecastUnitsTests {
+    /// `0:01.4 / 0:03` from a replay header, nil when none is shown.
+    static func elapsed(_ screen: String) -> String? {
+        let h = PaneText.header(screen)
+        guard let r = h.range(of: #"[0-9]+:[0-9]{2}\.[0-9] / [0-9:]+"#, options: .regularExpression) else { return nil }
+        return String(h[r])
+    }
+
+    /// Records a copy of intel-laptop with `thermtop record` (0.2 s samples for 3 s) while the
+    /// CPU package (coretemp and its x86_pkg_temp mirror) goes from 53 °C to 95 °C after about
+    /// 1.2 s: a real recording with a state change.
+    static func recordHeatUp(in dir: URL) throws -> String {
+        let q = TmuxE2E.shellQuote
+        let tree = dir.appendingPathComponent("tree").path
+        let rec = dir.appendingPathComponent("heat.jsonl").path
+        let zone = tree + "/devices/virtual/thermal/thermal_zone1/temp"
+        let package = tree + "/devices/platform/coretemp.0/hwmon/hwmon1/temp1_input"
+        let script = """
+            cp -a \(q(TmuxE2E.fixture("intel-laptop"))) \(q(tree)) || exit 1
+            \(q(TmuxE2E.binary)) record \(q(rec)) --seconds 3 --delay 0.2 --sysfs-root \(q(tree)) & pid=$!
+            sleep 1.2; printf '95000\\n' > \(q(zone)); printf '95000\\n' > \(q(package)); wait $pid
+            """
+        let r = TmuxE2E.run("/bin/sh", ["-c", script])
+        try #require(r.status == 0, "thermtop record failed: \(r.output)")
+        return rec
+    }
+
+    @Test("--replay plays a recording: REPLAY header with the recorded time and speed, the recorded state change, p pauses, n steps, > speeds up, the end stays on screen")
+    func replayARecording() throws {
+        let dir = try Run.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rec = try Self.recordHeatUp(in: dir)
+        let tmux = try TmuxDashboard(arguments: ["--replay", rec, "--speed", "0.5"], width: 100, height: 30)
+        defer { tmux.stop() }
+        let (up, first) = tmux.waitForScreen {
+            PaneText.header($0).contains("REPLAY") && PaneText.lines($0).contains { $0.hasPrefix("? help q quit") }
+        }
+        try #require(up, "no replay on screen:\n\(first)")
+        #expect(PaneText.header(first).contains("×0.5"), "speed not shown: \(PaneText.header(first))")
+        #expect(Self.elapsed(first)?.hasSuffix("/ 0:03") == true, "no elapsed / total: \(PaneText.header(first))")
+        #expect(first.contains("REPLAY of heat.jsonl from "), "\(first)")
+        #expect(PaneText.badge(first) == "NOMINAL", "\(PaneText.header(first))")
+
+        // The package went to 95 °C 1.2 s into the recording: at ×0.5 that shows after ~2.4 s.
+        let (hot, h) = tmux.waitForScreen(timeout: 10) { ["SERIOUS", "CRITICAL"].contains(PaneText.badge($0) ?? "") }
+        try #require(hot, "the recorded state change never appeared:\n\(h)")
+
+        tmux.send("p")
+        let (paused, p) = tmux.waitForScreen { PaneText.header($0).contains("REPLAY PAUSED") }
+        try #require(paused, "p did not pause the replay:\n\(p)")
+        let at = try #require(Self.elapsed(p))
+        usleep(800_000)
+        #expect(Self.elapsed(tmux.capture()) == at, "the replay moved while paused")
+        tmux.send("n")
+        let (stepped, s) = tmux.waitForScreen { Self.elapsed($0) != nil && Self.elapsed($0) != at }
+        #expect(stepped, "n did not step one sample (still \(at)):\n\(s)")
+        #expect(PaneText.header(s).contains("REPLAY PAUSED"), "n must leave the replay paused: \(PaneText.header(s))")
+
+        tmux.send(">")
+        let (faster, f) = tmux.waitForScreen { PaneText.header($0).contains("×1 ") || PaneText.header($0).hasSuffix("×1") }
+        #expect(faster, "> did not double the speed: \(PaneText.header(f))")
+        tmux.send("p")
+        let (ended, e) = tmux.waitForScreen(timeout: 10) { $0.contains("REPLAY: the recording ended at") }
+        try #require(ended, "the end of the recording was not shown:\n\(e)")
+        #expect(PaneText.header(e).contains("REPLAY ENDED"), "\(PaneText.header(e))")
+        usleep(500_000)
+        #expect(tmux.format("#{pane_dead}") != "1", "the dashboard must stay at the end of a replay")
+        tmux.send("q")
+        #expect(tmux.waitForExitStatus() == 0)
+    }
+
+    @Test("the simulated laptop: after + raises the load, the forecast appears in the header before the state changes")
+    func forecastBeforeTheStateChanges() throws {
+        let tmux = try TmuxDashboard(arguments: ["--simulate", "--delay", "0.2"], width: 120, height: 40)
+        defer { tmux.stop() }
+        let (up, first) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(first)")
+        try #require(PaneText.badge(first) == "NOMINAL", "\(PaneText.header(first))")
+        for _ in 0..<4 { tmux.send("+") }
+        var forecastSeen: (Date, String)?
+        var stateChanged: Date?
+        let deadline = Date().addingTimeInterval(60)
+        var screen = first
+        while Date() < deadline && stateChanged == nil {
+            screen = tmux.capture()
+            let h = PaneText.header(screen)
+            if forecastSeen == nil, PaneText.badge(screen) == "NOMINAL",
+               let r = h.range(of: #"(fair|serious|critical) in ~[0-9]+ (s|min)"#, options: .regularExpression) {
+                forecastSeen = (Date(), String(h[r]))
+            }
+            if let b = PaneText.badge(screen), b != "NOMINAL" { stateChanged = Date() }
+            usleep(50_000)
+        }
+        let seen = try #require(forecastSeen, "no forecast while nominal:\n\(screen)")
+        let changed = try #require(stateChanged, "the state never changed after +:\n\(screen)")
+        #expect(seen.0 < changed, "forecast \(seen.1) at \(seen.0), state changed at \(changed)")
+    }
+
+    @Test("units = \"fahrenheit\" in the config shows °F everywhere; f switches to °C and back")
+    func fahrenheitFromConfigAndF() throws {
+        let dir = try Run.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("f.toml")
+        try Run.write("units = \"fahrenheit\"\n", to: config)
+        let tmux = try TmuxDashboard(arguments: ["--config", config.path, "--sysfs-root", TmuxE2E.fixture("intel-laptop")],
+                                     width: 120, height: 40)
+        defer { tmux.stop() }
+        let (up, first) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(first)")
+        #expect(first.contains("°F") && !first.contains("°C"), "\(first)")
+        tmux.send("f")
+        let (c, cs) = tmux.waitForScreen { $0.contains("°C") && !$0.contains("°F") }
+        #expect(c, "f did not switch to °C:\n\(cs)")
+        tmux.send("d")
+        let (overlay, o) = tmux.waitForScreen { $0.contains("from config: units = fahrenheit") }
+        #expect(overlay, "the debug overlay does not show the config's units:\n\(o)")
+        tmux.send("q")
+        #expect(tmux.waitForExitStatus() == 0)
+    }
+
+    @Test("bad --replay invocations exit 64 before any screen; a bad recording exits 65 naming the line", arguments: [
+        (["--speed", "2"], Int32(64), "--speed needs --replay"),
+        (["--replay", "REC", "--speed", "0"], 64, "--speed must be a positive number"),
+        (["--replay", "REC", "--speed", "-1"], 64, "--speed must be a positive number"),
+        (["--replay", "REC", "--speed", "inf"], 64, "--speed must be a positive number"),
+        (["--replay", "REC", "--speed", "nan"], 64, "--speed must be a positive number"),
+        (["--replay", "REC", "--simulate"], 64, "drop --sysfs-root/--simulate"),
+        (["--replay", "REC", "--sysfs-root", "/tmp"], 64, "drop --sysfs-root/--simulate"),
+        (["--replay", "REC", "--delay", "1"], 64, "drop --delay"),
+        (["--replay", "BAD"], 65, "line 3: not JSON"),
+    ])
+    func badReplayInvocations(args: [String], status: Int32, message: String) throws {
+        let dir = try Run.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("bad.jsonl")
+        try Run.write("""
+            {"schema":"thermtop.recording/1","thermtop_version":"0.1.0","host":"h","kernel":"k","start_time":"2026-11-23T12:00:00Z","delay_seconds":1,"root":"/sys"}
+            {"t":0,"frame":true,"read":{}}
+            this is not JSON
+
+            """, to: bad)
+        let real = args.map { $0 == "REC" ? "/nonexistent.jsonl" : $0 == "BAD" ? bad.path : $0 }
+        let r = try Run.thermtop(real)
+        #expect(r.status == status, "\(real): \(r.stderr)")
+        #expect(r.stderr.contains(message), "\(real): \(r.stderr)")
+        #expect(r.stdout.isEmpty, "nothing may reach the terminal: \(r.stdout.debugDescription)")
+    }
+}

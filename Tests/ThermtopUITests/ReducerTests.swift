@@ -35,7 +35,8 @@ struct ReducerTests {
             .pageDown: .pageDown, .pageUp: .pageUp, .home: .selectFirst, .char("g"): .selectFirst,
             .end: .selectLast, .char("G"): .selectLast,
             .enter: .toggleDetail, .escape: .closeOverlay, .char("s"): .cycleSort, .char("/"): .startFilter,
-            .char("a"): .toggleShowAll,
+            .char("a"): .toggleShowAll, .char("f"): .toggleUnits,
+            .char("n"): .replayStep, .char("."): .replayStep, .char(">"): .replayFaster, .char("<"): .replaySlower,
         ]
         var actual: [Key: Action] = [:]
         for b in KeyMap.bindings { for k in b.keys { actual[k] = b.action } }

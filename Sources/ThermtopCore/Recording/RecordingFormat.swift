@@ -323,3 +323,18 @@ extension RecordingFormat {
         return JSONValue.object(fields).serialized(pretty: false)
     }
 }
+
+/// Wall-clock times of recorded moments (the replay's source label and the dashboard's REPLAY header).
+package enum ReplayTime {
+    /// `2026-11-23T12:00:00Z` + 41 s → `12:00:41` (UTC, as recorded); "" when the start time
+    /// is not in that form.
+    package static func wallClock(_ iso: String, plus seconds: Double) -> String {
+        let parts = iso.split(separator: "T")
+        guard parts.count == 2 else { return "" }
+        let hms = parts[1].prefix(8).split(separator: ":").compactMap { Int($0) }
+        guard hms.count == 3 else { return "" }
+        let total = (hms[0] * 3600 + hms[1] * 60 + hms[2] + Int(seconds.rounded(.down))) % 86400
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(two(total / 3600)):\(two(total / 60 % 60)):\(two(total % 60))"
+    }
+}

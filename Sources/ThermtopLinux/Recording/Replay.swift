@@ -159,17 +159,3 @@ package struct ReplayDriver {
         while let t = nextTime, t <= time + 1e-9 { step() }
     }
 }
-
-enum ReplayTime {
-    /// `2026-11-23T12:00:00Z` + 41 s → `12:00:41` (UTC, as recorded); `+41.0 s` style when the
-    /// start time is not in that form.
-    static func wallClock(_ iso: String, plus seconds: Double) -> String {
-        let parts = iso.split(separator: "T")
-        guard parts.count == 2 else { return "" }
-        let hms = parts[1].prefix(8).split(separator: ":").compactMap { Int($0) }
-        guard hms.count == 3 else { return "" }
-        let total = (hms[0] * 3600 + hms[1] * 60 + hms[2] + Int(seconds.rounded(.down))) % 86400
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(two(total / 3600)):\(two(total / 60 % 60)):\(two(total % 60))"
-    }
-}

@@ -32,6 +32,13 @@ public enum Action: Sendable, Equatable {
     case filterBackspace
     case filterCommit
     case filterCancel
+    /// Show temperatures in the other unit (°C ↔ °F); decisions stay in °C.
+    case toggleUnits
+    /// Replay: feed the next recorded sample (pauses first when playing).
+    case replayStep
+    /// Replay: double or halve the playback speed.
+    case replayFaster
+    case replaySlower
     // The run loop
     /// The monitor published a new status.
     case statusArrived(MonitorStatus, FeedInfo)
@@ -61,6 +68,9 @@ public enum Effect: Sendable, Equatable {
     case setPaused(Bool)
     /// Suspend the process (SIGTSTP): restore the terminal, stop, redraw on resume.
     case suspend
+    /// Replay: feed every recorded sample up to this recorded time (seconds since the start)
+    /// through the monitor.
+    case replayAdvance(through: Double)
 }
 
 public enum Reducer {
@@ -105,6 +115,10 @@ public enum Reducer {
             o.lowPower = state.lowPowerMode.override
             return [.setOverrides(o)]
         case .toggleSimulatedLaptop:
+            if state.replay != nil {
+                state.message = "S: a replay shows the recording; run thermtop --simulate for the simulated laptop."
+                return []
+            }
             return [.useSimulatedLaptop(!state.status.sourceIsSimulated)]
         case .raiseLoad, .lowerLoad:
             guard state.simulatedLoad != nil else {
@@ -119,9 +133,42 @@ public enum Reducer {
             state.helpTop = 0
         case .togglePause:
             state.paused.toggle()
+            if state.replay != nil {
+                // The replay's clock stops and restarts where the replay stands; nothing samples.
+                state.replay!.anchor(at: state.now)
+                return []
+            }
             return [.setPaused(state.paused)]
         case .refreshNow:
+            if state.replay != nil {
+                state.message = "r: a replay reads only what was recorded (p pause, n step, < > speed)."
+                return []
+            }
             return [.refresh]
+        case .toggleUnits:
+            state.units = state.units.toggled
+        case .replayStep:
+            guard let r = state.replay else {
+                state.message = "n steps through a recording: thermtop --replay FILE."
+                return []
+            }
+            state.paused = true
+            state.replay!.anchor(at: state.now)
+            guard let next = r.position.nextTime else {
+                state.message = "The recording has ended (q quits)."
+                return []
+            }
+            return [.replayAdvance(through: next)]
+        case .replayFaster, .replaySlower:
+            guard let r = state.replay else {
+                state.message = "< > change a replay's speed: thermtop --replay FILE --speed X."
+                return []
+            }
+            let range = ReplayState.speedRange
+            let speed = min(max(action == .replayFaster ? r.speed * 2 : r.speed / 2, range.lowerBound), range.upperBound)
+            state.replay!.anchorTime = state.paused ? r.position.time : min(r.playbackTime(at: state.now), r.position.nextTime ?? r.total)
+            state.replay!.anchorNow = state.now
+            state.replay!.speed = speed
         case .quit:
             state.quit = true
         case .selectNext: move(&state, by: 1)
@@ -160,6 +207,9 @@ public enum Reducer {
             state.wallSeconds = wall
             let fps = state.renderPolicy.pulseFramesPerSecond
             if fps > 0 { state.tick = Int((state.now * fps + 1e-6).rounded(.down)) }
+            if let r = state.replay, !state.paused, let due = r.nextDue, due <= state.now + 1e-6 {
+                return [.replayAdvance(through: r.playbackTime(at: state.now))]
+            }
         case .resized(let w, let h):
             state.width = max(0, w)
             state.height = max(0, h)
@@ -187,13 +237,15 @@ public enum Reducer {
     /// A new status: keep it, extend the history at the tier's step, follow the overrides.
     static func receive(_ state: inout AppState, _ new: MonitorStatus, _ info: FeedInfo) {
         state.status = new
+        if let p = info.replay { state.replay?.position = p }
         state.lowPowerMode = LowPowerMode(override: new.overrides.lowPower)
         state.stats.samples = info.samples
         state.stats.sampleMilliseconds = info.sampleMilliseconds
         state.refreshDueAt = info.refreshDueAt
         state.simulatedLoad = info.simulatedLoad
         let t = new.snapshot.time
-        state.now = max(state.now, t)
+        // A replay's snapshots carry recorded times, not this machine's monotonic clock.
+        if state.replay == nil { state.now = max(state.now, t) }
         let step = state.renderPolicy.historyStep(sampleDelay: state.sampleDelay)
         // A sample within the current step replaces the newest point, so the line advances at
         // the tier's pace whatever the sampling delay.

@@ -80,12 +80,16 @@ public struct FeedInfo: Sendable, Equatable {
     public var refreshDueAt: Double
     /// The simulated laptop's load, nil on real sensors.
     public var simulatedLoad: Double?
+    /// Where a replay stands after this status; nil when not replaying.
+    public var replay: ReplayPosition?
 
-    public init(samples: Int = 0, sampleMilliseconds: Double = 0, refreshDueAt: Double = 0, simulatedLoad: Double? = nil) {
+    public init(samples: Int = 0, sampleMilliseconds: Double = 0, refreshDueAt: Double = 0, simulatedLoad: Double? = nil,
+                replay: ReplayPosition? = nil) {
         self.samples = samples
         self.sampleMilliseconds = sampleMilliseconds
         self.refreshDueAt = refreshDueAt
         self.simulatedLoad = simulatedLoad
+        self.replay = replay
     }
 }
 
@@ -141,8 +145,10 @@ public struct AppState: Sendable, Equatable {
     public var color = true
     public var stats = RuntimeStats()
     public var quit = false
-    /// °C or °F for display (decisions stay in °C); the config's `units`.
+    /// °C or °F for display (decisions stay in °C); the config's `units`, `f` toggles.
     package var units: TemperatureUnit = .celsius
+    /// The recording being replayed (`--replay FILE`); nil for live sensors.
+    public var replay: ReplayState?
     /// The config file's settings and the on-change counters (debug overlay).
     public var configInfo = ConfigInfo()
     /// The exit status to leave with (128 + signal after a quit signal).

@@ -2,7 +2,7 @@ import ThermtopCore
 
 /// A btop-style history graph of the selected sensor for windows with rows to spare: columns
 /// of blocks in eighths, coloured by the level each height stands for, the sensor's fair and
-/// serious limits as dashed lines, a °C axis on the left and a time axis underneath.
+/// serious limits as dashed lines, a temperature axis (°C or °F) on the left and a time axis underneath.
 extension Panels {
     static func graph(_ state: AppState, into buf: inout CellBuffer, in r: Rect, theme: Theme) {
         guard r.height >= Layout.graphMinimumHeight, let a = state.selectedSensor ?? state.sortedSensors.first else { return }
@@ -10,7 +10,7 @@ extension Panels {
         let labelW = 6
         let plot = Rect(x: r.x + labelW + 1, y: r.y + 1, width: r.width - labelW - 2, height: r.height - 2)
         guard plot.width > 4, plot.height > 1 else { return }
-        let title = "History of \(a.sensor.displayName), °C, one column every \(Format.duration(step))"
+        let title = "History of \(a.sensor.displayName), \(state.units.symbol(unicode: theme.unicode)), one column every \(Format.duration(step))"
         fit(title, into: &buf, x: r.x + 1, y: r.y, in: r, style: theme.title, theme: theme)
 
         let th = a.thresholds
@@ -48,14 +48,14 @@ extension Panels {
                 buf[x, y] = Cell(ch, style: theme.fill(level(at: cellTemp)))
             }
         }
-        // °C axis: top, bottom, and the serious limit.
+        // Temperature axis: top, bottom, and the serious limit (placed in °C, labelled in the unit shown).
         let labels: [(Double, Int)] = [(high, plot.y), (low, plot.maxY - 1)]
         for (v, y) in labels {
-            buf.text(Format.padLeft(Format.degrees(v), labelW - 1), x: r.x, y: y, theme: theme)
+            buf.text(Format.padLeft(state.units.number(v), labelW - 1), x: r.x, y: y, theme: theme)
         }
         let sy = rowOf(th.serious.celsius)
         if sy > plot.y, sy < plot.maxY - 1 {
-            buf.text(Format.padLeft(Format.degrees(th.serious.celsius), labelW - 1), x: r.x, y: sy,
+            buf.text(Format.padLeft(state.units.number(th.serious.celsius), labelW - 1), x: r.x, y: sy,
                      style: theme.level(.serious), theme: theme)
         }
         for y in plot.y..<plot.maxY { buf[plot.x - 1, y] = Cell(theme.vertical) }

@@ -35,33 +35,88 @@ enum Panels {
 
     // MARK: - Header
 
+    /// One piece of the header: kept by priority (0 first) when the row is too narrow for all.
+    struct HeaderPiece {
+        var text: String
+        var style: CellStyle
+        var priority: Int
+    }
+
+    /// `serious in ~40 s`, `back to fair in ~3 min`, `steady`, `not enough history`: where the
+    /// measured state is heading (`status.forecast`), coloured by the level it heads for.
+    static func forecastPiece(_ s: MonitorStatus, theme: Theme) -> HeaderPiece {
+        let f = s.forecast
+        let style: CellStyle
+        switch f.outlook {
+        case .rising(let to, _): style = theme.level(to)
+        case .falling, .steady, .notEnoughHistory: style = theme.dim
+        }
+        // A forced state is not what the forecast is about (it follows the measured state): say
+        // so, and give the room to the rest first.
+        if s.stateIsSimulated { return HeaderPiece(text: "live: " + f.summary, style: style, priority: 8) }
+        return HeaderPiece(text: f.summary, style: style, priority: 3)
+    }
+
+    /// The header row: name, host, the state badge, tier, pulse and forecast on the left; the
+    /// clock and source (or, in a replay, REPLAY with the recording's time, speed and whether it
+    /// is paused or ended) on the right. What does not fit is left out whole, least important
+    /// first (source, host, clock, name, forecast, pulse), never cut mid-word.
     static func header(_ state: AppState, into buf: inout CellBuffer, in r: Rect, theme: Theme) {
         guard r.height > 0 else { return }
         let s = state.status
         let wide = r.width >= Layout.wideWidth
-        var x = r.x
-        // Narrow windows keep the badge, tier and pulse; the name goes first when they do not fit.
-        let essentials = Screen.badgeText(s).count + "tier \(s.tier) ".count + 6
-        if wide || essentials + 9 <= r.width {
-            x += buf.put(wide ? " thermtop " : "thermtop ", x: x, y: r.y, style: theme.title)
-        }
-        if wide { x += buf.text(Format.pad(state.hostname, min(16, max(4, r.width / 8))), x: x, y: r.y, style: theme.dim, theme: theme) + 1 }
-        x += buf.put(Screen.badgeText(s), x: x, y: r.y, style: theme.badge(s.thermalState)) + 1
-        x += buf.text("tier \(s.tier) ", x: x, y: r.y, style: theme.title, theme: theme)
-        let pulse = Pulse.frame(tick: state.tick, tier: s.tier, unicode: theme.unicode)
-        if x + 5 <= r.maxX { x += buf.text(pulse, x: x, y: r.y, style: theme.fill(s.thermalState), theme: theme) + 1 }
-        var right = state.paused ? "PAUSED  \(state.clockText)" : state.clockText
+        var left: [HeaderPiece] = []
+        left.append(HeaderPiece(text: wide ? " thermtop" : "thermtop", style: theme.title, priority: 5))
         if wide {
-            var label = s.sourceLabel + (s.sourceIsSimulated ? "" : "")
-            let room = r.maxX - x - right.count - 4
-            if room >= 6 {
-                if label.count > room { label = "…" + label.suffix(room - 1) }
-                right += "  " + label
+            left.append(HeaderPiece(text: TextWrap.ellipsize(state.hostname, width: 16), style: theme.dim, priority: 7))
+        }
+        left.append(HeaderPiece(text: Screen.badgeText(s), style: theme.badge(s.thermalState), priority: 0))
+        left.append(HeaderPiece(text: "tier \(s.tier)", style: theme.title, priority: 1))
+        left.append(HeaderPiece(text: Pulse.frame(tick: state.tick, tier: s.tier, unicode: theme.unicode),
+                                style: theme.fill(s.thermalState), priority: 2))
+        left.append(forecastPiece(s, theme: theme))
+        var right: [HeaderPiece] = []
+        if let replay = state.replay {
+            right.append(HeaderPiece(text: "REPLAY", style: theme.warning, priority: 0))
+            if replay.ended {
+                right.append(HeaderPiece(text: "ENDED", style: theme.warning, priority: 1))
+            } else if state.paused {
+                right.append(HeaderPiece(text: "PAUSED", style: theme.warning, priority: 1))
+            }
+            right.append(HeaderPiece(text: replay.elapsedText, style: theme.title, priority: 2))
+            if !replay.wallClock.isEmpty { right.append(HeaderPiece(text: replay.wallClock, style: theme.dim, priority: 4)) }
+            right.append(HeaderPiece(text: replay.speedText, style: theme.title, priority: 3))
+        } else {
+            if state.paused { right.append(HeaderPiece(text: "PAUSED ", style: theme.warning, priority: 2)) }
+            right.append(HeaderPiece(text: state.clockText, style: state.paused ? theme.warning : theme.dim, priority: 6))
+        }
+        let margin = wide ? 1 : 0
+        /// Columns of pieces joined by single spaces.
+        func width(_ pieces: [HeaderPiece]) -> Int { pieces.reduce(0) { $0 + $1.text.count + 1 } - (pieces.isEmpty ? 0 : 1) }
+        // Drop the least important piece until the two sides fit with a space between them.
+        while width(left) + (right.isEmpty ? 0 : 1 + width(right)) + margin > r.width, let worst = (left + right).map(\.priority).max(), worst > 0 {
+            if let i = left.lastIndex(where: { $0.priority == worst }) {
+                left.remove(at: i)
+            } else if let i = right.lastIndex(where: { $0.priority == worst }) {
+                right.remove(at: i)
             }
         }
-        if x + right.count < r.maxX {
-            buf.text(right, x: r.maxX - right.count - (wide ? 1 : 0), y: r.y,
-                     style: state.paused ? theme.warning : theme.dim, theme: theme)
+        var x = r.x
+        for p in left where x < r.maxX {
+            x += buf.text(p.text, x: x, y: r.y, style: p.style, maxWidth: r.maxX - x, theme: theme) + 1
+        }
+        // The source (path or simulated laptop) follows the clock when there is room.
+        if wide && state.replay == nil, let clock = right.last, clock.text == state.clockText {
+            let room = r.maxX - margin - x - width(right) - 3
+            if room >= 6 {
+                var label = s.sourceLabel
+                if label.count > room { label = "…" + label.suffix(room - 1) }
+                right[right.count - 1].text = clock.text + "  " + label
+            }
+        }
+        var rx = r.maxX - margin - width(right)
+        for p in right where rx >= x {
+            rx += buf.text(p.text, x: rx, y: r.y, style: p.style, maxWidth: r.maxX - rx, theme: theme) + 1
         }
     }
 

@@ -41,14 +41,14 @@ extension Panels {
     static func policy(_ state: AppState, into buf: inout CellBuffer, in r: Rect, theme: Theme) {
         guard r.height > 0 else { return }
         let p = state.status.policy
-        let countdown = state.paused ? "paused" : state.renderPolicy.countdownText(state.secondsUntilRefresh)
+        let countdown = state.replay != nil ? "as recorded" : state.paused ? "paused" : state.renderPolicy.countdownText(state.secondsUntilRefresh)
         var x = r.x + 1
         x += buf.put("Policy ", x: x, y: r.y, style: theme.title)
         let headline = "tier \(p.tier): \(policyHeadline(p))" + (p.lowPower ? " · saving power" : " · not saving power")
         fit(headline, into: &buf, x: x, y: r.y, in: r, style: theme.title, theme: theme)
         var lines = [
             (policyMeaning(p), CellStyle.plain),
-            ("background work every \(Format.duration(p.refreshIntervalSeconds)) (\(countdown), r = now) · sensors read every \(Screen.formatSeconds(state.sampleDelay))", theme.dim),
+            ("background work every \(Format.duration(p.refreshIntervalSeconds)) (\(countdown)\(state.replay == nil ? ", r = now" : "")) · sensors read every \(Screen.formatSeconds(state.sampleDelay))", theme.dim),
         ]
         if p.lowPower { lines.append((lowPowerMeaning(p), theme.level(.fair))) }
         for (i, (text, style)) in lines.enumerated() where i + 1 < r.height {

@@ -49,9 +49,10 @@ extension Panels {
             let title = listTitle(state, width: max(cols.name + 1, cols.barX - 2))
             let marker = above > 0 ? "\(theme.moreAbove) \(above) more above" : ""
             buf.text(title, x: 1, y: h.y, style: theme.title, theme: theme)
-            let degreeX = cols.tempX + cols.temp - theme.degree.count
+            let degree = state.units.symbol(unicode: theme.unicode)
+            let degreeX = cols.tempX + cols.temp - degree.count
             if 1 + title.count < degreeX {
-                buf.text(theme.degree, x: degreeX, y: h.y, style: theme.dim, theme: theme)
+                buf.text(degree, x: degreeX, y: h.y, style: theme.dim, theme: theme)
             }
             if cols.bar > 0, let label = ["0 → critical, │ = limits", "│ = fair/serious/crit", "│ = limits"].first(where: { $0.count <= cols.bar }) {
                 buf.text(label, x: cols.barX, y: h.y, style: theme.dim, theme: theme)
@@ -92,7 +93,7 @@ extension Panels {
             buf.text(Format.pad(TextWrap.ellipsizeName(name, width: cols.name), cols.name), x: 2, y: y,
                      style: selected ? theme.selected : .plain, theme: theme)
             let levelStyle = theme.level(a.level)
-            buf.text(Format.padLeft(Format.degrees(a.sensor.celsius), cols.temp), x: cols.tempX, y: y, style: levelStyle, theme: theme)
+            buf.text(Format.padLeft(state.units.number(a.sensor.celsius), cols.temp), x: cols.tempX, y: y, style: levelStyle, theme: theme)
             guard known else {
                 if let h = a.hold, !h.expired {
                     // Fail safe: the level it last read still counts; say so and since when.
@@ -100,7 +101,7 @@ extension Panels {
                     fit("HELD \(h.level) · \(h.issue.reason.rawValue)\(since)", into: &buf, x: cols.barX, y: y, in: list,
                         style: theme.level(h.level), theme: theme)
                 } else if let asleep = a.sensor.asleep {
-                    let last = a.sensor.lastCelsius.map { ", last \(formatDegrees($0))" } ?? ""
+                    let last = a.sensor.lastCelsius.map { ", last \(state.units.format($0))" } ?? ""
                     fit("asleep (\(asleep))\(last)", into: &buf, x: cols.barX, y: y, in: list, theme: theme)
                 } else {
                     let why = a.sensor.issue.map { "unknown: \($0.reason.rawValue)\($0.detail.map { " \($0)" } ?? "")" } ?? "unknown: no reading"
@@ -125,7 +126,8 @@ extension Panels {
         let room = f.width - 3 - (marker.isEmpty ? 0 : marker.count + 2)
         if let sel = state.selectedSensor, room > 10 {
             let th = sel.thresholds
-            let line = "selected: \(sel.sensor.displayName) · fair \(formatDegrees(th.fair.celsius)) · serious \(th.serious.label) · critical \(th.critical.label) · Enter: detail"
+            let u = state.units
+            let line = "selected: \(sel.sensor.displayName) · fair \(u.format(th.fair.celsius)) · serious \(u.converting(th.serious.label)) · critical \(u.converting(th.critical.label)) · Enter: detail"
             buf.text(TextWrap.ellipsize(line, width: room), x: 2, y: f.y, style: theme.dim, theme: theme)
         }
         if !marker.isEmpty { buf.text(marker, x: f.maxX - marker.count - 1, y: f.y, style: theme.title, theme: theme) }
@@ -147,7 +149,7 @@ extension Panels {
         return TextWrap.ellipsize(title, width: width)
     }
 
-    /// One °C scale per group, so sparklines in a group compare: from a little under the
+    /// One temperature scale per group (in °C; only its labels are converted), so sparklines in a group compare: from a little under the
     /// coolest value seen to the highest critical threshold in the group.
     static func groupScales(_ state: AppState, rows: [SensorAssessment]) -> [SensorGroup: (low: Double, high: Double)] {
         var out: [SensorGroup: (low: Double, high: Double)] = [:]

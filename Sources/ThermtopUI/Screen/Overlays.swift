@@ -30,16 +30,18 @@ enum Overlays {
         let t = theme
         let step = state.renderPolicy.historyStep(sampleDelay: state.sampleDelay)
         let bar = "\(t.barFull)\(t.barFull)\(t.barEmpty)\(t.marker)\(t.barEmpty)\(t.marker)"
+        let u = state.units
         var lines: [(String, CellStyle)] = [("Legend", t.title)]
-        lines.append(("  \(bar)   bar from 20 °C to past critical; \(t.marker) = fair, serious, critical", .plain))
+        lines.append(("  \(bar)   bar from \(Int(u.value(20).rounded())) \(u.symbol) to past critical; \(t.marker) = fair, serious, critical", .plain))
         lines.append(("  \(t.pointer)        what decides the state (a sensor, cooling device, counter)", .plain))
         lines.append(("  ?        no reading; the row says why", .plain))
         lines.append(("  fair*    held by hysteresis: clears only a little below the limit", .plain))
         lines.append(("  8/10     a cooling device at step 8 of 10; high steps raise the state", .plain))
-        lines.append(("  \(String(t.sparks.prefix(4)))     history, a column every \(Format.duration(step)), one °C scale per group", .plain))
+        lines.append(("  \(String(t.sparks.prefix(4)))     history, a column every \(Format.duration(step)), one \(u.symbol) scale per group", .plain))
         lines.append(("  colours  green nominal, yellow fair, orange serious, red critical;", .plain))
         lines.append(("           only values above nominal; bold/reverse without colour", .plain))
         lines.append(("  \(Pulse.frame(tick: 1, tier: .full, unicode: t.unicode))    pulse: beats at full, slower at reduced, still at minimal", .plain))
+        lines.append(("  in ~40 s the forecast: when the state reaches the next level at this trend", .plain))
         lines.append(("  \(t.moreAbove) \(t.moreBelow)      more sensors above / below the visible rows", .plain))
         lines.append(("Keys", t.title))
         for b in KeyMap.bindings {
@@ -83,7 +85,8 @@ enum Overlays {
             ?? (s.assessment.decidedBy == nil ? state.sortedSensors.first { $0.sensor.celsius != nil } : nil)
         if let a = deciding {
             lines.append(("\(s.assessment.decidedBy == nil ? "Closest sensor" : "Deciding sensor") \(a.sensor.name) (\(a.sensor.location)): raw \(a.sensor.celsius.map { String(Int(($0 * 1000).rounded())) } ?? "?") m°C", theme.title))
-            lines.append(("  serious \(a.thresholds.serious.label), hyst \(formatDegrees(a.thresholds.serious.hysteresis)); critical \(a.thresholds.critical.label)", .plain))
+            let u = state.units
+            lines.append(("  serious \(u.converting(a.thresholds.serious.label)), hyst \(u.formatDelta(a.thresholds.serious.hysteresis)); critical \(u.converting(a.thresholds.critical.label))", .plain))
         } else if let id = s.assessment.decidedBy {
             lines.append(("Decided by \(id)", theme.title))
         }
@@ -113,11 +116,47 @@ enum Overlays {
         let o = s.overrides
         lines.append(("  overrides: state \(o.thermalState?.name ?? "live"), low power \(o.lowPower.map { $0 ? "on" : "off" } ?? "live") · source \(s.sourceLabel)\(s.sourceIsSimulated ? " (simulated)" : "")", .plain))
         let rp = state.renderPolicy
-        lines.append(("  terminal \(state.width)x\(state.height) · colours \(st.colorCount) · \(state.unicode ? "UTF-8" : "ASCII")", .plain))
+        lines.append(("  terminal \(state.width)x\(state.height) · colours \(st.colorCount) · \(state.unicode ? "UTF-8" : "ASCII") · temperatures in \(state.units.symbol) (f toggles)", .plain))
+        if let r = state.replay {
+            lines.append(("  replay \(r.file): sample \(r.position.index + 1) of \(r.sampleCount) · \(r.elapsedText) · speed \(r.speedText) · recorded on \(r.host) (\(r.kernel)) from \(r.startTime)", .plain))
+        }
         lines.append(("  " + rp.helpLine, .plain))
         lines.append(("Config", theme.title))
         for l in state.configInfo.overlayLines { lines.append(("  " + l, .plain)) }
         draw(lines, title: "debug (d closes)", into: &buf, theme: theme)
+    }
+
+    /// A sensor's forecast: headroom now and in 10 s (0 at fair, 1 at critical, Android's
+    /// scale), its trend, and when it reaches its next level at that trend.
+    static func forecastLines(_ state: AppState, id: String, theme: Theme) -> [(String, CellStyle)] {
+        var lines: [(String, CellStyle)] = [("Forecast (headroom: 0 at fair, 1 at critical)", theme.title)]
+        guard let f = state.status.forecast.sensor(id) else {
+            lines.append(("  none: this sensor does not count toward the state", .plain))
+            return lines
+        }
+        func headroom(_ v: Double?) -> String { v.map { Format.fixed($0, places: 2) } ?? "—" }
+        lines.append(("  headroom \(headroom(f.headroom)) now · \(headroom(f.headroom(inSeconds: 10))) in 10 s", .plain))
+        let t = f.trend
+        var trend: String
+        switch t.kind {
+        case .notEnoughHistory:
+            trend = "not enough history (\(t.samples) sample\(t.samples == 1 ? "" : "s"))"
+        case .steady:
+            trend = "steady" + (t.note.map { " (\($0))" } ?? "")
+        case .rising, .falling:
+            trend = "\(t.kind.rawValue) \(state.units.formatDelta(abs(t.slope ?? 0) * 60))/min over \(t.samples) samples (\(state.status.forecast.method))"
+            if let a = t.asymptote { trend += ", levelling off near \(state.units.format(a))" }
+        }
+        lines.append(("  trend " + trend, .plain))
+        if let n = f.next {
+            let level = state.status.assessment.sensors.first { $0.sensor.id == id }?.level ?? .nominal
+            let text = n.state > level ? "\(n.state) in \(ThermalForecast.approximate(n.seconds))"
+                : "back to \(n.state) in \(ThermalForecast.approximate(n.seconds))"
+            lines.append(("  next level: " + text, theme.level(max(n.state, level))))
+        } else if t.kind != .notEnoughHistory {
+            lines.append(("  next level: none ahead at this trend", .plain))
+        }
+        return lines
     }
 
     static func detail(_ state: AppState, id: String, into buf: inout CellBuffer, theme: Theme) {
@@ -133,32 +172,34 @@ enum Overlays {
         if s.id != s.location { lines.append(("id \(s.id)", .plain)) }
         if let m = s.mirrorOf { lines.append(("mirror of \(m): shown once, as that row", .plain)) }
         if let d = s.dummyReason { lines.append(("hidden as a dummy: \(d)", .plain)) }
-        let temp = s.celsius.map(formatDegrees) ?? "unknown (\(s.issue.map(\.description) ?? "no reading"))"
+        let u = state.units
+        let temp = s.celsius.map(u.format) ?? "unknown (\(s.issue.map(\.description) ?? "no reading"))"
         lines.append(("now \(temp) · level \(a.level)\(a.heldByHysteresis ? " (held by hysteresis)" : "")\(a.ignored ? " · ignored by configuration" : "")", theme.level(a.level)))
-        lines.append((a.reason, .plain))
+        lines.append((u.converting(a.reason), .plain))
         lines.append(("Thresholds", theme.title))
         for (name, t) in [("fair", th.fair), ("serious", th.serious), ("critical", th.critical)] {
-            lines.append(("  \(Format.pad(name, 9))\(Format.pad(formatDegrees(t.celsius), 10)) clears below \(formatDegrees(t.clearsBelow)) · \(t.rule)", theme.level(ThermalState(name: name)!)))
+            lines.append(("  \(Format.pad(name, 9))\(Format.pad(u.format(t.celsius), 10)) clears below \(u.format(t.clearsBelow)) · \(u.converting(t.rule))", theme.level(ThermalState(name: name)!)))
         }
+        lines += forecastLines(state, id: id, theme: theme)
         let members = SensorList.members(of: s.id, in: state.status.assessment.sensors)
         if !members.isEmpty {
             lines.append(("Folded under this row (a shows them in the list)", theme.title))
             for m in members {
-                lines.append(("  \(Format.pad(m.sensor.displayName, 28)) \(Format.padLeft(Format.degrees(m.sensor.celsius), 6)) \(m.level)", theme.level(m.level)))
+                lines.append(("  \(Format.pad(m.sensor.displayName, 28)) \(Format.padLeft(u.number(m.sensor.celsius), 6)) \(m.level)", theme.level(m.level)))
             }
         }
         if let zone = state.status.snapshot.zones.first(where: { $0.id == s.location }) {
             lines.append(("Trips (mode \(zone.mode ?? "?"), policy \(zone.policy ?? "?"))", theme.title))
             for t in zone.trips {
-                let temp = t.celsius.map(formatDegrees) ?? "—"
-                let hyst = t.hysteresis.map(formatDegrees) ?? "—"
+                let temp = t.celsius.map(u.format) ?? "—"
+                let hyst = t.hysteresis.map(u.formatDelta) ?? "—"
                 let ign = t.ignored.map { " IGNORED: \($0.reason.rawValue) \($0.detail ?? "")" } ?? ""
                 lines.append(("  trip \(t.index): \(t.kind?.rawValue ?? "?") \(temp) hyst \(hyst)\(ign)", .plain))
             }
             if zone.trips.isEmpty { lines.append(("  none", .plain)) }
         }
         if s.kind == .hwmon {
-            lines.append(("hwmon limits: max \(s.max.map(formatDegrees) ?? "—") · crit \(s.crit.map(formatDegrees) ?? "—") · crit_hyst \(s.critHyst.map(formatDegrees) ?? "—") · emergency \(s.emergency.map(formatDegrees) ?? "—")", .plain))
+            lines.append(("hwmon limits: max \(s.max.map(u.format) ?? "—") · crit \(s.crit.map(u.format) ?? "—") · crit_hyst \(s.critHyst.map(u.format) ?? "—") · emergency \(s.emergency.map(u.format) ?? "—")", .plain))
         }
         let device = s.kind == .hwmon ? String(s.location.split(separator: "/").first ?? "") : s.location
         let issues = state.status.snapshot.allIssues.filter { !device.isEmpty && $0.file.contains(device + "/") }

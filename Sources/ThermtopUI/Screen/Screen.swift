@@ -18,7 +18,7 @@ public enum Screen {
         }
         Panels.header(state, into: &buf, in: layout.header, theme: theme)
         Panels.lowPower(state, into: &buf, in: layout.lowPower, theme: theme)
-        Panels.wrapped([state.status.reason], into: &buf, in: layout.reason,
+        Panels.wrapped([reasonText(state)], into: &buf, in: layout.reason,
                        style: theme.level(state.status.thermalState), theme: theme)
         Panels.wrapped(bannerTexts(state), into: &buf, in: layout.banner, style: theme.warning, theme: theme)
         Panels.sensors(state, layout: layout, into: &buf, theme: theme)
@@ -48,14 +48,27 @@ public enum Screen {
 
     // MARK: - Text shared by the layout and the panels
 
+    /// The state's reason, in the units shown.
+    static func reasonText(_ state: AppState) -> String { state.units.converting(state.status.reason) }
+
     /// The state's reason, wrapped.
     static func reasonLines(_ state: AppState, width: Int) -> [String] {
-        TextWrap.lines(state.status.reason, width: width, maxLines: Layout.reasonMaxLines)
+        TextWrap.lines(reasonText(state), width: width, maxLines: Layout.reasonMaxLines)
     }
 
-    /// The simulation banner and the start-up note; empty when everything is live.
+    /// The replay, simulation and start-up notes; empty when everything is live.
     static func bannerTexts(_ state: AppState) -> [String] {
-        [simulationBanner(state), state.note].compactMap { $0 }
+        [replayBanner(state), simulationBanner(state), state.note].compactMap { $0 }
+    }
+
+    /// What is replayed and the replay keys, or that the recording ended; nil when live.
+    static func replayBanner(_ state: AppState) -> String? {
+        guard let r = state.replay else { return nil }
+        let name = r.file.split(separator: "/").last.map(String.init) ?? r.file
+        if r.ended {
+            return "REPLAY: the recording ended at \(ReplayState.clock(r.total))\(r.wallClock.isEmpty ? "" : " (\(r.wallClock) UTC)") · q quits"
+        }
+        return "REPLAY of \(name) from \(r.host) · p pause · n step · < > speed"
     }
 
     /// The banner texts, wrapped.

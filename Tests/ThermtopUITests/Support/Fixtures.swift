@@ -4,7 +4,8 @@ import ThermtopCore
 
 /// Realistic dashboard states for the UI tests, built the way the run loop builds them: a
 /// series of snapshots goes through `Classifier.assess` (carrying its memory, so hysteresis and
-/// throttle history are real) and `LowPowerAssessment.assess`, each result is applied to the
+/// throttle history are real), the forecast (`Forecaster` over the series' history) and
+/// `LowPowerAssessment.assess`, each result is applied to the
 /// `AppState` (so sparklines have history), and keys go through `KeyMap` and `Reducer` with
 /// their effects performed the way the run loop performs them.
 ///
@@ -93,12 +94,16 @@ enum Fixtures {
         precondition(!series.isEmpty)
         let config = ThermalConfig()
         var memory = ClassifierMemory()
+        var history = ForecastHistory()
         var state: AppState?
         for snap in series {
+            let assessment = Classifier.assess(snap, config: config, memory: &memory)
+            history.record(assessment, at: snap.time, config: config.forecast)
             let status = MonitorStatus(
-                snapshot: snap, assessment: Classifier.assess(snap, config: config, memory: &memory),
+                snapshot: snap, assessment: assessment,
                 lowPowerAssessment: LowPowerAssessment.assess(snap, config: config),
-                overrides: overrides, sourceLabel: sourceLabel, sourceIsSimulated: simulated)
+                overrides: overrides, sourceLabel: sourceLabel, sourceIsSimulated: simulated,
+                forecast: Forecaster.forecast(assessment, history: history, config: config))
             if state == nil {
                 state = AppState(status: status)
                 state!.hostname = hostname
@@ -240,7 +245,7 @@ extension AppState {
             switch effect {
             case .setOverrides(let o): next.overrides = o
             case .adjustLoad(let d): info.simulatedLoad = simulatedLoad.map { Swift.min(Swift.max($0 + d, 0), 1) }
-            case .refresh, .useSimulatedLaptop, .setPaused, .suspend: continue
+            case .refresh, .useSimulatedLaptop, .setPaused, .suspend, .replayAdvance: continue
             }
             _ = Reducer.reduce(&self, .statusArrived(next, info))
         }

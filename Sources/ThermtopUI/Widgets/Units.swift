@@ -1,0 +1,36 @@
+import ThermtopCore
+
+/// Temperatures on screen in the unit the user chose (`units` in the config, `f` toggles).
+/// Readings, thresholds and decisions stay in °C; the arithmetic is `TemperatureUnit.value`
+/// (absolute) and `delta` (differences), and everything the dashboard draws goes through these
+/// helpers, so no panel converts on its own.
+extension TemperatureUnit {
+    /// `91.0` or `195.8`: the number alone, for columns under a unit heading; `?` without a reading.
+    package func number(_ celsius: Double?) -> String {
+        guard let c = celsius else { return "?" }
+        return String(format(c).dropLast(symbol.count + 1))
+    }
+
+    /// `2.0 °C` or `3.6 °F`: a temperature difference (hysteresis, margins).
+    package func formatDelta(_ celsius: Double) -> String {
+        String(formatDegrees(delta(celsius)).dropLast(2)) + symbol
+    }
+
+    /// `°C` or `°F`, `C` or `F` on an ASCII terminal.
+    package func symbol(unicode: Bool) -> String { unicode ? symbol : String(symbol.dropFirst()) }
+
+    /// The core's texts (reasons, threshold rules) in this unit: every `91.0 °C` becomes
+    /// `195.8 °F`, and a difference written after an operator (`103.0 °C − 15.0 °C`) is
+    /// converted as a difference (`217.4 °F − 27.0 °F`). Unchanged in °C.
+    package func converting(_ text: String) -> String {
+        guard self == .fahrenheit, text.contains("°C") else { return text }
+        let pattern = #/(?<op>[−+] )?(?<num>[−-]?[0-9]+(?:\.[0-9]+)?) °C/#
+        return text.replacing(pattern) { m in
+            let raw = String(m.output.num.map { $0 == "−" ? "-" : $0 })
+            guard let c = Double(raw) else { return String(m.output.0) }
+            if let op = m.output.op { return op + formatDelta(c) }
+            return format(c)
+        }
+    }
+}
+

@@ -1,0 +1,127 @@
+import Testing
+import ThermtopCore
+@testable import ThermtopUI
+
+@Suite("Screen: the forecast in the header and detail, °F everywhere, the replay header")
+struct ForecastUnitsReplayScreenTests {
+    // MARK: - forecast
+
+    @Test("a rising package puts the forecast next to the state in the header at every size that has room",
+          arguments: [Size.huge, .large, .medium, .standard])
+    func forecastInHeader(size: Size) throws {
+        let state = Fixtures.Scenario.reduced.state
+        let f = state.status.forecast
+        // The package climbs 70 → 83 °C in 23 s towards serious at 90 °C (passive trip).
+        guard case .rising(let to, let seconds) = f.outlook else {
+            Issue.record("expected a rising forecast, got \(f.outlook)")
+            return
+        }
+        #expect(to == .serious)
+        #expect(seconds > 5 && seconds < 60, "\(seconds)")
+        let header = state.render(size).rows[0]
+        #expect(header.contains(" FAIR  tier reduced "), "\(header)")
+        #expect(header.contains(f.summary), "\(header)")
+        #expect(f.summary.hasPrefix("serious in ~"))
+    }
+
+    @Test("a flat series says steady; a single sample says not enough history")
+    func forecastWordsWhenNothingMoves() {
+        let flat = Fixtures.appState(Fixtures.intelSeries(package: (60, 60), skin: (40, 40)), sourceLabel: "/sys", simulated: false)
+        #expect(flat.status.forecast.summary == "steady")
+        #expect(flat.render(.standard).rows[0].contains(" steady "))
+        let one = Fixtures.appState(Fixtures.intelSeries(count: 1, package: (60, 60), skin: (40, 40)), sourceLabel: "/sys", simulated: false)
+        #expect(one.render(.standard).rows[0].contains(" not enough history"))
+    }
+
+    @Test("the detail view shows the sensor's headroom now and in 10 s, its trend and the time to its next level")
+    func forecastInDetail() throws {
+        var state = Fixtures.Scenario.reduced.state
+        let package = try #require(state.status.assessment.sensors.first { $0.sensor.name == "x86_pkg_temp" || $0.sensor.isHeadline })
+        let f = try #require(state.status.forecast.sensor(package.sensor.id))
+        state.selectedID = package.sensor.id
+        _ = Reducer.reduce(&state, .toggleDetail)
+        let text = state.render(.large).text()
+        let h = Format.fixed(f.headroom!, places: 2), h10 = Format.fixed(f.headroom(inSeconds: 10)!, places: 2)
+        #expect(text.contains("headroom \(h) now · \(h10) in 10 s"), "\(text)")
+        #expect(text.contains("trend rising "), "\(text)")
+        let next = try #require(f.next)
+        #expect(text.contains("next level: serious in \(ThermalForecast.approximate(next.seconds))"), "\(text)")
+        GoldenSnapshot.check(state.render(.large).text(), named: "forecast-detail-120x40")
+    }
+
+    // MARK: - °F
+
+    @Test("in °F every temperature on screen is in °F: rows, heading, reason, selection limits, graph axis",
+          arguments: [Size.huge, .large, .medium, .standard, .compact])
+    func fahrenheitEverywhere(size: Size) throws {
+        var state = Fixtures.Scenario.reduced.state
+        state.units = .fahrenheit
+        let text = state.render(size).text()
+        #expect(!text.contains("°C"), "\(text)")
+        // 83.0 °C (the package) is 181.4 °F; the serious trip 90.0 °C is 194.0 °F.
+        #expect(text.contains("181.4"), "\(text)")
+        if size.height >= 24 {
+            #expect(text.contains("°F"), "\(text)")
+            #expect(text.contains("194.0 °F"), "\(text)")
+        }
+        GoldenSnapshot.check(text, named: "fahrenheit-\(size.width)x\(size.height)")
+    }
+
+    @Test("the detail view in °F converts thresholds, trips and limits, and differences as differences")
+    func fahrenheitDetail() throws {
+        var state = Fixtures.Scenario.reduced.state
+        state.units = .fahrenheit
+        _ = Reducer.reduce(&state, .toggleDetail)
+        let text = state.render(.large).text()
+        #expect(!text.contains("°C"), "\(text)")
+        GoldenSnapshot.check(text, named: "fahrenheit-detail-120x40")
+    }
+
+    @Test("the core's texts convert absolute temperatures and differences apart", arguments: [
+        ("serious: x86_pkg_temp 91.0 °C ≥ passive trip 90.0 °C (clears below 88.0 °C)",
+         "serious: x86_pkg_temp 195.8 °F ≥ passive trip 194.0 °F (clears below 190.4 °F)"),
+        ("88.0 °C (critical trip 103.0 °C − 15.0 °C)", "190.4 °F (critical trip 217.4 °F − 27.0 °F)"),
+        ("outdoor −5.0 °C, raw 45000 m°C", "outdoor 23.0 °F, raw 45000 m°C"),
+    ])
+    func convertingText(celsius: String, fahrenheit: String) {
+        #expect(TemperatureUnit.fahrenheit.converting(celsius) == fahrenheit)
+        #expect(TemperatureUnit.celsius.converting(celsius) == celsius)
+    }
+
+    // MARK: - replay
+
+    static func replay(ended: Bool = false, paused: Bool = false) -> AppState {
+        var s = Fixtures.Scenario.reduced.state
+        s.replay = ReplayState(file: "/tmp/fan-storm.ndjson.gz", host: "lab-x1", kernel: "Linux 6.8.0 x86_64",
+                               startTime: "2026-11-23T12:00:00Z", total: 120, sampleCount: 121,
+                               position: ReplayPosition(index: ended ? 120 : 41, time: ended ? 120 : 41,
+                                                        nextTime: ended ? nil : 42),
+                               speed: 2, now: 0)
+        s.paused = paused
+        return s
+    }
+
+    @Test("a replay's header says REPLAY, the recorded time (elapsed / total, wall clock) and the speed, and keeps the state and tier",
+          arguments: [Size.huge, .large, .medium, .standard])
+    func replayHeader(size: Size) {
+        let rows = Self.replay().render(size).rows
+        #expect(rows[0].contains(" FAIR  tier reduced "), "\(rows[0])")
+        #expect(rows[0].contains("REPLAY 0:41.0 / 2:00 12:00:41 ×2"), "\(rows[0])")
+        #expect(!rows[0].contains("12:34:56"), "the live clock has no place in a replay: \(rows[0])")
+        #expect(rows.contains { $0.contains("REPLAY of fan-storm.ndjson.gz from lab-x1 · p pause · n step · < > speed") })
+        #expect(!rows.joined().contains("r = now"))
+    }
+
+    @Test("paused and ended replays say so in the header; an ended one says the recording ended")
+    func replayPausedAndEnded() {
+        #expect(Self.replay(paused: true).render(.standard).rows[0].contains("REPLAY PAUSED 0:41.0 / 2:00"))
+        let ended = Self.replay(ended: true).render(.standard)
+        #expect(ended.rows[0].contains("REPLAY ENDED 2:00.0 / 2:00"), "\(ended.rows[0])")
+        #expect(ended.text().contains("REPLAY: the recording ended at 2:00 (12:02:00 UTC) · q quits"), "\(ended.text())")
+    }
+
+    @Test("the replay screens match their golden snapshots", arguments: [Size.standard, .compact, .large])
+    func replayGolden(size: Size) {
+        GoldenSnapshot.check(Self.replay(paused: true).render(size).text(), named: "replay-paused-\(size.width)x\(size.height)")
+    }
+}
