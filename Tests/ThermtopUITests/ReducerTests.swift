@@ -428,7 +428,8 @@ struct ReducerTests {
         let state = Fixtures.simulatedState()
         #expect(state.historyTimes == (0..<30).map(Double.init), "one point a second at full")
         var store = TestStore(state)
-        // Simulated serious: tier minimal. A sample 1 s after the newest point replaces it.
+        // Simulated serious: tier minimal. A sample 1 s after the newest point replaces its value
+        // (the point keeps its step's time, so the columns before it stay where they were).
         var serious = state.status
         serious.overrides = Overrides(thermalState: .serious)
         serious.snapshot.time = 30
@@ -439,7 +440,6 @@ struct ReducerTests {
             $0.refreshDueAt = 47
             $0.simulatedLoad = nil
             $0.now = 30
-            $0.historyTimes[29] = 30
             for a in serious.assessment.sensors {
                 $0.history[a.sensor.id]![29] = a.sensor.celsius!
             }
@@ -451,11 +451,11 @@ struct ReducerTests {
             _ = Reducer.reduce(&s, .statusArrived(next, FeedInfo(refreshDueAt: 47)))
         }
         #expect(s.historyTimes.count == 30, "no new point within 15 s of the last one")
-        #expect(s.historyTimes.last == 43)
+        #expect(s.historyTimes.last == 29)
         var next = serious
         next.snapshot.time = 44
         _ = Reducer.reduce(&s, .statusArrived(next, FeedInfo(refreshDueAt: 47)))
-        #expect(s.historyTimes.suffix(2) == [43, 44], "a new point 15 s after the step began")
+        #expect(s.historyTimes.suffix(2) == [29, 44], "a new point 15 s after the step began")
         #expect(s.history.values.allSatisfy { $0.count == 31 })
     }
 

@@ -247,8 +247,10 @@ public enum Reducer {
         // A replay's snapshots carry recorded times, not this machine's monotonic clock.
         if state.replay == nil { state.now = max(state.now, t) }
         let step = state.renderPolicy.historyStep(sampleDelay: state.sampleDelay)
-        // A sample within the current step replaces the newest point, so the line advances at
-        // the tier's pace whatever the sampling delay.
+        // A sample within the current step replaces the newest point's value, so the line
+        // advances at the tier's pace whatever the sampling delay. The point keeps its step's
+        // time: moving it to the newer sample would place the points before it half a column
+        // further back and leave gaps (samples every 0.5 s on a 1 s step).
         let advance = state.historyPointTime.map { t - $0 >= step - 1e-6 } ?? true
         if advance {
             state.historyPointTime = t
@@ -256,8 +258,6 @@ public enum Reducer {
             if state.historyTimes.count > AppState.historyLength {
                 state.historyTimes.removeFirst(state.historyTimes.count - AppState.historyLength)
             }
-        } else if !state.historyTimes.isEmpty {
-            state.historyTimes[state.historyTimes.count - 1] = t
         }
         for a in new.assessment.sensors {
             guard let c = a.sensor.celsius else { continue }

@@ -74,7 +74,8 @@ enum Panels {
         left.append(HeaderPiece(text: "tier \(s.tier)", style: theme.title, priority: 1))
         left.append(HeaderPiece(text: Pulse.frame(tick: state.tick, tier: s.tier, unicode: theme.unicode),
                                 style: theme.fill(s.thermalState), priority: 2))
-        left.append(forecastPiece(s, theme: theme))
+        // Nothing to forecast without a single reading (a machine without sensors).
+        if s.assessment.sensors.contains(where: { $0.sensor.celsius != nil }) { left.append(forecastPiece(s, theme: theme)) }
         var right: [HeaderPiece] = []
         if let replay = state.replay {
             right.append(HeaderPiece(text: "REPLAY", style: theme.warning, priority: 0))

@@ -1,11 +1,20 @@
-/// Word wrapping for panels: text is wrapped at spaces, and when it needs more lines than it
-/// may take, the last one ends in `…`. Text is never cut silently.
+/// Word wrapping for panels: text is wrapped at spaces (a number keeps its unit), and when it
+/// needs more lines than it may take, the last one ends in `…`. Text is never cut silently.
 public enum TextWrap {
     public static func lines(_ text: String, width: Int, maxLines: Int = .max) -> [String] {
         guard width > 0, maxLines > 0 else { return [] }
         var out: [String] = []
         var line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+        // A unit stays on the line of its number (`35.9 °C`, never `35.9` / `°C`).
+        var words: [String] = []
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if word.hasPrefix("°"), let last = words.last, !last.isEmpty {
+                words[words.count - 1] = last + " " + word
+            } else {
+                words.append(String(word))
+            }
+        }
+        for word in words {
             var w = word
             // A word longer than a line is split hard.
             while w.count > width {
