@@ -249,6 +249,7 @@ struct ForecastTests {
     }
 
     @Test func approximateTimesAreRoundedSoTheyDoNotFlicker() {
+        #expect(ThermalForecast.approximate(0.2) == "<1 s")
         #expect(ThermalForecast.approximate(7.4) == "~7 s")
         #expect(ThermalForecast.approximate(41) == "~40 s")
         #expect(ThermalForecast.approximate(43) == "~45 s")

@@ -118,9 +118,11 @@ public struct ThermalForecast: Sendable, Equatable {
         }
     }
 
-    /// `~8 s`, `~40 s`, `~3 min`: rounded so the figure does not flicker with every sample.
+    /// `<1 s`, `~8 s`, `~40 s`, `~3 min`: rounded so the figure does not flicker with every sample.
     public static func approximate(_ seconds: Double) -> String {
         let s = max(0, seconds)
+        // "serious in ~0 s" reads as a contradiction while the state has not changed yet.
+        if s < 0.5 { return "<1 s" }
         if s < 10 { return "~\(Int(s.rounded())) s" }
         if s < 90 { return "~\(Int((s / 5).rounded()) * 5) s" }
         return "~\(Int((s / 60).rounded())) min"

@@ -98,7 +98,9 @@ enum Overlays {
         for i in issues.prefix(6) { lines.append(("  " + i.description, .plain)) }
         if issues.count > 6 { lines.append(("  … \(issues.count - 6) more (thermtop status lists all)", .plain)) }
         lines.append(("Event sources", theme.title))
-        if s.eventSources.isEmpty {
+        if state.replay != nil {
+            lines.append(("  none: a replay feeds the recorded samples at their recorded times", .plain))
+        } else if s.eventSources.isEmpty {
             lines.append(("  none: sampling on the timer only (--simulate and --sysfs-root trees get no kernel events)", .plain))
         }
         for e in s.eventSources {
@@ -112,7 +114,7 @@ enum Overlays {
         lines.append(("Runtime", theme.title))
         lines.append((samplerLine, .plain))
         lines.append(("  sample \(Format.fixed(st.sampleMilliseconds, places: 2)) ms · render \(Format.fixed(st.renderMilliseconds, places: 2)) ms · frames \(st.frames), skipped \(st.framesSkipped) · samples \(st.samples)", .plain))
-        lines.append(("  cells redrawn: last frame \(st.cellsLastFrame), total \(st.cellsTotal) · next refresh in \(Int(state.secondsUntilRefresh.rounded(.up))) s", .plain))
+        lines.append(("  cells redrawn: last frame \(st.cellsLastFrame), total \(st.cellsTotal)" + (state.replay == nil ? " · next refresh in \(Int(state.secondsUntilRefresh.rounded(.up))) s" : ""), .plain))
         let o = s.overrides
         lines.append(("  overrides: state \(o.thermalState?.name ?? "live"), low power \(o.lowPower.map { $0 ? "on" : "off" } ?? "live") · source \(s.sourceLabel)\(s.sourceIsSimulated ? " (simulated)" : "")", .plain))
         let rp = state.renderPolicy
