@@ -39,6 +39,16 @@ struct ReplayAndUnitsReducerTests {
         }
     }
 
+    @Test("at the due time the sample due is always asked for, even when the playback clock rounds just short of it")
+    func dueSampleDespiteRounding() throws {
+        var store = TestStore(Self.replaying(speed: 3))
+        let due = try #require(store.state.replay!.nextDue)
+        let tick = Int((due * 2 + 1e-6).rounded(.down))
+        store.send(.tick(now: due, wallSeconds: 1), effects: [.replayAdvance(through: 1)]) {
+            $0.now = due; $0.wallSeconds = 1; $0.tick = tick
+        }
+    }
+
     @Test("a status from the feed moves the replay's position; its recorded time does not move the monotonic clock")
     func statusMovesPosition() {
         let start = Self.replaying()

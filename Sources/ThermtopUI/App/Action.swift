@@ -207,8 +207,10 @@ public enum Reducer {
             state.wallSeconds = wall
             let fps = state.renderPolicy.pulseFramesPerSecond
             if fps > 0 { state.tick = Int((state.now * fps + 1e-6).rounded(.down)) }
-            if let r = state.replay, !state.paused, let due = r.nextDue, due <= state.now + 1e-6 {
-                return [.replayAdvance(through: r.playbackTime(at: state.now))]
+            if let r = state.replay, !state.paused, let due = r.nextDue, let next = r.position.nextTime,
+               due <= state.now + 1e-6 {
+                // At least the sample that is due, whatever the rounding of the playback clock.
+                return [.replayAdvance(through: max(next, r.playbackTime(at: state.now)))]
             }
         case .resized(let w, let h):
             state.width = max(0, w)

@@ -24,7 +24,7 @@ public enum KeyMap {
         KeyBinding([.pageUp], "PgUp", "a page up", .pageUp),
         KeyBinding([.home, .char("g")], "Home g", "first sensor", .selectFirst),
         KeyBinding([.end, .char("G")], "End G", "last sensor", .selectLast),
-        KeyBinding([.enter], "Enter", "sensor detail (limits, trips, raw name)", .toggleDetail),
+        KeyBinding([.enter], "Enter", "sensor detail (limits, trips, forecast, raw name)", .toggleDetail),
         KeyBinding([.char("s")], "s", "sort: nearest limit → name → group", .cycleSort),
         KeyBinding([.char("/")], "/", "filter by name or group (Enter keeps, Esc clears)", .startFilter),
         KeyBinding([.char("a")], "a", "show all sensors, hidden ones too", .toggleShowAll),
