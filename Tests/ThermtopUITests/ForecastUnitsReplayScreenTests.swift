@@ -24,6 +24,17 @@ struct ForecastUnitsReplayScreenTests {
         #expect(f.summary.hasPrefix("serious in ~"))
     }
 
+    @Test("at 40×10, where the header keeps only the badge, tier and pulse, the forecast follows the low-power line")
+    func forecastOnNarrowWindows() {
+        let state = Fixtures.Scenario.reduced.state
+        let rows = state.render(.compact).rows
+        #expect(!rows[0].contains(state.status.forecast.summary), "\(rows[0])")
+        #expect(rows[1].hasPrefix(" low power off · \(state.status.forecast.summary)"), "\(rows[1])")
+        // With room in the header it is not repeated.
+        let wide = state.render(.standard).rows
+        #expect(wide[0].contains(state.status.forecast.summary) && !wide[1].contains("·"), "\(wide[1])")
+    }
+
     @Test("a flat series says steady; a single sample says not enough history")
     func forecastWordsWhenNothingMoves() {
         let flat = Fixtures.appState(Fixtures.intelSeries(package: (60, 60), skin: (40, 40)), sourceLabel: "/sys", simulated: false)

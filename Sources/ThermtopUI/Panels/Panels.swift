@@ -57,14 +57,13 @@ enum Panels {
         return HeaderPiece(text: f.summary, style: style, priority: 3)
     }
 
-    /// The header row: name, host, the state badge, tier, pulse and forecast on the left; the
-    /// clock and source (or, in a replay, REPLAY with the recording's time, speed and whether it
-    /// is paused or ended) on the right. What does not fit is left out whole, least important
-    /// first (source, host, clock, name, forecast, pulse), never cut mid-word.
-    static func header(_ state: AppState, into buf: inout CellBuffer, in r: Rect, theme: Theme) {
-        guard r.height > 0 else { return }
+    /// The header's pieces that fit `width` columns: name, host, the state badge, tier, pulse
+    /// and forecast on the left; the clock (or, in a replay, REPLAY with the recording's time,
+    /// speed and whether it is paused or ended) on the right. What does not fit is left out
+    /// whole, least important first (host, clock, name, forecast, pulse), never cut mid-word.
+    static func headerPieces(_ state: AppState, width: Int, theme: Theme) -> (left: [HeaderPiece], right: [HeaderPiece]) {
         let s = state.status
-        let wide = r.width >= Layout.wideWidth
+        let wide = width >= Layout.wideWidth
         var left: [HeaderPiece] = []
         left.append(HeaderPiece(text: wide ? " thermtop" : "thermtop", style: theme.title, priority: 5))
         if wide {
@@ -74,8 +73,7 @@ enum Panels {
         left.append(HeaderPiece(text: "tier \(s.tier)", style: theme.title, priority: 1))
         left.append(HeaderPiece(text: Pulse.frame(tick: state.tick, tier: s.tier, unicode: theme.unicode),
                                 style: theme.fill(s.thermalState), priority: 2))
-        // Nothing to forecast without a single reading (a machine without sensors).
-        if s.assessment.sensors.contains(where: { $0.sensor.celsius != nil }) { left.append(forecastPiece(s, theme: theme)) }
+        if hasForecast(s) { left.append(forecastPiece(s, theme: theme)) }
         var right: [HeaderPiece] = []
         if let replay = state.replay {
             right.append(HeaderPiece(text: "REPLAY", style: theme.warning, priority: 0))
@@ -92,16 +90,44 @@ enum Panels {
             right.append(HeaderPiece(text: state.clockText, style: state.paused ? theme.warning : theme.dim, priority: 6))
         }
         let margin = wide ? 1 : 0
-        /// Columns of pieces joined by single spaces.
-        func width(_ pieces: [HeaderPiece]) -> Int { pieces.reduce(0) { $0 + $1.text.count + 1 } - (pieces.isEmpty ? 0 : 1) }
         // Drop the least important piece until the two sides fit with a space between them.
-        while width(left) + (right.isEmpty ? 0 : 1 + width(right)) + margin > r.width, let worst = (left + right).map(\.priority).max(), worst > 0 {
+        while piecesWidth(left) + (right.isEmpty ? 0 : 1 + piecesWidth(right)) + margin > width,
+              let worst = (left + right).map(\.priority).max(), worst > 0 {
             if let i = left.lastIndex(where: { $0.priority == worst }) {
                 left.remove(at: i)
             } else if let i = right.lastIndex(where: { $0.priority == worst }) {
                 right.remove(at: i)
             }
         }
+        return (left, right)
+    }
+
+    /// Columns of pieces joined by single spaces.
+    static func piecesWidth(_ pieces: [HeaderPiece]) -> Int {
+        pieces.reduce(0) { $0 + $1.text.count + 1 } - (pieces.isEmpty ? 0 : 1)
+    }
+
+    /// Nothing to forecast without a single reading (a machine without sensors).
+    static func hasForecast(_ s: MonitorStatus) -> Bool {
+        s.assessment.sensors.contains { $0.sensor.celsius != nil }
+    }
+
+    /// Whether the header at this width has room for the forecast (else the low-power line
+    /// carries it).
+    static func headerShowsForecast(_ state: AppState, width: Int, theme: Theme) -> Bool {
+        let text = forecastPiece(state.status, theme: theme).text
+        return headerPieces(state, width: width, theme: theme).left.contains { $0.text == text }
+    }
+
+    /// The header row (see `headerPieces`), with the source after the clock when there is room.
+    static func header(_ state: AppState, into buf: inout CellBuffer, in r: Rect, theme: Theme) {
+        guard r.height > 0 else { return }
+        let s = state.status
+        let wide = r.width >= Layout.wideWidth
+        let margin = wide ? 1 : 0
+        let (left, kept) = headerPieces(state, width: r.width, theme: theme)
+        var right = kept
+        let width = piecesWidth
         var x = r.x
         for p in left where x < r.maxX {
             x += buf.text(p.text, x: x, y: r.y, style: p.style, maxWidth: r.maxX - x, theme: theme) + 1
@@ -132,11 +158,20 @@ enum Panels {
         return reasons.isEmpty ? "low power \(on)" : "low power \(on): " + reasons.joined(separator: "; ")
     }
 
+    /// The low-power line; on windows too narrow for the forecast in the header, the forecast
+    /// follows it here when it fits whole.
     static func lowPower(_ state: AppState, into buf: inout CellBuffer, in r: Rect, theme: Theme) {
         guard r.height > 0 else { return }
         let s = state.status
-        fit(lowPowerText(s), into: &buf, x: r.x + 1, y: r.y, in: r,
-            style: s.isLowPowerModeEnabled ? theme.level(.fair) : .plain, theme: theme)
+        let text = lowPowerText(s)
+        let x = fit(text, into: &buf, x: r.x + 1, y: r.y, in: r,
+                    style: s.isLowPowerModeEnabled ? theme.level(.fair) : .plain, theme: theme)
+        guard hasForecast(s), !headerShowsForecast(state, width: r.width, theme: theme) else { return }
+        let f = forecastPiece(s, theme: theme)
+        let start = r.x + 1 + x
+        if text.count == x, start + 3 + f.text.count <= r.maxX - 1 {
+            buf.text(" · " + f.text, x: start, y: r.y, style: f.style, theme: theme)
+        }
     }
 
     // MARK: - Cooling
