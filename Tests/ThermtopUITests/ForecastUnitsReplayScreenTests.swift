@@ -88,6 +88,18 @@ struct ForecastUnitsReplayScreenTests {
         GoldenSnapshot.check(text, named: "fahrenheit-detail-120x40")
     }
 
+    @Test("the debug overlay in °F converts the rule trail and thresholds; raw file values stay raw")
+    func fahrenheitDebug() {
+        var state = Fixtures.Scenario.reduced.state
+        state.units = .fahrenheit
+        _ = Reducer.reduce(&state, .toggleDebug)
+        let text = state.render(.large).text()
+        #expect(!text.contains(" °C"), "\(text)")
+        #expect(text.contains("181.4 °F"), "\(text)")
+        #expect(text.contains("raw 83000 m°C"), "\(text)")
+        #expect(text.contains("temperatures in °F (f toggles)"), "\(text)")
+    }
+
     @Test("the core's texts convert absolute temperatures and differences apart", arguments: [
         ("serious: x86_pkg_temp 91.0 °C ≥ passive trip 90.0 °C (clears below 88.0 °C)",
          "serious: x86_pkg_temp 195.8 °F ≥ passive trip 194.0 °F (clears below 190.4 °F)"),

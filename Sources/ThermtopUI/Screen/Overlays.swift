@@ -79,7 +79,7 @@ enum Overlays {
         let st = state.stats
         var lines: [(String, CellStyle)] = []
         lines.append(("Rule trail", theme.title))
-        for l in s.ruleTrail { lines.append(("  " + l, .plain)) }
+        for l in s.ruleTrail { lines.append(("  " + state.units.converting(l), .plain)) }
         // The sensor that decides the state, or at nominal the one closest to its limit.
         let deciding = s.assessment.decidedBy.flatMap { id in s.assessment.sensors.first { $0.sensor.id == id } }
             ?? (s.assessment.decidedBy == nil ? state.sortedSensors.first { $0.sensor.celsius != nil } : nil)
