@@ -54,7 +54,30 @@ module() {
   [ -f "$lib" ] || { echo "fuzz: module $name failed to build" >&2; exit 1; }
 }
 
-needs() { grep -oE '^(@testable )?import (ThermtopCore|ThermtopLinux|ThermtopUI|ThermtopTerminal)' "Fuzz/Targets/$1.swift" | awk '{print $NF}'; }
+needs() { grep -oE '^(@testable )?import (ThermtopCore|ThermtopLinux|ThermtopUI|ThermtopTerminal|ThermtopConfig)' "Fuzz/Targets/$1.swift" | awk '{print $NF}'; }
+
+# TOMLKit (Swift) and toml++ (its C++ core, CTOML) for the config target, from SwiftPM's
+# checkout (run `swift build` or `swift package resolve` once), instrumented like our code.
+toml=.build/checkouts/TOMLKit/Sources
+tomlkit() {
+  [ -d "$toml/TOMLKit" ] || { echo "fuzz: no TOMLKit checkout in $toml (run swift package resolve)" >&2; exit 1; }
+  if [ ! -f "$out/libCTOML.a" ]; then
+    echo "fuzz: building CTOML (toml++)" >&2
+    mkdir -p "$out/ctoml"
+    for f in "$toml"/CTOML/Sources/*.cpp; do
+      clang++ -std=c++17 -DTOML_EXCEPTIONS=1 -w "$([ "$opt" = -O ] && echo -O1 || echo -O0)" -fsanitize=fuzzer-no-link,address -I "$toml/CTOML/include" \
+        -c "$f" -o "$out/ctoml/$(basename "$f" .cpp | tr -c 'A-Za-z0-9\n' _).o"
+    done
+    ar rcs "$out/libCTOML.a" "$out"/ctoml/*.o
+  fi
+  if [ ! -f "$out/libTOMLKit.a" ]; then
+    echo "fuzz: building module TOMLKit ($opt)" >&2
+    find "$toml/TOMLKit" -name '*.swift' -print0 | xargs -0 swiftc -parse-as-library "$opt" -swift-version 5 \
+      -sanitize=fuzzer,address -I "$toml/CTOML/include/CTOML" -module-name TOMLKit -emit-module \
+      -emit-module-path "$out/TOMLKit.swiftmodule" -emit-library -static -o "$out/libTOMLKit.a" 2>&1 | grep -E "error" >&2 || true
+    [ -f "$out/libTOMLKit.a" ] || { echo "fuzz: module TOMLKit failed to build" >&2; exit 1; }
+  fi
+}
 
 module ThermtopCore
 for t in "${targets[@]}"; do
@@ -63,6 +86,7 @@ for t in "${targets[@]}"; do
       ThermtopLinux) module ThermtopLinux -I Sources/CSystemd -I Sources/CZlib ;;
       ThermtopUI) module ThermtopUI ;;
       ThermtopTerminal) module ThermtopUI; module ThermtopTerminal -I Sources/CNcursesw ;;
+      ThermtopConfig) tomlkit; module ThermtopConfig -I "$toml/CTOML/include/CTOML" ;;
     esac
   done
 done
@@ -75,7 +99,7 @@ for t in "${targets[@]}"; do
     echo "fuzz: linking $t" >&2
     libs=()
     # Link order: dependents before their dependencies.
-    for m in ThermtopTerminal ThermtopUI ThermtopLinux ThermtopCore; do
+    for m in ThermtopConfig ThermtopTerminal ThermtopUI ThermtopLinux ThermtopCore; do
       if needs "$t" | grep -qx "$m" || [ "$m" = ThermtopCore ] || { [ "$m" = ThermtopUI ] && needs "$t" | grep -qx ThermtopTerminal; }; then
         libs+=("-l$m")
       fi
@@ -83,8 +107,11 @@ for t in "${targets[@]}"; do
     extra=()
     needs "$t" | grep -qx ThermtopTerminal && extra+=(-I Sources/CNcursesw -lncursesw -ltinfo)
     needs "$t" | grep -qx ThermtopLinux && extra+=(-I Sources/CSystemd -I Sources/CZlib -lsystemd -lz)
+    # Static archives after the modules that use them.
+    post=()
+    needs "$t" | grep -qx ThermtopConfig && { extra+=(-I "$toml/CTOML/include/CTOML"); post+=(-lTOMLKit -lCTOML -lstdc++ -lFoundation); }
     swiftc "${flags[@]}" "${extra[@]}" -module-name "Fuzz_$t" Fuzz/Targets/FuzzSupport.swift "Fuzz/Targets/$t.swift" \
-      "${libs[@]}" -o "$exe" 2>&1 | grep -v "warning: Cannot export local symbol" >&2 || true
+      "${libs[@]}" ${post[@]+"${post[@]}"} -o "$exe" 2>&1 | grep -v "warning: Cannot export local symbol" >&2 || true
     [ -x "$exe" ] || { echo "fuzz: target $t failed to link" >&2; exit 1; }
   fi
   corpus=.build/fuzz/corpus/$t

@@ -14,6 +14,11 @@ package enum ConfigParser {
             return .failure(ConfigError([ConfigProblem(kind: .badTOML, file: file, line: line, key: nil,
                                                        message: "the file contains a NUL byte", expected: "UTF-8 text")]))
         }
+        if let line = TOMLGuard.headerWithoutKey(text) {
+            return .failure(ConfigError([ConfigProblem(kind: .badTOML, file: file, line: line, key: nil,
+                                                       message: "a table header without a name after its [",
+                                                       expected: "[name] or [[sensor]]")]))
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -148,7 +153,7 @@ package enum ConfigParser {
             case "ignore": rule.ignore = bool(v, name, line); ok = ok && rule.ignore != nil
             case "name":
                 if let s = string(v, name, line, "a display name (a string)") {
-                    if s.isEmpty || s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+                    if s.isEmpty || s.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
                         problem(.badValue, name, line, "a name must be non-empty, on one line, without control characters", "a display name such as \"CPU\"")
                         ok = false
                     } else { rule.name = s }
@@ -283,5 +288,62 @@ struct KeyLines {
 extension Substring {
     var trimmingSpaces: String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}
+
+/// Input that toml++ (the C++ parser under TOMLKit) does not survive: its table-header parser
+/// asserts that a key follows `[` or `[[`, and a failed assertion aborts the thermtop-toml
+/// helper (`[=`, `[#`, `[` at the end of a line; found by `scripts/fuzz.sh config`). Such a
+/// file is not TOML anyway, so it is refused before toml++ sees it.
+enum TOMLGuard {
+    /// The 1-based line of the first `[` header whose name does not start like a key (bare key
+    /// character or quote) or an immediate `]`, outside multi-line strings; nil if none.
+    static func headerWithoutKey(_ text: String) -> Int? {
+        var n = 0
+        var inMultiline: [UInt8]? = nil
+        for raw in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            n += 1
+            let line = raw.drop { $0 == 0x20 || $0 == 0x09 }
+            if let delim = inMultiline {
+                if contains(line, delim) { inMultiline = nil }
+                continue
+            }
+            if line.first == UInt8(ascii: "[") {
+                var rest = line.dropFirst()
+                let spaced = rest.first == 0x20 || rest.first == 0x09
+                rest = rest.drop { $0 == 0x20 || $0 == 0x09 }
+                if rest.first == UInt8(ascii: "[") {
+                    if spaced { continue }   // toml++ reports "[ [" itself
+                    rest = rest.dropFirst().drop { $0 == 0x20 || $0 == 0x09 }
+                }
+                guard let c = rest.first, startsKey(c) else { return n }
+                continue
+            }
+            // A value opening a multi-line string that does not close on its line.
+            guard let eq = line.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let value = line[line.index(after: eq)...].drop { $0 == 0x20 || $0 == 0x09 }
+            for delim in [Array("\"\"\"".utf8), Array("'''".utf8)] where value.starts(with: delim) && !contains(value.dropFirst(3), delim) {
+                inMultiline = delim
+            }
+        }
+        return nil
+    }
+
+    private static func startsKey(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "]"): true
+        default: false
+        }
+    }
+
+    private static func contains(_ bytes: Substring.UTF8View.SubSequence, _ needle: [UInt8]) -> Bool {
+        guard bytes.count >= needle.count else { return false }
+        var i = bytes.startIndex
+        while bytes.distance(from: i, to: bytes.endIndex) >= needle.count {
+            if bytes[i...].starts(with: needle) { return true }
+            i = bytes.index(after: i)
+        }
+        return false
     }
 }

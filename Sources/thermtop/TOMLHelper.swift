@@ -41,6 +41,9 @@ enum TOMLHelper {
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         for fd in [toChild[0], toChild[1], fromChild[0], fromChild[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+        // A helper that crashes on some input (toml++ asserts; see TOMLGuard) must not spill an
+        // assertion and a backtrace onto the user's terminal: its failure is reported below.
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var pid = pid_t()
         let helper = path
         let rc = withCStrings([helper, file]) { argv in
@@ -73,7 +76,10 @@ enum TOMLHelper {
         close(fromChild[0])
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        if status != 0 { return failure("\(helper) failed (status \(status))") }
+        if status != 0 {
+            let how = status & 0x7f == 0 ? "exit status \((status >> 8) & 0xff)" : "killed by signal \(status & 0x7f)"
+            return failure("\(helper) failed on this file (\(how))")
+        }
         guard let result = ConfigTransfer.decode(String(decoding: out, as: UTF8.self), file: file) else {
             return failure("\(helper) answered in an unknown format")
         }

@@ -56,13 +56,58 @@ struct DashboardFaultTests {
         // Recovery: good values again, the held sensor reads and the hold is gone.
         let fix = Proof.sh("cd \(q(root)) && rm -f \(zone1)/temp && printf '70000\\n' > \(zone1)/temp")
         try #require(fix.status == 0)
-        // A file that went missing is only reopened at rediscovery (`r`, or the tier's refresh):
-        // reported to "monitor" on the board; until then recovery is checked after `r`.
+        // A value file that went missing is not looked up again until the next rediscovery
+        // (SysfsRoot: on live /sys an attribute comes back only with its device, and that is a
+        // uevent and a rediscovery); a fixture tree has no uevents, so `r` asks for it. A file
+        // that exists but failed (garbage, unreadable) is read again on the next sample: see
+        // unreadableWhileRunningAsNonRoot, which recovers without `r`.
         pane.send("r")
         let (recovered, screen) = pane.wait(8) { s in
             s.split(separator: "\n").contains { $0.contains("x86_pkg_temp") && $0.contains("70.0") && !$0.contains("HELD") }
         }
         #expect(recovered, "x86_pkg_temp never read 70.0 again:\n\(screen)")
+        pane.send("q")
+        #expect(pane.exitStatus() == 0)
+    }
+
+    @Test("files made unreadable while it runs, as a non-root user (setpriv, throwaway uid): shown as permission-denied, read again when readable")
+    func unreadableWhileRunningAsNonRoot() throws {
+        try #require(getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv")
+        let root = try Proof.copyFixture("intel-laptop-hot")
+        defer { Proof.discard(root) }
+        let q = Proof.quote
+        // The throwaway uid reads the copy like a user reads /sys: everything readable to others.
+        try #require(Proof.sh("chmod -R a+rX \(q(root))").status == 0)
+        let uid = 64997
+        let pane = try ProofPane(arguments: ["--delay", "0.2", "--sysfs-root", root], width: 120, height: 40,
+                                 environment: "/usr/bin/setpriv --reuid=\(uid) --regid=\(uid) --clear-groups env -u NO_COLOR HOME=/nonexistent LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color")
+        defer { pane.stop() }
+        try #require(pane.waitForDashboard(), "no dashboard:\n\(pane.capture())")
+        let pid = try #require(pane.pid, "no thermtop process")
+        let ids = Proof.sh("awk '/^Uid:/ {print $2, $3}' /proc/\(pid)/status", stdoutOnly: true).output
+        #expect(ids.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } == ["\(uid)", "\(uid)"],
+                "thermtop must run as uid \(uid): \(ids)")
+        pane.send("a")
+        // Replaced by an unreadable copy (a running reader keeps an open file readable whatever
+        // its mode, as on sysfs; a new file is opened afresh), plus a whole hwmon chip folder.
+        let hide = Proof.sh("cd \(q(root)) && cp \(zone1)/temp \(zone1)/.t && chmod 000 \(zone1)/.t && mv \(zone1)/.t \(zone1)/temp && chmod 700 \"$(readlink -f class/hwmon/hwmon1)\"")
+        try #require(hide.status == 0, "\(hide.output)")
+        let (shown, screen) = pane.wait(8) { s in
+            s.split(separator: "\n").contains { $0.contains("x86_pkg_temp") && $0.contains("permission-denied") }
+        }
+        #expect(shown, "x86_pkg_temp never showed permission-denied:\n\(screen)")
+        #expect(pane.pid == pid, "thermtop is gone:\n\(screen)")
+        #expect(pane.answersKeys(), "keys not answered:\n\(pane.capture())")
+        let escaped = pane.capture(escapes: true)
+        #expect(Proof.garbage(in: escaped, allowSGR: true) == nil, "\(Proof.garbage(in: escaped, allowSGR: true) ?? "")")
+        // Readable again: read on the next samples, no rediscovery asked for.
+        let fix = Proof.sh("cd \(q(root)) && chmod 755 \"$(readlink -f class/hwmon/hwmon1)\" && chmod 644 \(zone1)/temp && printf '70000\\n' > \(zone1)/temp")
+        try #require(fix.status == 0, "\(fix.output)")
+        let (recovered, after) = pane.wait(8) { s in
+            s.split(separator: "\n").contains { $0.contains("x86_pkg_temp") && $0.contains("70.0") && !$0.contains("HELD") }
+                && !s.contains("permission-denied")
+        }
+        #expect(recovered, "not read again once readable:\n\(after)")
         pane.send("q")
         #expect(pane.exitStatus() == 0)
     }

@@ -29,6 +29,8 @@ package struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `config.toml:7: sensor[1].serious: wrong type: got a string, expected a number in °C (1 to 150)`.
+    /// Cleaned of control characters: messages quote the file's own text (a value, a key, the
+    /// file name), and printing an ESC from a hostile config must not drive the terminal.
     public var description: String {
         var s = file
         if line > 0 { s += ":\(line)" }
@@ -36,7 +38,7 @@ package struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
         if let key { s += "\(key): " }
         s += "\(kind.rawValue): \(message)"
         if let expected { s += "; expected \(expected)" }
-        return s
+        return Format.clean(s)
     }
 }
 

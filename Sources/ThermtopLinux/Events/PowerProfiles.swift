@@ -345,38 +345,67 @@ public final class PowerProfilesSource: WakeSource {
     }
 
     /// Reads an `a{sv}` (and, in a PropertiesChanged, the following `as` of invalidated names)
-    /// into `reading`. Returns true when one of our properties was invalidated without a value.
+    /// off the wire and applies it to `reading` (`PowerProfileReading.apply`, which decides what
+    /// the values mean). Returns true when one of our properties was invalidated without a value.
     @discardableResult
     static func readProperties(_ m: OpaquePointer, into reading: inout PowerProfileReading) -> Bool {
+        var properties: [PowerProfileProperty] = []
+        var invalidated: [String] = []
         guard tt_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "{sv}") > 0 else { return false }
         while tt_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "e")), "sv") > 0 {
-            let key = readString(m)
+            let key = readString(m) ?? ""
             var type: CChar = 0
             var contents: UnsafePointer<CChar>?
-            if tt_sd_bus_message_peek_type(m, &type, &contents) > 0, let contents, String(cString: contents) == "s",
-               key == "ActiveProfile" || key == "PerformanceDegraded",
-               tt_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "v")), "s") > 0 {
-                let value = readString(m)
+            let signature = tt_sd_bus_message_peek_type(m, &type, &contents) > 0 ? contents.map { String(cString: $0) } ?? "" : ""
+            if signature == "s", tt_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "v")), "s") > 0 {
+                properties.append(PowerProfileProperty(name: key, signature: signature, string: readString(m)))
                 _ = tt_sd_bus_message_exit_container(m)
-                if key == "ActiveProfile" {
-                    reading.activeProfile = value.flatMap { $0.isEmpty ? nil : $0 }
-                } else {
-                    reading.performanceDegraded = value.flatMap { $0.isEmpty ? nil : $0 }
-                }
             } else {
+                properties.append(PowerProfileProperty(name: key, signature: signature, string: nil))
                 _ = tt_sd_bus_message_skip(m, "v")
             }
             _ = tt_sd_bus_message_exit_container(m)
         }
         _ = tt_sd_bus_message_exit_container(m)
-        var invalidated = false
         if tt_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "s") > 0 {
-            while let name = readString(m) {
-                if name == "ActiveProfile" || name == "PerformanceDegraded" { invalidated = true }
-            }
+            while let name = readString(m) { invalidated.append(name) }
             _ = tt_sd_bus_message_exit_container(m)
         }
-        return invalidated
+        return reading.apply(properties, invalidated: invalidated)
+    }
+}
+
+/// One property of a GetAll reply or a PropertiesChanged signal as it came off the bus: its
+/// name, the D-Bus signature of the variant's contents, and the text when that is a string (`s`).
+public struct PowerProfileProperty: Sendable, Equatable {
+    public var name: String
+    public var signature: String
+    public var string: String?
+
+    public init(name: String, signature: String, string: String?) {
+        self.name = name
+        self.signature = signature
+        self.string = string
+    }
+}
+
+extension PowerProfileReading {
+    /// What a reply's or signal's properties mean for the reading. Pure (no bus), so the
+    /// decoding of whatever a peer on the bus sends can be tested and fuzzed: only string-typed
+    /// `ActiveProfile` and `PerformanceDegraded` count (any other type or name is ignored), an
+    /// empty string means none. Returns true when one of the two is named in `invalidated`
+    /// (changed without a value: the caller reads them again).
+    @discardableResult
+    public mutating func apply(_ properties: [PowerProfileProperty], invalidated: [String]) -> Bool {
+        for p in properties where p.signature == "s" {
+            let value = p.string.flatMap { $0.isEmpty ? nil : $0 }
+            switch p.name {
+            case "ActiveProfile": activeProfile = value
+            case "PerformanceDegraded": performanceDegraded = value
+            default: break
+            }
+        }
+        return invalidated.contains { $0 == "ActiveProfile" || $0 == "PerformanceDegraded" }
     }
 }
 #endif
