@@ -58,7 +58,7 @@ func runKeys(_ bytes: [UInt8]) -> Int32 {
                 for effect in Reducer.reduce(&app, action) {
                     switch effect {
                     case .setOverrides(let o): arrive(o)
-                    case .refresh, .useSimulatedLaptop, .setPaused, .suspend: arrive(app.status.overrides)
+                    case .refresh, .useSimulatedLaptop, .setPaused, .suspend, .replayAdvance: arrive(app.status.overrides)
                     case .adjustLoad(let d): laptop.setLoad(laptop.load + d); arrive(app.status.overrides)
                     }
                 }
