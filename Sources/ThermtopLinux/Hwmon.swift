@@ -13,12 +13,7 @@ struct HwmonSample: Sendable {
 extension Parse {
     /// A non-negative integer within `range` (RPM, PWM duty); junk is `implausible`.
     static func bounded(_ range: ClosedRange<Double>) -> @Sendable (String, String) -> Reading<Double> {
-        { text, file in
-            SysfsValue.integer(text, file: file).flatMap { n in
-                range.contains(Double(n)) ? .value(Double(n))
-                    : .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)"))
-            }
-        }
+        { SysfsValue.scaled($0, file: $1, divisor: 1, range: range) }
     }
 }
 
@@ -284,11 +279,10 @@ struct HwmonLayout: Sendable {
             if asleep == nil, let raw = root.take("\(dir)/\(e.stem)_input", Parse.string, into: &issues) {
                 extra.raw = raw
                 if let (divisor, unit) = HwmonExtra.unit(for: e.kind) {
-                    if let n = Int64(raw) {
-                        extra.value = Double(n) / divisor
-                        extra.unit = unit
-                    } else {
-                        issues.append(ReadingIssue(file: "\(dir)/\(e.stem)_input", reason: .notANumber, detail: String(raw.prefix(24))))
+                    switch SysfsValue.scaled(raw, file: "\(dir)/\(e.stem)_input", divisor: divisor,
+                                        range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) {
+                    case .value(let v): extra.value = v; extra.unit = unit
+                    case .unknown(let issue): issues.append(issue)
                     }
                 }
             }

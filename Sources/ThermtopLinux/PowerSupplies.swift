@@ -17,11 +17,6 @@ struct SupplyLayout: Sendable {
     var files: Set<String>
     var staticIssues: [ReadingIssue]
 
-    /// full ÷ design beyond this factor (either way) means one of them is in the wrong unit.
-    static let unitMismatchRatio = 100.0
-    /// No battery pack, Li-ion or NiMH, sits under 1 V: a smaller value is in mV, not µV.
-    static let minimumPackVolts = 1.0
-
     static func discover(_ root: SysfsRoot) -> [SupplyLayout] {
         let base = "class/power_supply"
         return (root.list(base) ?? []).map { id in
@@ -127,11 +122,11 @@ struct SupplyLayout: Sendable {
         var chargeNow = r("charge_now", Parse.micro(max: 1_000))
         let chargeFull = r("charge_full", Parse.micro(max: 1_000))
         // A gauge that reports more than full is recalibrating: clamp for percent, keep a note.
-        if let n = energyNow, let f = energyFull, n > f * 1.05 {
+        if let n = energyNow, let f = energyFull, n > f * ThermalConfig.batteryOverFullTolerance {
             issues.append(ReadingIssue(file: "\(dir)/energy_now", reason: .implausible, detail: "above energy_full"))
             energyNow = f
         }
-        if let n = chargeNow, let f = chargeFull, n > f * 1.05 {
+        if let n = chargeNow, let f = chargeFull, n > f * ThermalConfig.batteryOverFullTolerance {
             issues.append(ReadingIssue(file: "\(dir)/charge_now", reason: .implausible, detail: "above charge_full"))
             chargeNow = f
         }
@@ -142,7 +137,7 @@ struct SupplyLayout: Sendable {
         func offScale(_ design: inout Double?, _ full: Double?, _ name: String, _ sibling: String) {
             guard let d = design, let f = full, d > 0, f > 0 else { return }
             let ratio = f / d
-            if ratio >= Self.unitMismatchRatio || ratio <= 1 / Self.unitMismatchRatio {
+            if ratio >= ThermalConfig.batteryUnitMismatchRatio || ratio <= 1 / ThermalConfig.batteryUnitMismatchRatio {
                 issues.append(ReadingIssue(file: "\(dir)/\(name)", reason: .implausible,
                                            detail: "\(name) is \(Int(ratio >= 1 ? ratio : 1 / ratio))× off \(sibling): wrong unit"))
                 design = nil
@@ -151,9 +146,9 @@ struct SupplyLayout: Sendable {
         offScale(&energyFullDesign, energyFull, "energy_full_design", "energy_full")
         offScale(&chargeFullDesign, chargeFull, "charge_full_design", "charge_full")
         func volts(_ v: inout Double?, _ name: String) {
-            guard let x = v, x < Self.minimumPackVolts else { return }
+            guard let x = v, x < ThermalConfig.minimumPackVolts else { return }
             issues.append(ReadingIssue(file: "\(dir)/\(name)", reason: .implausible,
-                                       detail: "\(Int((x * 1_000_000).rounded())) µV is under 1 V: wrong unit"))
+                                       detail: "\(Int((x * SysfsValue.microPerUnit).rounded())) µV is under 1 V: wrong unit"))
             v = nil
         }
         volts(&voltageMinDesign, "voltage_min_design")

@@ -35,12 +35,8 @@ enum Parse {
         { SysfsValue.micro($0, file: $1, max: max, signed: signed) }
     }
     /// Battery `temp`: tenths of °C.
-    static let tenthsCelsius: @Sendable (String, String) -> Reading<Double> = { text, file in
-        SysfsValue.integer(text, file: file).flatMap { n in
-            let c = Double(n) / 10
-            return (-40...100).contains(c) ? .value(c)
-                : .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)"))
-        }
+    static let tenthsCelsius: @Sendable (String, String) -> Reading<Double> = {
+        SysfsValue.scaled($0, file: $1, divisor: 10, range: -40...100)
     }
     static let int: @Sendable (String, String) -> Reading<Int> = { text, file in
         SysfsValue.integer(text, file: file).flatMap { n in

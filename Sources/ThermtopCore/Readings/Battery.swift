@@ -84,13 +84,6 @@ public struct ThermalBattery: Sendable, Equatable, Identifiable {
     }
 }
 
-/// Below this rate (W) a time to empty or full is noise ("112208 days"): report unknown.
-package let minimumMeaningfulBatteryWatts = 0.05
-/// The same floor for charge gauges timed by current alone (≈ 0.05 W at a 10 V pack), in A.
-package let minimumMeaningfulBatteryAmps = 0.005
-/// upower's caps: no time to empty above 240 h, no time to full above 20 h.
-package let maximumSecondsToEmpty = 240.0 * 3600
-package let maximumSecondsToFull = 20.0 * 3600
 
 extension Battery {
     public enum PercentSource: String, Sendable, Codable {
@@ -166,8 +159,8 @@ extension Battery {
     /// True when the rate is too small for a time estimate to mean anything ("112208 days").
     var rateTooLow: Bool {
         switch timeRate {
-        case .watts(let w)?: w < minimumMeaningfulBatteryWatts
-        case .amps(let a)?: a < minimumMeaningfulBatteryAmps
+        case .watts(let w)?: w < ThermalConfig.minimumMeaningfulBatteryWatts
+        case .amps(let a)?: a < ThermalConfig.minimumMeaningfulBatteryAmps
         case nil: true
         }
     }
@@ -184,7 +177,7 @@ extension Battery {
             guard let now = chargeNow else { return nil }
             seconds = now / a * 3600
         }
-        return seconds <= maximumSecondsToEmpty ? seconds.rounded(.down) : nil
+        return seconds <= ThermalConfig.maximumSecondsToEmpty ? seconds.rounded(.down) : nil
     }
 
     /// Seconds until full while charging at a meaningful rate; nil otherwise.
@@ -199,7 +192,7 @@ extension Battery {
             guard let now = chargeNow, let full = chargeFull else { return nil }
             seconds = max(full - now, 0) / a * 3600
         }
-        return seconds <= maximumSecondsToFull ? seconds.rounded(.down) : nil
+        return seconds <= ThermalConfig.maximumSecondsToFull ? seconds.rounded(.down) : nil
     }
 
     /// Why there is no time to empty/full, for the UI ("unknown: rate too low").
@@ -259,20 +252,20 @@ public struct ThermalCombinedBattery: Sendable, Equatable {
 
     public var secondsToEmpty: Double? {
         if batteries.count == 1 { return batteries[0].secondsToEmpty }
-        guard status == .discharging, let w = energyRateWatts, w >= minimumMeaningfulBatteryWatts else { return nil }
+        guard status == .discharging, let w = energyRateWatts, w >= ThermalConfig.minimumMeaningfulBatteryWatts else { return nil }
         let energies = batteries.compactMap(\.energyNowWh)
         guard energies.count == batteries.count else { return nil }
         let s = energies.reduce(0, +) / w * 3600
-        return s <= maximumSecondsToEmpty ? s.rounded(.down) : nil
+        return s <= ThermalConfig.maximumSecondsToEmpty ? s.rounded(.down) : nil
     }
 
     public var secondsToFull: Double? {
         if batteries.count == 1 { return batteries[0].secondsToFull }
-        guard status == .charging, let w = energyRateWatts, w >= minimumMeaningfulBatteryWatts else { return nil }
+        guard status == .charging, let w = energyRateWatts, w >= ThermalConfig.minimumMeaningfulBatteryWatts else { return nil }
         let now = batteries.compactMap(\.energyNowWh), full = batteries.compactMap(\.energyFullWh)
         guard now.count == batteries.count, full.count == batteries.count else { return nil }
         let s = max(full.reduce(0, +) - now.reduce(0, +), 0) / w * 3600
-        return s <= maximumSecondsToFull ? s.rounded(.down) : nil
+        return s <= ThermalConfig.maximumSecondsToFull ? s.rounded(.down) : nil
     }
 }
 

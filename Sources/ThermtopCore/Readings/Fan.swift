@@ -179,10 +179,10 @@ public struct HwmonExtra: Sendable, Equatable, Identifiable {
     /// Scale and unit of the families Documentation/hwmon/sysfs-interface.rst defines.
     public static func unit(for kind: String) -> (divisor: Double, unit: String)? {
         switch kind {
-        case "in": (1_000, "V")          // mV
-        case "curr": (1_000, "A")        // mA
-        case "energy": (1_000_000, "J")  // µJ
-        case "humidity": (1_000, "%")    // m%RH
+        case "in": (SysfsValue.milliPerUnit, "V")        // mV
+        case "curr": (SysfsValue.milliPerUnit, "A")      // mA
+        case "energy": (SysfsValue.microPerUnit, "J")    // µJ
+        case "humidity": (SysfsValue.milliPerUnit, "%")  // m%RH
         default: nil
         }
     }

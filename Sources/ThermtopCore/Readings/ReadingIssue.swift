@@ -52,9 +52,18 @@ public struct ReadingIssue: Error, Sendable, Hashable, Codable, CustomStringConv
         self.detail = detail
     }
 
+    /// `class/thermal/thermal_zone3/temp: read-error (EIO)`: the file first, for lists of issues.
     public var description: String {
         if let detail, !detail.isEmpty { return "\(file): \(reason.rawValue) (\(detail))" }
         return "\(file): \(reason.rawValue)"
+    }
+
+    /// Why, in the words every output uses for a value it could not show (dashboard row, status
+    /// text, JSON `ignored_reason`, held-sensor reasons): the reason, then the detail if any,
+    /// `read-error EIO`, `implausible -274000`, `timed-out`. One place for the wording.
+    public var why: String {
+        if let detail, !detail.isEmpty { return "\(reason.rawValue) \(detail)" }
+        return reason.rawValue
     }
 }
 

@@ -45,6 +45,14 @@ public struct ThermalSnapshot: Sendable, Equatable {
         zones.isEmpty && hwmon.isEmpty && batteries.isEmpty && coolingDevices.isEmpty && fans.isEmpty
     }
 
+    /// Mains or USB power: true when any adapter is online, false when all that report are
+    /// offline, nil when none reports (no adapter, or `online` unreadable). One rule for the
+    /// dashboard, `status` (`ac_online`) and `export` (`thermtop_ac_online`).
+    public var acOnline: Bool? {
+        let known = adapters.compactMap(\.online)
+        return known.isEmpty ? nil : known.contains(true)
+    }
+
     /// Every issue of every part, for the debug overlay and `--json`.
     public var allIssues: [ReadingIssue] {
         issues + zones.flatMap(\.issues) + coolingDevices.flatMap(\.issues) + hwmon.flatMap(\.issues)

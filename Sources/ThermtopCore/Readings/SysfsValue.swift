@@ -39,70 +39,57 @@ package enum SysfsValue {
         return .value(text)
     }
 
+    /// The one decimal-scaling rule: an integer attribute in kernel units (m°C, µW, µWh…) →
+    /// base units (÷ `divisor`), unknown (`implausible`, the raw number kept) outside `range`.
+    /// `reject` turns away raw values that mean "no value" before scaling; `magnitude` reads a
+    /// signed value as its size (−Int64.min does not exist: a fuzzed current_now of INT_MIN once
+    /// trapped on negation).
+    package static func scaled(_ raw: String, file: String, divisor: Double, range: ClosedRange<Double>,
+                               magnitude: Bool = false,
+                               reject: (Int64) -> ReadingIssue? = { _ in nil }) -> Reading<Double> {
+        switch integer(raw, file: file) {
+        case .unknown(let issue): return .unknown(issue)
+        case .value(let n):
+            if let issue = reject(n) { return .unknown(issue) }
+            let v = (magnitude ? Double(n.magnitude) : Double(n)) / divisor
+            guard range.contains(v) else { return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)")) }
+            return .value(v)
+        }
+    }
+
+    /// m°C → °C (trip points, temperatures, hysteresis, netlink events): the kernel's thermal unit.
+    package static let milliPerUnit = 1000.0
+    /// µ-units → base units (power_supply's µWh, µAh, µW, µA, µV).
+    package static let microPerUnit = 1_000_000.0
+
+    /// A firmware "no value" sentinel, as an issue.
+    private static func sentinel(_ milli: Int64, file: String) -> ReadingIssue? {
+        sentinelMilliCelsius.contains(milli) ? ReadingIssue(file: file, reason: .sentinel, detail: "\(milli)") : nil
+    }
+
     /// A live temperature in millidegrees Celsius → °C, rejecting sentinels, absurd values and
     /// the exact 0 that drivers print for a channel they do not implement (amdgpu `mem`).
     package static func temperature(_ raw: String, file: String) -> Reading<Double> {
-        switch integer(raw, file: file) {
-        case .unknown(let issue): return .unknown(issue)
-        case .value(let milli):
-            if sentinelMilliCelsius.contains(milli) {
-                return .unknown(ReadingIssue(file: file, reason: .sentinel, detail: "\(milli)"))
-            }
-            if milli == 0 {
-                return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "0 (channel not implemented)"))
-            }
-            let c = Double(milli) / 1000
-            guard plausibleTemperature.contains(c) else {
-                return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(milli)"))
-            }
-            return .value(c)
+        scaled(raw, file: file, divisor: milliPerUnit, range: plausibleTemperature) { milli in
+            if milli == 0 { return ReadingIssue(file: file, reason: .implausible, detail: "0 (channel not implemented)") }
+            return sentinel(milli, file: file)
         }
     }
 
     /// A trip point or chip limit in m°C → °C. Junk (≤ 0 °C, sentinels, implausibly high) is unknown.
     package static func limit(_ raw: String, file: String) -> Reading<Double> {
-        switch integer(raw, file: file) {
-        case .unknown(let issue): return .unknown(issue)
-        case .value(let milli):
-            if sentinelMilliCelsius.contains(milli) {
-                return .unknown(ReadingIssue(file: file, reason: .sentinel, detail: "\(milli)"))
-            }
-            let c = Double(milli) / 1000
-            guard plausibleLimit.contains(c) else {
-                return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(milli)"))
-            }
-            return .value(c)
-        }
+        scaled(raw, file: file, divisor: milliPerUnit, range: plausibleLimit) { sentinel($0, file: file) }
     }
 
     /// A trip hysteresis (a delta in m°C; the ABI text says °C but kernels print m°C).
     package static func hysteresis(_ raw: String, file: String) -> Reading<Double> {
-        switch integer(raw, file: file) {
-        case .unknown(let issue): return .unknown(issue)
-        case .value(let milli):
-            let c = Double(milli) / 1000
-            guard (0...50).contains(c) else {
-                return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(milli)"))
-            }
-            return .value(c)
-        }
+        scaled(raw, file: file, divisor: milliPerUnit, range: 0...50)
     }
 
     /// A non-negative micro-unit value (µWh, µAh, µW, µA, µV) → base unit (Wh, Ah, W, A, V),
     /// bounded by `max` in base units. Signed values are accepted as magnitudes when `signed`.
     package static func micro(_ raw: String, file: String, max: Double, signed: Bool = false) -> Reading<Double> {
-        switch integer(raw, file: file) {
-        case .unknown(let issue): return .unknown(issue)
-        case .value(let n):
-            if n < 0 && !signed {
-                return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)"))
-            }
-            // magnitude, not negation: −Int64.min does not exist (a fuzzed current_now of
-            // INT_MIN once trapped here).
-            let v = Double(n.magnitude) / 1_000_000
-            guard v <= max else { return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)")) }
-            return .value(v)
-        }
+        scaled(raw, file: file, divisor: microPerUnit, range: 0...max, magnitude: signed)
     }
 
     /// A percentage 0…100.

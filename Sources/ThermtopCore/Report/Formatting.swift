@@ -111,7 +111,7 @@ extension StatusReport {
                 let shown = Format.pad(Format.clean(name), 46)
                 let level: String
                 if a.sensor.celsius == nil {
-                    let why = a.sensor.issue.map { "\($0.reason.rawValue)\($0.detail.map { " \($0)" } ?? "")" } ?? "no reading"
+                    let why = a.sensor.issue?.why ?? "no reading"
                     if let h = a.hold, !h.expired {
                         level = "\(h.level) HELD (\(Format.clean(a.reason)))"
                     } else if let sleep = a.sensor.asleep {

@@ -156,9 +156,8 @@ package enum MetricsReport {
             }
             w.single("thermtop_battery_discharging", .gauge, help: "1 while the system battery discharges, else 0.", b.status == .discharging ? 1 : 0)
         }
-        let known = snap.adapters.compactMap(\.online)
-        if !known.isEmpty {
-            w.single("thermtop_ac_online", .gauge, help: "1 when a mains or USB adapter is online, else 0.", known.contains(true) ? 1 : 0)
+        if let online = snap.acOnline {
+            w.single("thermtop_ac_online", .gauge, help: "1 when a mains or USB adapter is online, else 0.", online ? 1 : 0)
         }
 
         if let t = snap.throttle {

@@ -13,11 +13,7 @@ public enum ThermalStatusReport {
         let snap = s.snapshot
         let p = s.policy
         let system = CombinedBattery(snap.batteries)
-        let acOnline: JSONValue = {
-            let known = snap.adapters.compactMap(\.online)
-            if known.isEmpty { return .null }
-            return .bool(known.contains(true))
-        }()
+        let acOnline: JSONValue = snap.acOnline.map(JSONValue.bool) ?? .null
         var inferenceNth: Int?
         if case .reduced(let n) = p.inference { inferenceNth = n }
         let inferenceName: String = {
@@ -78,7 +74,7 @@ public enum ThermalStatusReport {
                             ("type", .str(t.kind?.rawValue)),
                             ("celsius", .num(t.celsius)),
                             ("hysteresis_celsius", .num(t.hysteresis)),
-                            ("ignored_reason", .str(t.ignored.map { "\($0.reason.rawValue)\($0.detail.map { " (\($0))" } ?? "")" })),
+                            ("ignored_reason", .str(t.ignored?.why)),
                         ])
                     })),
                 ])

@@ -272,7 +272,7 @@ public enum ThermalClassifier {
         var out = unknown
         let since = mark.label.map { "since \($0)" } ?? "for \(Int((now - mark.time).rounded(.down))) s"
         let name = unknown.sensor.name
-        let why = issue.detail.map { "\(issue.reason.rawValue) \($0)" } ?? issue.reason.rawValue
+        let why = issue.why
         if now - mark.time < config.sensorHoldSeconds {
             out.level = last.level
             out.hold = SensorHold(level: last.level, since: mark.time, sinceLabel: mark.label, issue: issue, expired: false)

@@ -66,6 +66,25 @@ public struct ThermalConfig: Sendable, Equatable {
     }
 }
 
+/// Fixed limits of the battery readings. Static, not per monitor: the reading layer applies them
+/// before any configuration is chosen, and they describe hardware and the kernel ABI, not taste.
+extension ThermalConfig {
+    /// Below this rate (W) a time to empty or full is noise ("112208 days"): report unknown.
+    public static let minimumMeaningfulBatteryWatts = 0.05
+    /// The same floor for charge gauges timed by current alone (≈ 0.05 W at a 10 V pack), in A.
+    public static let minimumMeaningfulBatteryAmps = 0.005
+    /// upower's caps: no time to empty above 240 h, no time to full above 20 h.
+    public static let maximumSecondsToEmpty = 240.0 * 3600
+    public static let maximumSecondsToFull = 20.0 * 3600
+    /// A gauge reading more than this × full (`energy_now` > `energy_full`) is recalibrating:
+    /// clamped to full for the percentage, with an `implausible` note.
+    public static let batteryOverFullTolerance = 1.05
+    /// full ÷ design beyond this factor (either way) means one of them is in the wrong unit.
+    public static let batteryUnitMismatchRatio = 100.0
+    /// No battery pack, Li-ion or NiMH, sits under 1 V: a smaller value is in mV, not µV.
+    public static let minimumPackVolts = 1.0
+}
+
 /// Thresholds a user pins for one sensor; nil fields keep the derived value.
 public struct SensorOverride: Sendable, Equatable {
     public var serious: Double?

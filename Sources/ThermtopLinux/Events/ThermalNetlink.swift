@@ -202,7 +202,7 @@ package struct ThermalGenlMessage: Sendable, Equatable {
         if let cdevID { parts.append("cdev \(cdevID)") }
         if let cdevState { parts.append("state \(cdevState)") }
         if let name { parts.append(name) }
-        if let t = temperatureMilli { parts.append("at \(Format.fixed(Double(t) / 1000, places: 1)) °C") }
+        if let t = temperatureMilli { parts.append("at \(Format.fixed(Double(t) / SysfsValue.milliPerUnit, places: 1)) °C") }
         return parts.joined(separator: " ")
     }
 }

@@ -13,8 +13,7 @@ extension Panels {
         let snap = state.status.snapshot
         buf.put("Battery", x: r.x + 1, y: r.y, style: theme.title)
         let x0 = r.x + 9
-        let acOnline = snap.adapters.compactMap(\.online)
-        let ac = acOnline.isEmpty ? (snap.adapters.isEmpty ? nil : "AC unknown") : "AC \(acOnline.contains(true) ? "online" : "offline")"
+        let ac = snap.acOnline.map { "AC \($0 ? "online" : "offline")" } ?? (snap.adapters.isEmpty ? nil : "AC unknown")
         guard !snap.batteries.isEmpty else {
             var text = "none found"
             if let ac { text += " · \(ac)" }

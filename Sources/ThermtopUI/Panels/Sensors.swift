@@ -104,7 +104,7 @@ extension Panels {
                     let last = a.sensor.lastCelsius.map { ", last \(state.units.format($0))" } ?? ""
                     fit("asleep (\(asleep))\(last)", into: &buf, x: cols.barX, y: y, in: list, theme: theme)
                 } else {
-                    let why = a.sensor.issue.map { "unknown: \($0.reason.rawValue)\($0.detail.map { " \($0)" } ?? "")" } ?? "unknown: no reading"
+                    let why = "unknown: " + (a.sensor.issue?.why ?? "no reading")
                     fit(why, into: &buf, x: cols.barX, y: y, in: list, theme: theme)
                 }
                 continue

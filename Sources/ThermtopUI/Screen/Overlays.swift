@@ -195,7 +195,7 @@ enum Overlays {
             for t in zone.trips {
                 let temp = t.celsius.map(u.format) ?? "—"
                 let hyst = t.hysteresis.map(u.formatDelta) ?? "—"
-                let ign = t.ignored.map { " IGNORED: \($0.reason.rawValue) \($0.detail ?? "")" } ?? ""
+                let ign = t.ignored.map { " IGNORED: \($0.why)" } ?? ""
                 lines.append(("  trip \(t.index): \(t.kind?.rawValue ?? "?") \(temp) hyst \(hyst)\(ign)", .plain))
             }
             if zone.trips.isEmpty { lines.append(("  none", .plain)) }
