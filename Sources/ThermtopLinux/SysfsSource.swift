@@ -130,6 +130,13 @@ public final class SysfsSource: SensorSource {
             .map { String($0.file[..<($0.file.lastIndex(of: "/") ?? $0.file.endIndex)]) }
         if Set(missingDirs).contains(where: { !root.isDirectory($0) }) { needsRediscovery = true }
         snap.issues += discoveryIssues
+        // The whole tree gone (an unmounted --sysfs-root, a deleted capture): said in the
+        // status, so `watch` can stop without looking inside the source. Checked only when the
+        // sample already looks wrong, so a healthy sample makes no extra syscall.
+        if snap.isEmpty || !missingDirs.isEmpty, !root.isUsable {
+            snap.issues.append(ReadingIssue(file: ThermalSnapshot.sourceRootFile, reason: .vanished,
+                                            detail: "\(root.path) is no longer a readable directory"))
+        }
         return snap
     }
 }

@@ -91,8 +91,8 @@ struct ConfigCommand: AsyncParsableCommand {
         case .failure(let e): problems = e.problems
         }
         if let c = loaded {
-            let monitor = ThermalMonitor(source: source.makeSource(), clock: SystemClock(), config: c.applied())
-            let status = monitor.sample()
+            // The engine every command runs; its first reading lists the sensors to match.
+            let status = source.makeHub(config: c.applied(), overrides: .none, delay: 1).current
             problems += ConfigFile.unknownSensors(c, sensors: status.snapshot.temperatureSensors)
         }
         if problems.isEmpty {

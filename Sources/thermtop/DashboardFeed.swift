@@ -41,16 +41,7 @@ final class DashboardFeed {
     /// alone gets the kernel's and the desktop's event sources).
     static func makeHub(options: SourceOptions, config: ThermalConfig, simulated: Bool, overrides: Overrides,
                         delay: Double) -> ThermalStatusHub {
-        if simulated {
-            return ThermalStatusHub(source: SimulatedLaptop(), clock: SystemClock(), config: config, overrides: overrides,
-                                    delay: delay)
-        }
-        let root = options.sysfsRoot ?? "/sys"
-        // --ppd-state names the file to read: the D-Bus profile would override it.
-        let none: @Sendable (any SensorSource) -> [any WakeSource] = { _ in [] }
-        let wake = options.ppdState == nil ? SysfsSource.wakeSources(forRoot: root) : none
-        return ThermalStatusHub(source: options.makeLiveSource(), clock: SystemClock(), config: config,
-                                overrides: overrides, delay: delay, wakeSources: wake)
+        options.makeHub(config: config, overrides: overrides, delay: delay, simulated: simulated)
     }
 
     /// Readable when a new status is waiting.

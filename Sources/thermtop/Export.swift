@@ -13,7 +13,8 @@ struct Export: AsyncParsableCommand {
             Writes the state, tier, low power, every sensor's temperature and thresholds, the \
             battery, cooling devices, throttle counters and read errors in the Prometheus text \
             format to PATH, atomically (a temporary file in the same folder, then rename). Once, \
-            or every SECONDS with --every. Point node_exporter's \
+            or every SECONDS with --every (and at once when the kernel or the desktop reports a change: \
+            charger plugged, trip crossed, profile switched). Point node_exporter's \
             --collector.textfile.directory at the folder; name the file *.prom.
             """)
 
@@ -50,12 +51,15 @@ struct Export: AsyncParsableCommand {
     @MainActor
     mutating func run() async throws {
         let cfg = try config.load()
-        let clock = SystemClock()
-        let monitor = ThermalMonitor(source: source.makeSource(), clock: clock, config: cfg.applied(), overrides: source.overrides)
+        // The engine the dashboard and `watch` run. Once: its first reading. With --every:
+        // started, sampling every SECONDS on its own thread and at once on a kernel or desktop
+        // event (charger plugged, trip crossed), each new status written as it comes.
+        let hub = source.makeHub(config: cfg.applied(), overrides: source.overrides, delay: every ?? 1)
         var readErrors = 0
-        var status = monitor.sample()
+        var status = hub.current
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
-        var next = clock.now()
+        if every != nil { hub.start() }
+        defer { hub.stop() }
         while true {
             readErrors += status.snapshot.allIssues.count
             let text = MetricsReport.prometheus(status, version: ThermtopInfo.version, readErrorsTotal: readErrors,
@@ -64,11 +68,10 @@ struct Export: AsyncParsableCommand {
                 printError("thermtop: export: \(why)")
                 throw ExitCode(1)
             }
-            guard let every else { return }
-            next += every
-            if next <= clock.now() { next = clock.now() + every }
-            sleepUntil(next, clock: clock)
-            status = monitor.secondsUntilRefresh() <= 0 ? monitor.refresh() : monitor.sample()
+            guard every != nil else { return }
+            while !waitReadable(hub.wakeDescriptor, until: nil, clock: hub.clock) {}
+            hub.consumeWake()
+            status = hub.current
         }
     }
 

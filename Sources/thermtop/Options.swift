@@ -95,6 +95,25 @@ struct SourceOptions: ParsableArguments {
     }
 }
 
+extension SourceOptions {
+    /// The engine every long-running command drives (dashboard, `watch`, `export --every`):
+    /// the simulated laptop, or the real sensors (`--sysfs-root` or the live `/sys`, which alone
+    /// gets the kernel's and the desktop's event sources). Not started: call `start()`. Its
+    /// `current` is already a real reading, which is all the one-shot commands need.
+    func makeHub(config: ThermalConfig, overrides: Overrides, delay: Double, simulated: Bool? = nil) -> ThermalStatusHub {
+        if simulated ?? simulate {
+            return ThermalStatusHub(source: SimulatedLaptop(), clock: SystemClock(), config: config, overrides: overrides,
+                                    delay: delay)
+        }
+        let root = sysfsRoot ?? "/sys"
+        // --ppd-state names the file to read: the D-Bus profile would override it.
+        let none: @Sendable (any SensorSource) -> [any WakeSource] = { _ in [] }
+        let wake = ppdState == nil ? SysfsSource.wakeSources(forRoot: root) : none
+        return ThermalStatusHub(source: makeLiveSource(), clock: SystemClock(), config: config,
+                                overrides: overrides, delay: delay, wakeSources: wake)
+    }
+}
+
 enum ThermtopInfo {
     static let version = "0.1.0"
 }

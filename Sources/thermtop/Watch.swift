@@ -89,45 +89,44 @@ struct Watch: AsyncParsableCommand {
     @MainActor
     mutating func run() async throws {
         let cfg = try config.load()
-        let src = source.makeSource()
-        let clock = SystemClock()
-        let monitor = ThermalMonitor(source: src, clock: clock, config: cfg.applied(), overrides: source.overrides)
         let delay = self.delay ?? cfg.delay ?? 1
-        var status = monitor.sample()
+        // The dashboard's engine, started: it samples on its own thread every `delay` and at
+        // once when the kernel or the desktop says something changed (charger plugged, trip
+        // crossed, profile switched, device added or removed), so a change prints within
+        // milliseconds instead of at the next poll, and a hung sensor read never stalls us.
+        let hub = source.makeHub(config: cfg.applied(), overrides: source.overrides, delay: delay)
+        var status = hub.current
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
-        if let why = Self.gone(src, status: status, hadSensors: true) {
+        if let why = Self.gone(status, hadSensors: false) {
             printError("thermtop: \(why)")
             throw ExitCode(3)
         }
         let hadSensors = !status.snapshot.isEmpty
         emit(status, previous: nil)
         let hook = hook.resolved(cfg).map { OnChangeHook(command: $0.command, interval: $0.interval, output: .stderr, initial: status) }
-
-        var nextSample = clock.now() + delay
+        hub.start()
+        defer { hub.stop() }
         while true {
-            var wake = nextSample
-            if let due = hook?.schedule.nextDue { wake = min(wake, due) }
-            sleepUntil(wake, clock: clock)
-            let now = clock.now()
-            hook?.poll(now: now)
-            guard now >= nextSample else { continue }
-            nextSample += delay
-            if nextSample <= now { nextSample = now + delay }
-            let previous = status
-            status = monitor.secondsUntilRefresh(now: now) <= 0 ? monitor.refresh() : monitor.sample()
-            if let why = Self.gone(src, status: status, hadSensors: hadSensors) {
-                printError("thermtop: \(why)")
-                throw ExitCode(3)
+            if waitReadable(hub.wakeDescriptor, until: hook?.schedule.nextDue, clock: hub.clock) {
+                hub.consumeWake()
+                let previous = status
+                status = hub.current
+                if let why = Self.gone(status, hadSensors: hadSensors) {
+                    printError("thermtop: \(why)")
+                    throw ExitCode(3)
+                }
+                if ChangeKey(status) != ChangeKey(previous) { emit(status, previous: previous) }
+                hook?.observe(status, now: hub.clock.now())
             }
-            if ChangeKey(status) != ChangeKey(previous) { emit(status, previous: previous) }
-            hook?.observe(status, now: now)
+            hook?.poll(now: hub.clock.now())
         }
     }
 
-    /// Why the source is gone, if it is: its sysfs root vanished, or every device it had did.
-    static func gone(_ src: any SensorSource, status: MonitorStatus, hadSensors: Bool) -> String? {
-        if let sys = src as? SysfsSource, !sys.root.isUsable {
-            return "the source disappeared: \(sys.root.path) is no longer a readable directory."
+    /// Why the source is gone, if it is, from the status alone: its sysfs root vanished, or
+    /// every device it had did.
+    static func gone(_ status: MonitorStatus, hadSensors: Bool) -> String? {
+        if let issue = status.snapshot.sourceVanished {
+            return "the source disappeared: \(issue.detail ?? status.sourceLabel)."
         }
         if hadSensors && status.snapshot.isEmpty {
             return "the source disappeared: every sensor, cooling device and battery under \(status.sourceLabel) is gone."
@@ -179,6 +178,14 @@ func writeLine(_ s: String) {
         }
         off += n
     }
+}
+
+/// Waits in `poll` until `fd` is readable (true) or the `deadline` on `clock` passes (false);
+/// a nil deadline waits for the descriptor alone. A signal ends the wait early (false).
+func waitReadable(_ fd: Int32, until deadline: Double?, clock: any MonitorClock) -> Bool {
+    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    let timeout = deadline.map { Int32(clamping: Int((max(0, $0 - clock.now()) * 1000).rounded(.up))) } ?? -1
+    return poll(&p, 1, timeout) > 0 && (p.revents & Int16(POLLIN)) != 0
 }
 
 func sleepUntil(_ t: Double, clock: any MonitorClock) {

@@ -24,3 +24,21 @@ import ThermtopLinux
         #expect(near(over.energyNow, full / 1e6, 0.001), "clamped to full")
     }
 }
+
+/// `watch` stops when its source goes, judging from the status alone (no downcast of the source).
+@Suite struct SourceVanishedTests {
+    @Test("a sample of a deleted sysfs root says the source vanished; a healthy sample does not")
+    func vanishedRootIsInTheSnapshot() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        let source = SysfsSource(path: copy.path)
+        let healthy = source.sample(at: 0)
+        #expect(healthy.sourceVanished == nil)
+        #expect(!healthy.isEmpty)
+        try FileManager.default.removeItem(at: copy.root)
+        let gone = source.sample(at: 1)
+        let issue = try #require(gone.sourceVanished, "\(gone.issues)")
+        #expect(issue.reason == .vanished)
+        #expect(issue.detail?.contains(copy.path) == true)
+    }
+}

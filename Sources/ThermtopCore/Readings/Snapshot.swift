@@ -45,6 +45,14 @@ public struct ThermalSnapshot: Sendable, Equatable {
         zones.isEmpty && hwmon.isEmpty && batteries.isEmpty && coolingDevices.isEmpty && fans.isEmpty
     }
 
+    /// The `file` of an issue about the source's whole tree (its root directory is gone).
+    public static let sourceRootFile = "."
+
+    /// Why the source itself is gone (its sysfs root vanished), nil while it is there.
+    public var sourceVanished: ReadingIssue? {
+        issues.first { $0.file == Self.sourceRootFile && $0.reason == .vanished }
+    }
+
     /// Mains or USB power: true when any adapter is online, false when all that report are
     /// offline, nil when none reports (no adapter, or `online` unreadable). One rule for the
     /// dashboard, `status` (`ac_online`) and `export` (`thermtop_ac_online`).
