@@ -135,6 +135,12 @@ struct ForecastUnitsReplayScreenTests {
         #expect(!rows.joined().contains("r = now"))
     }
 
+    @Test("during a replay the key line starts with the replay's keys")
+    func replayKeyLine() {
+        let rows = Self.replay().render(.standard).rows
+        #expect(rows[23].hasPrefix("? help q quit p pause n step < > speed ↑↓ select"), "\(rows[23])")
+    }
+
     @Test("paused and ended replays say so in the header; an ended one says the recording ended")
     func replayPausedAndEnded() {
         #expect(Self.replay(paused: true).render(.standard).rows[0].contains("REPLAY PAUSED 0:41.0 / 2:00"))

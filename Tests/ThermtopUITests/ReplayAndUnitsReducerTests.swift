@@ -110,6 +110,12 @@ struct ReplayAndUnitsReducerTests {
             : "S: a replay shows the recording; run thermtop --simulate for the simulated laptop." }
     }
 
+    @Test("0 in a replay with nothing forced says the screen is the recording, not that it is live")
+    func zeroInAReplay() {
+        var store = TestStore(Self.replaying())
+        store.press(.char("0")) { $0.message = "Nothing is simulated: this is the recording as it was read." }
+    }
+
     @Test("replay keys outside a replay say how to start one", arguments: [Character("n"), ">", "<"])
     func replayKeysWhenLive(key: Character) {
         var store = TestStore(Self.base)

@@ -106,7 +106,10 @@ public enum Reducer {
             var effects: [Effect] = []
             if state.status.overrides != .none { effects.append(.setOverrides(.none)) }
             if state.status.sourceIsSimulated { effects.append(.useSimulatedLaptop(false)) }
-            if effects.isEmpty { state.message = "Already live: nothing is simulated." }
+            if effects.isEmpty {
+                state.message = state.replay == nil ? "Already live: nothing is simulated."
+                    : "Nothing is simulated: this is the recording as it was read."
+            }
             state.lowPowerMode = .live
             return effects
         case .cycleLowPower:

@@ -72,4 +72,10 @@ public enum KeyMap {
         ("?", "help"), ("q", "quit"), ("↑↓", "select"), ("Enter", "detail"), ("1-4", "simulate"),
         ("0", "live"), ("l", "low power"), ("s", "sort"), ("/", "filter"), ("d", "debug"), ("p", "pause"),
     ]
+
+    /// The status line during a replay: its own keys first.
+    public static let replayStatusLine: [(String, String)] = [
+        ("?", "help"), ("q", "quit"), ("p", "pause"), ("n", "step"), ("< >", "speed"), ("↑↓", "select"),
+        ("Enter", "detail"), ("f", "°C/°F"), ("s", "sort"), ("/", "filter"), ("d", "debug"),
+    ]
 }

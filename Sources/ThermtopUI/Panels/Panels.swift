@@ -231,7 +231,7 @@ enum Panels {
             return
         }
         var x = r.x
-        for (k, label) in KeyMap.statusLine {
+        for (k, label) in state.replay == nil ? KeyMap.statusLine : KeyMap.replayStatusLine {
             let keyText = theme.unicode ? k : String(k.map(CellBuffer.asciiFallback))
             guard x + keyText.count + label.count + 2 <= r.maxX else { break }
             x += buf.text(keyText, x: x, y: r.y, style: theme.key, theme: theme)
