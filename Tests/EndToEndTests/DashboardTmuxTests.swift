@@ -762,6 +762,9 @@ struct DashboardTmuxTests {
         try expectPulseMoves(tmux)
 
         tmux.send("q")
+        // Type only once thermtop is gone: keys typed while it still runs are its keys (h, ?).
+        let gone = Date().addingTimeInterval(5)
+        while TmuxE2E.isRunning(pid) && Date() < gone { usleep(20_000) }
         tmux.type("echo \"rc=$?\"")
         tmux.send("Enter")
         let (done, d) = tmux.waitForScreen { $0.contains("rc=0") }
