@@ -68,7 +68,11 @@ struct ConfigCommand: AsyncParsableCommand {
     @OptionGroup var config: ConfigOptions
     @OptionGroup var source: SourceOptions
 
+    // The root's dashboard options reach here too: refused, not ignored.
+    @ParentCommand var root: Thermtop
+
     func validate() throws {
+        try root.rejectRootOptions(in: "config")
         if printDefault == check { throw ValidationError("Give exactly one of --print-default or --check.") }
         if check && config.noConfig { throw ValidationError("--check needs a config file; drop --no-config.") }
     }

@@ -27,7 +27,11 @@ struct Export: AsyncParsableCommand {
     @OptionGroup var source: SourceOptions
     @OptionGroup var config: ConfigOptions
 
+    // The root's dashboard options reach here too: refused, not ignored.
+    @ParentCommand var root: Thermtop
+
     func validate() throws {
+        try root.rejectRootOptions(in: "export")
         if textfile.isEmpty { throw ValidationError("--textfile needs a path.") }
         if let e = every, !(e.isFinite && (1...86400).contains(e)) {
             throw ValidationError("--every must be between 1 and 86400 seconds (got \(e)).")

@@ -16,7 +16,7 @@ enum OnOff: String, ExpressibleByArgument, CaseIterable {
     var bool: Bool { self == .on }
 }
 
-/// Options shared by the dashboard and `status`.
+/// Options shared by the dashboard and every subcommand that reads sensors.
 struct SourceOptions: ParsableArguments {
     @Option(name: .customLong("sysfs-root"), help: ArgumentHelp("Read sensors from this sysfs tree instead of /sys.", valueName: "dir"))
     var sysfsRoot: String?
@@ -24,10 +24,10 @@ struct SourceOptions: ParsableArguments {
     @Flag(help: "Use the simulated laptop instead of real sensors.")
     var simulate = false
 
-    @Option(name: .customLong("simulate-state"), help: ArgumentHelp("Start with the thermal state forced, as keys 1-4 do.", valueName: "state"))
+    @Option(name: .customLong("simulate-state"), help: ArgumentHelp("Force the thermal state (reported as simulated); on the dashboard, keys 1-4 change it and 0 returns to live.", valueName: "state"))
     var simulateState: ThermalState?
 
-    @Option(name: .customLong("low-power"), help: ArgumentHelp("Start with low power forced on or off, as key l does.", valueName: "on|off"))
+    @Option(name: .customLong("low-power"), help: ArgumentHelp("Force low power on or off (reported as simulated); on the dashboard, key l toggles it.", valueName: "on|off"))
     var lowPower: OnOff?
 
     @Option(name: .customLong("ppd-state"), help: ArgumentHelp("power-profiles-daemon state file (default: /var/lib/power-profiles-daemon/state.ini for the live /sys).", valueName: "file"))
@@ -111,6 +111,32 @@ extension SourceOptions {
         let wake = ppdState == nil ? SysfsSource.wakeSources(forRoot: root) : none
         return ThermalStatusHub(source: makeLiveSource(), clock: SystemClock(), config: config,
                                 overrides: overrides, delay: delay, wakeSources: wake)
+    }
+}
+
+extension Thermtop {
+    /// The root command's own options, which ArgumentParser also accepts after a subcommand's
+    /// name (`thermtop status --delay 5`), and the commands each one applies to. Given to a
+    /// subcommand that does not use it, it is an error (exit 64), never silently ignored.
+    static let rootOnlyOptions: [(flag: String, usedBy: String)] = [
+        ("--delay", "the dashboard, watch and record; export repeats with --every"),
+        ("--no-color", "the dashboard"),
+        ("--ascii", "the dashboard"),
+        ("--on-change", "the dashboard and watch"),
+        ("--on-change-min-interval", "the dashboard and watch"),
+    ]
+
+    /// Throws a usage error naming the root options given to `command` that it does not use.
+    func rejectRootOptions(in command: String, uses: Set<String> = []) throws {
+        let given: Set<String> = Set([
+            delay != nil ? "--delay" : nil, noColor ? "--no-color" : nil, ascii ? "--ascii" : nil,
+            hook.onChange != nil ? "--on-change" : nil, hook.minInterval != nil ? "--on-change-min-interval" : nil,
+        ].compactMap { $0 })
+        let unused = Self.rootOnlyOptions.filter { given.contains($0.flag) && !uses.contains($0.flag) }
+        guard !unused.isEmpty else { return }
+        let what = unused.map { "\($0.flag) is for \($0.usedBy)" }.joined(separator: "; ")
+        let once = command == "status" || command == "config" ? " prints once and" : ""
+        throw ValidationError("`thermtop \(command)`\(once) does not use \(unused.map(\.flag).joined(separator: ", ")) (\(what)).")
     }
 }
 

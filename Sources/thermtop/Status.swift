@@ -31,6 +31,8 @@ struct Status: AsyncParsableCommand {
     var at: Double?
 
     func validate() throws {
+        // The root's dashboard options reach here too (`status --delay 5`): refused, not ignored.
+        try root.rejectRootOptions(in: "status")
         if at != nil && replayFile == nil { throw ValidationError("--at needs --replay FILE.") }
         if let a = at, !(a.isFinite && a >= 0) { throw ValidationError("--at must be 0 or more seconds (got \(a)).") }
         if replayFile != nil && (source.sysfsRoot != nil || source.simulate) {

@@ -80,7 +80,12 @@ struct Watch: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600; default 1 or the config's delay).", valueName: "seconds"))
     var delay: Double?
 
+    // The root's dashboard options reach here too: refused, not ignored (watch's own --delay
+    // and --on-change options are its own).
+    @ParentCommand var root: Thermtop
+
     func validate() throws {
+        try root.rejectRootOptions(in: "watch", uses: ["--delay", "--on-change", "--on-change-min-interval"])
         if let d = delay, !(d.isFinite && UserConfig.delayRange.contains(d)) {
             throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(d)).")
         }
