@@ -41,6 +41,22 @@ public struct MonitorStatus: Sendable, Equatable {
     public var stateIsSimulated: Bool { overrides.thermalState != nil }
     public var lowPowerIsSimulated: Bool { overrides.lowPower != nil }
 
+    /// Low power as every output words it: `on`, `off`, or when forced `on (SIMULATED; measured
+    /// off)`. The dashboard and `status` both print this, then the same measured reasons.
+    public var lowPowerHeadline: String {
+        let now = isLowPowerModeEnabled ? "on" : "off"
+        guard lowPowerIsSimulated else { return now }
+        return "\(now) (SIMULATED; measured \(lowPowerAssessment.enabled ? "on" : "off"))"
+    }
+
+    /// The headline and every measured reason on one line, as the dashboard shows it:
+    /// `on: battery 15 % ≤ 20 % and discharging; platform_profile is low-power`. `status`
+    /// prints the same reasons, one per line under the headline.
+    public var lowPowerText: String {
+        let reasons = lowPowerAssessment.reasons
+        return reasons.isEmpty ? lowPowerHeadline : lowPowerHeadline + ": " + reasons.joined(separator: "; ")
+    }
+
     /// The reason for the state in force (`serious: SIMULATED (measured …)` when overridden).
     public var reason: String {
         if let s = overrides.thermalState { return "\(s): SIMULATED (measured \(assessment.reason))" }

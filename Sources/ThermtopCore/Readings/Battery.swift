@@ -51,6 +51,18 @@ public struct ThermalBattery: Sendable, Equatable, Identifiable {
     public var celsius: Double?
     public var issues: [ReadingIssue]
 
+    /// Cycle count as the dashboard and `status` show it: the kernel's `cycle_count` of 0 means
+    /// "not reported" on most firmware (a real battery that has never cycled is rare and reads
+    /// the same); nil when the file is absent.
+    public var cyclesText: String? {
+        guard let n = cycleCount else { return nil }
+        return n == 0 ? "cycles not reported" : "\(n) cycles"
+    }
+
+    /// What the dashboard and `status` say when no system battery is found. Not "desktop or
+    /// server": handhelds and laptops whose battery driver is not loaded read the same.
+    public static let noneText = "none found"
+
     public init(id: String, present: Bool? = true, status: ThermalBatteryStatus? = nil, capacity: Double? = nil,
                 capacityLevel: String? = nil, energyNow: Double? = nil, energyFull: Double? = nil,
                 energyFullDesign: Double? = nil, chargeNow: Double? = nil, chargeFull: Double? = nil,

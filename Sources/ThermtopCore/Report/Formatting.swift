@@ -80,7 +80,7 @@ extension StatusReport {
         lines.append("State      \(s.thermalState)\(s.stateIsSimulated ? "  (SIMULATED; measured \(s.assessment.measuredState?.name ?? "nothing"))" : "")\(unmeasured)")
         lines.append("Reason     \(Format.clean(s.reason))")
         lines.append("Forecast   \(forecastLine(s.forecast))")
-        lines.append("Low power  \(s.isLowPowerModeEnabled ? "on" : "off")\(s.lowPowerIsSimulated ? "  (SIMULATED)" : "")")
+        lines.append("Low power  \(s.lowPowerHeadline)")
         for r in s.lowPowerAssessment.reasons { lines.append("           - \(Format.clean(r))") }
         lines.append("Tier       \(p.tier)")
         lines.append("Policy     refresh every \(Int(p.refreshIntervalSeconds)) s · animations \(p.animationsEnabled ? "on" : "off") · prefetch \(p.prefetchEnabled ? "on" : "off") · inference \(p.inference)")
@@ -175,7 +175,7 @@ extension StatusReport {
         if let t = s.assessment.throttle { lines.append(""); lines.append("Throttle   \(t.reason)") }
         lines.append("")
         if snap.batteries.isEmpty {
-            lines.append("Battery    none")
+            lines.append("Battery    \(ThermalBattery.noneText)")
         } else {
             let sys = CombinedBattery(snap.batteries)
             if snap.batteries.count > 1 {
@@ -216,6 +216,7 @@ extension StatusReport {
             parts.append("time unknown (\(why))")
         }
         if let h = b.healthPercent { parts.append("health \(Format.percent(h))") }
+        if let c = b.cyclesText { parts.append(c) }
         if let m = b.model { parts.append(Format.clean(m)) }
         return "Battery    \(Format.clean(b.id)): " + parts.joined(separator: ", ")
     }

@@ -1,13 +1,6 @@
 import ThermtopCore
 
 extension Panels {
-    /// Cycle count as shown: the kernel's `cycle_count` of 0 means "not reported" on most
-    /// firmware (a real battery that has never cycled is rare and reads the same).
-    static func cyclesText(_ n: Int?) -> String? {
-        guard let n else { return nil }
-        return n == 0 ? "cycles not reported" : "\(n) cycles"
-    }
-
     static func battery(_ state: AppState, into buf: inout CellBuffer, in r: Rect, theme: Theme) {
         guard r.height > 0 else { return }
         let snap = state.status.snapshot
@@ -15,7 +8,7 @@ extension Panels {
         let x0 = r.x + 9
         let ac = snap.acOnline.map { "AC \($0 ? "online" : "offline")" } ?? (snap.adapters.isEmpty ? nil : "AC unknown")
         guard !snap.batteries.isEmpty else {
-            var text = "none found"
+            var text = ThermalBattery.noneText
             if let ac { text += " · \(ac)" }
             if !snap.peripherals.isEmpty { text += " · \(snap.peripherals.count) peripheral battery(ies) not counted" }
             fit(text, into: &buf, x: x0, y: r.y, in: r, style: theme.dim, theme: theme)
@@ -46,7 +39,7 @@ extension Panels {
         for b in snap.batteries {
             var d = [b.id]
             if let h = b.healthPercent { d.append("health \(Format.percent(h))") }
-            if let c = cyclesText(b.cycleCount) { d.append(c) }
+            if let c = b.cyclesText { d.append(c) }
             second.append(d.joined(separator: ", "))
         }
         if let ac { second.append(ac) }

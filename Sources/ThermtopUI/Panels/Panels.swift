@@ -149,14 +149,8 @@ enum Panels {
 
     // MARK: - Low power
 
-    static func lowPowerText(_ s: MonitorStatus) -> String {
-        let on = s.isLowPowerModeEnabled ? "on" : "off"
-        if let forced = s.overrides.lowPower {
-            return "low power \(forced ? "on" : "off") (SIMULATED; measured \(s.lowPowerAssessment.enabled ? "on" : "off"))"
-        }
-        let reasons = s.lowPowerAssessment.reasons
-        return reasons.isEmpty ? "low power \(on)" : "low power \(on): " + reasons.joined(separator: "; ")
-    }
+    /// The core's wording (`MonitorStatus.lowPowerText`), the same words `status` prints.
+    static func lowPowerText(_ s: MonitorStatus) -> String { "low power " + s.lowPowerText }
 
     /// The low-power line; on windows too narrow for the forecast in the header, the forecast
     /// follows it here when it fits whole.

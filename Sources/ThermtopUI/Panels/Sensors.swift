@@ -72,7 +72,10 @@ extension Panels {
         if rows.isEmpty, list.height > 0 {
             let text: String
             if s.assessment.sensors.isEmpty {
-                text = "No temperature sensors under \(s.sourceLabel) (normal in containers and most VMs). S shows the simulated laptop."
+                // The container/VM hint only when nothing at all was found (as `status` says it): a
+                // capture or a machine with a battery but no sensor driver is neither.
+                let hint = s.snapshot.isEmpty ? " (normal in containers and most VMs)" : ""
+                text = "No temperature sensors under \(s.sourceLabel)\(hint). S shows the simulated laptop."
             } else if !state.filter.isEmpty {
                 text = "No sensor matches \"\(state.filter)\" (/ edits, Esc clears)."
             } else {
