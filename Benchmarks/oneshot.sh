@@ -1,54 +1,69 @@
 #!/usr/bin/env bash
 # One-shot cost: `thermtop status --json` (and `--version`, the startup floor) against
-# lm-sensors' `sensors` and `sensors -j`, with hyperfine -N, in one run (ratios, not absolutes:
-# the machine is shared). Installs hyperfine and lm-sensors from Debian when missing (root).
+# lm-sensors' `sensors` and `sensors -j`, all reading the same fake laptop /sys
+# (Benchmarks/fakesys.py: the repository's laptop tree grafted over /sys in a private mount
+# namespace), wall time with hyperfine -N and peak RSS with /usr/bin/time, in one run; then
+# the CPU cost of one sample against a plain C program that preads the same files
+# (Benchmarks/sample-cost.py, Benchmarks/sample-floor.c compiled with cc at run time).
+# Installs hyperfine, lm-sensors, strace and gcc from Debian when missing. Needs root.
 #
-#   Benchmarks/oneshot.sh [--runs N (100)] [--binary PATH (release build)]
-#
-# thermtop reads the repository's intel-laptop fixture (--sysfs-root). `sensors` only reads
-# /sys: with PEER_BENCH (or ../shared/bench) present it runs inside peer-ns, which grafts
-# that harness's fake laptop over /sys; without it, it reads this machine's /sys, which the
-# table says.
+#   Benchmarks/oneshot.sh [--runs N (200)] [--binary PATH (release build)] [--no-sample]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-runs=100; binary=""
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+runs=200; binary=""; sample=1
 while [ $# -gt 0 ]; do
   case "$1" in
-    --runs) runs=$2; shift 2 ;; --binary) binary=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;; --binary) binary=$(readlink -f "$2"); shift 2 ;;
+    --no-sample) sample=0; shift ;;
     *) echo "oneshot.sh: unknown argument $1" >&2; exit 64 ;;
   esac
 done
+[ "$(id -u)" = 0 ] || { echo "oneshot.sh: needs root (a private mount namespace over /sys)" >&2; exit 69; }
 need=()
-command -v hyperfine >/dev/null || need+=(hyperfine)
-command -v sensors >/dev/null || need+=(lm-sensors)
+for t in hyperfine:hyperfine sensors:lm-sensors strace:strace cc:gcc /usr/bin/time:time; do
+  command -v "${t%%:*}" >/dev/null || need+=("${t#*:}")
+done
 if [ ${#need[@]} -gt 0 ]; then
-  [ "$(id -u)" = 0 ] || { echo "oneshot.sh: needs ${need[*]} (run as root to install)" >&2; exit 69; }
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
 fi
 if [ -z "$binary" ]; then
-  swift build -c release --product thermtop >&2
-  binary=$(swift build -c release --show-bin-path)/thermtop
+  (cd "$ROOT" && swift build -c release --product thermtop >&2)
+  binary=$(cd "$ROOT" && swift build -c release --show-bin-path)/thermtop
 fi
-fixture=$(pwd)/Tests/Fixtures/intel-laptop
-bench=${PEER_BENCH:-$(pwd)/../shared/bench}
-wrap=""; where="this machine's /sys"
-if [ -x "$bench/peer-ns" ] && [ "$(id -u)" = 0 ]; then wrap="$bench/peer-ns --"; where="peer-ns fake laptop"; fi
-out=$(mktemp -d)
-# The whole hyperfine run goes inside the namespace, so its setup is paid once, not per run.
-$wrap hyperfine -N --warmup 5 --runs "$runs" --ignore-failure --export-json "$out/h.json" \
-  -n "thermtop --version" "$binary --version" \
-  -n "thermtop status --json" "$binary status --json --sysfs-root $fixture" \
-  -n "sensors" "sensors" \
-  -n "sensors -j" "sensors -j" >/dev/null 2>&1 || true
-/usr/bin/python3 - "$out/h.json" "$where" "${wrap:+1}" <<'PY'
+out=$(mktemp -d /tmp/thermtop-oneshot.XXXXXX)
+# Inside the namespace: the whole hyperfine run, so the graft is paid once, not per run.
+/usr/bin/python3 "$ROOT/Benchmarks/fakesys.py" run --no-writer -- bash -c '
+  set -e
+  b=$1; runs=$2; out=$3
+  hyperfine -N --warmup 10 --runs "$runs" --export-json "$out/h.json" \
+    -n "thermtop --version" "$b --version" \
+    -n "thermtop status --json" "$b status --json --no-config" \
+    -n "sensors" "sensors" \
+    -n "sensors -j" "sensors -j" >/dev/null 2>"$out/hyperfine.err" || { cat "$out/hyperfine.err" >&2; exit 1; }
+  rss() { for i in 1 2 3 4 5 6 7; do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; done | sort -n | sed -n 4p; }
+  { echo "thermtop --version $(rss "$b" --version)"
+    echo "thermtop status --json $(rss "$b" status --json --no-config)"
+    echo "sensors $(rss sensors)"
+    echo "sensors -j $(rss sensors -j)"; } > "$out/rss.txt"
+' oneshot "$binary" "$runs" "$out"
+/usr/bin/python3 - "$out/h.json" "$out/rss.txt" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-base = r.get("sensors")
-print(f"one-shot wall time, hyperfine -N (sensors reads {sys.argv[2]})")
-print(f"| command | mean ms | ± ms | × sensors |")
-print(f"| --- | --- | --- | --- |")
+rss = {}
+for line in open(sys.argv[2]):
+    name, kb = line.rsplit(" ", 1)
+    rss[name] = int(kb)
+base = r["sensors"]["mean"]
+print("one-shot, same fake laptop /sys, hyperfine -N (wall time), median peak RSS of 7 runs")
+print("| command | mean ms | ± ms | user ms | sys ms | × sensors | peak RSS MB |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
 for name, x in r.items():
-    ratio = x["mean"] / base["mean"] if base else float("nan")
-    print(f"| {name} | {x['mean']*1000:.2f} | {x['stddev']*1000:.2f} | {ratio:.2f} |")
+    print(f"| {name} | {x['mean']*1000:.2f} | {x['stddev']*1000:.2f} | {x['user']*1000:.2f} | {x['system']*1000:.2f} "
+          f"| {x['mean'] / base:.2f} | {rss.get(name, 0) / 1024:.1f} |")
+    print(f"RESULT oneshot name={name.replace(' ', '_')} mean_ms={x['mean']*1000:.3f} ratio={x['mean'] / base:.3f} rss_kb={rss.get(name, 0)}", file=sys.stderr)
 PY
 rm -rf "$out"
+if [ $sample = 1 ]; then
+  echo
+  /usr/bin/python3 "$ROOT/Benchmarks/sample-cost.py" "$binary"
+fi

@@ -1,52 +1,66 @@
 #!/usr/bin/env bash
-# What thermtop costs next to htop (and btop if installed) watching the same fake laptop /sys,
-# measured by the shared peer-cost harness (../shared/bench) in one interleaved run, so the
-# figures are comparable as ratios on a shared, noisy machine. Needs root (mount namespaces).
+# What thermtop costs next to htop watching the same fake laptop /sys, in one interleaved run,
+# with nothing outside this repository: Benchmarks/fakesys.py grafts the repository's laptop
+# tree (Tests/Fixtures/intel-laptop, values moving once a second) over /sys in a private mount
+# namespace, and Benchmarks/peer-cost.py runs each program in a 120x40 tmux pane there and reads
+# its cost from /proc. Needs root (mount namespace; apt-get for missing peers).
 #
-#   Benchmarks/peer-cost.sh [--seconds N] [--repeat R]      (defaults: 30 s, 3 rounds)
+#   Benchmarks/peer-cost.sh [--seconds N (30)] [--repeat R (3)] [--binary PATH] [--btop]
 #
-# Prints the harness table, then thermtop/htop ratios for CPU, steady CPU, peak RSS, bytes
-# written to the terminal and wakeups. Builds thermtop in release mode first.
+# Runs thermtop at full (its default on this cool laptop) and at minimal
+# (`--simulate-state serious`), and htop, then prints the means, the ratios to htop and
+# the issue 7 targets (met / missed). Builds thermtop in release mode (the flags the README's
+# install section gives) unless --binary is given.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BENCH=${PEER_BENCH:-$ROOT/../shared/bench}
-SECONDS_EACH=30; REPEAT=3
+SECS=30; REPEAT=3; BIN=""; BTOP=0
 while [ $# -gt 0 ]; do
   case $1 in
-    --seconds) SECONDS_EACH=$2; shift 2 ;;
+    --seconds) SECS=$2; shift 2 ;;
     --repeat) REPEAT=$2; shift 2 ;;
-    *) echo "usage: $0 [--seconds N] [--repeat R]" >&2; exit 2 ;;
+    --binary) BIN=$(readlink -f "$2"); shift 2 ;;
+    --btop) BTOP=1; shift ;;
+    *) echo "usage: $0 [--seconds N] [--repeat R] [--binary PATH] [--btop]" >&2; exit 64 ;;
   esac
 done
-[ -x "$BENCH/peer-cost" ] || { echo "peer-cost harness not found at $BENCH" >&2; exit 1; }
-command -v htop >/dev/null || { echo "htop is not installed (apt-get install -y htop)" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "peer-cost.sh: needs root (a private mount namespace over /sys)" >&2; exit 69; }
+need=()
+for t in htop:htop tmux:tmux unshare:util-linux; do command -v "${t%%:*}" >/dev/null || need+=("${t#*:}"); done
+[ $BTOP = 1 ] && ! command -v btop >/dev/null && need+=(btop)
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
+fi
+if [ -z "$BIN" ]; then
+  (cd "$ROOT" && swift build -c release --product thermtop >&2)
+  BIN=$(cd "$ROOT" && swift build -c release --show-bin-path)/thermtop
+fi
+OUT=/tmp/thermtop-bench/peer-cost-$(date +%Y%m%d-%H%M%S)
+progs=(thermtop-full "$BIN" thermtop-minimal "$BIN --simulate-state serious")
+[ $BTOP = 1 ] && progs+=(btop btop)
+progs+=(htop htop)
+/usr/bin/python3 "$ROOT/Benchmarks/peer-cost.py" --seconds "$SECS" --repeat "$REPEAT" --out "$OUT" \
+  --baseline htop -- "${progs[@]}" | tee "$OUT.txt"
 
-(cd "$ROOT" && swift build -c release --static-swift-stdlib --product thermtop --scratch-path .build-release >&2)
-BIN=$(cd "$ROOT" && swift build -c release --scratch-path .build-release --show-bin-path)/thermtop
-OUT=/tmp/thermtop-bench/$(date +%Y%m%d-%H%M%S)
-mkdir -p "$OUT"
-# Generate the fake laptop afresh: a copied fixture-laptop/ may have lost its class/ symlinks
-# (then every monitor sees no sensors and thermtop falls back to its simulated laptop).
-/usr/bin/python3 "$BENCH/make-fixture-laptop" "$OUT/fixture" >/dev/null
-
-progs=(thermtop "$BIN" htop htop)
-command -v btop >/dev/null && progs+=(btop btop)
-"$BENCH/peer-cost" --fixture "$OUT/fixture" --seconds "$SECONDS_EACH" --repeat "$REPEAT" --out "$OUT" --panes "$OUT/panes" -- "${progs[@]}" | tee "$OUT/stdout.txt"
-
-# Ratios of the per-program means (RESULT_MEAN lines; RESULT lines when --repeat 1).
-awk '
-  /^RESULT(_MEAN)? / {
-    name = $2
-    for (i = 3; i <= NF; i++) { split($i, kv, "="); v[name, kv[1]] = kv[2] }
-    seen[name] = 1
-  }
-  END {
-    split("cpu_pct steady_pct rss_kb tty_Bps ctxsw_per_s", keys, " ")
-    printf "\nthermtop / htop (same run; < 1 means thermtop costs less)\n"
-    for (k = 1; k <= 5; k++) {
-      a = v["thermtop", keys[k]]; b = v["htop", keys[k]]
-      if (a != "" && b != "" && b + 0 > 0) printf "  %-12s thermtop %-10s htop %-10s ratio %.2f\n", keys[k], a, b, a / b
-      else printf "  %-12s thermtop %-10s htop %-10s ratio n/a\n", keys[k], a, b
-    }
-  }' "$OUT/stdout.txt" | tee "$OUT/ratios.txt"
+# Issue 7's targets, from the RESULT_MEAN lines.
+/usr/bin/python3 - "$OUT.txt" <<'PY'
+import sys
+m = {}
+for line in open(sys.argv[1]):
+    if line.startswith("RESULT_MEAN "):
+        p = line.split()
+        m[p[1]] = {k: float(v) for k, v in (x.split("=") for x in p[3:]) if v != "NA"}
+h, full, low = m.get("htop", {}), m.get("thermtop-full", {}), m.get("thermtop-minimal", {})
+def check(label, ok, detail):
+    print(f"  {'met   ' if ok else 'MISSED'} {label}: {detail}")
+print("\nissue 7 targets (same run):")
+for name, t, cpu, tty, wake in (("full", full, 0.5, 0.5, 3.0), ("minimal", low, 0.25, 0.25, 1.5)):
+    if not t or not h:
+        continue
+    r = t["cpu_pct"] / h["cpu_pct"]
+    check(f"CPU at {name} <= {cpu}x htop", r <= cpu, f"{r:.2f}x ({t['cpu_pct']:.3f} vs {h['cpu_pct']:.3f} % of a core)")
+    r = t["tty_Bps"] / h["tty_Bps"]
+    check(f"terminal bytes at {name} <= {tty}x htop", r <= tty, f"{r:.2f}x ({t['tty_Bps']:.0f} vs {h['tty_Bps']:.0f} B/s)")
+    check(f"wakeups at {name} <= {wake}/s", t["wakeups_per_s"] <= wake, f"{t['wakeups_per_s']:.2f}/s (htop {h['wakeups_per_s']:.2f}/s)")
+    check(f"peak RSS at {name} < 8 MB", t["rss_kb"] < 8 * 1024, f"{t['rss_kb'] / 1024:.1f} MB (htop {h['rss_kb'] / 1024:.1f} MB)")
+PY
 echo "raw results: $OUT"
