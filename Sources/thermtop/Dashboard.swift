@@ -125,7 +125,7 @@ struct Thermtop: AsyncParsableCommand {
 /// to the feed. Each wakeup renders the state and touches the terminal only when a cell
 /// changed. It sleeps until the next thing that can change the screen: a sample, a pulse
 /// frame, or the clock or countdown reaching their next shown value (by tier, see
-/// `RenderPolicy`).
+/// `RenderPolicy`; while the pulse animates they change on its frames).
 @MainActor
 struct RunLoop {
     let feed: DashboardFeed
@@ -207,7 +207,13 @@ struct RunLoop {
         // A replay's next recorded sample, at the playback speed.
         if !app.paused, let due = app.replay?.nextDue { wake = min(wake, due) }
         let fps = policy.pulseFramesPerSecond
-        if fps > 0 { wake = min(wake, ((now * fps + 1e-6).rounded(.down) + 1) / fps) }
+        if fps > 0 {
+            // While the pulse animates, the clock and the countdown change on its frames (at
+            // most one frame late) instead of waking the loop on their own beats, which fall
+            // between frames: at full that is 2 wakeups a second instead of 4.
+            wake = min(wake, ((now * fps + 1e-6).rounded(.down) + 1) / fps)
+            return max(1, Int(((wake - now) * 1000).rounded(.up)))
+        }
         // The clock's next shown value: the next second, or the next minute.
         let clockStep = policy.clockShowsSeconds ? 1.0 : 60.0
         let intoStep = policy.clockShowsSeconds ? wallFraction : Double(app.wallSeconds % 60) + wallFraction

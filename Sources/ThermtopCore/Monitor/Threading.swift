@@ -25,6 +25,8 @@ package final class ConditionLock: @unchecked Sendable {
     }
 
     package func lock() { pthread_mutex_lock(mutex) }
+    /// Takes the lock only if it is free at once (for bounded spins that must never block).
+    package func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
     package func unlock() { pthread_mutex_unlock(mutex) }
 
     package func withLock<T>(_ body: () throws -> T) rethrows -> T {
