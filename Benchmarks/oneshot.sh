@@ -27,8 +27,8 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
 fi
 if [ -z "$binary" ]; then
-  (cd "$ROOT" && swift build -c release --product thermtop >&2)
-  binary=$(cd "$ROOT" && swift build -c release --show-bin-path)/thermtop
+  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product thermtop >&2)
+  binary=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/thermtop
 fi
 out=$(mktemp -d /tmp/thermtop-oneshot.XXXXXX)
 # Inside the namespace: the whole hyperfine run, so the graft is paid once, not per run.

@@ -31,8 +31,8 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
 fi
 if [ -z "$BIN" ]; then
-  (cd "$ROOT" && swift build -c release --product thermtop >&2)
-  BIN=$(cd "$ROOT" && swift build -c release --show-bin-path)/thermtop
+  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product thermtop >&2)
+  BIN=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/thermtop
 fi
 OUT=/tmp/thermtop-bench/peer-cost-$(date +%Y%m%d-%H%M%S)
 progs=(thermtop-full "$BIN" thermtop-minimal "$BIN --simulate-state serious")
