@@ -5,22 +5,24 @@
 # namespace, and Benchmarks/peer-cost.py runs each program in a 120x40 tmux pane there and reads
 # its cost from /proc. Needs root (mount namespace; apt-get for missing peers).
 #
-#   Benchmarks/peer-cost.sh [--seconds N (30)] [--repeat R (3)] [--binary PATH] [--btop]
+#   Benchmarks/peer-cost.sh [--seconds N (30)] [--repeat R (3)] [--binary PATH] [--before PATH] [--btop]
 #
 # Runs thermtop at full (its default on this cool laptop) and at minimal
 # (`--simulate-state serious`), and htop, then prints the means, the ratios to htop and
 # the issue 7 targets (met / missed). Builds thermtop in release mode (the flags the README's
-# install section gives) unless --binary is given.
+# install section gives) unless --binary is given. --before PATH adds another build (e.g. main
+# before a change) at full and minimal to the same interleaved run.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SECS=30; REPEAT=3; BIN=""; BTOP=0
+SECS=30; REPEAT=3; BIN=""; BEFORE=""; BTOP=0
 while [ $# -gt 0 ]; do
   case $1 in
     --seconds) SECS=$2; shift 2 ;;
     --repeat) REPEAT=$2; shift 2 ;;
     --binary) BIN=$(readlink -f "$2"); shift 2 ;;
+    --before) BEFORE=$(readlink -f "$2"); shift 2 ;;
     --btop) BTOP=1; shift ;;
-    *) echo "usage: $0 [--seconds N] [--repeat R] [--binary PATH] [--btop]" >&2; exit 64 ;;
+    *) echo "usage: $0 [--seconds N] [--repeat R] [--binary PATH] [--before PATH] [--btop]" >&2; exit 64 ;;
   esac
 done
 [ "$(id -u)" = 0 ] || { echo "peer-cost.sh: needs root (a private mount namespace over /sys)" >&2; exit 69; }
@@ -36,6 +38,7 @@ if [ -z "$BIN" ]; then
 fi
 OUT=/tmp/thermtop-bench/peer-cost-$(date +%Y%m%d-%H%M%S)
 progs=(thermtop-full "$BIN" thermtop-minimal "$BIN --simulate-state serious")
+[ -n "$BEFORE" ] && progs+=(before-full "$BEFORE" before-minimal "$BEFORE --simulate-state serious")
 [ $BTOP = 1 ] && progs+=(btop btop)
 progs+=(htop htop)
 /usr/bin/python3 "$ROOT/Benchmarks/peer-cost.py" --seconds "$SECS" --repeat "$REPEAT" --out "$OUT" \
