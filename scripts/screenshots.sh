@@ -5,11 +5,15 @@
 # (its socket in a scratch folder, removed at the end), with TERM=tmux-256color and a UTF-8 locale. Keys are
 # sent with `send-keys`, the screen is read back with `capture-pane -e` (text plus colours
 # and attributes, exactly what the terminal holds) and drawn to PNG, cell by cell, by
-# scripts/ansi2png.py (Pillow + DejaVu Sans Mono). Nothing is mocked: the fixtures under
-# Tests/Fixtures are real sysfs trees read by the real binary.
+# scripts/ansi2png.py (Pillow + DejaVu Sans Mono). Nothing is mocked: the sensors are real
+# machines' sysfs captures (../shared/real-sysfs, each folder's SOURCE.md says which machine),
+# read by the real binary. A manual step, not part of the tests.
 #
-# Usage: scripts/screenshots.sh [--no-build] [--scale N] [--palette tango|xterm] [NAME...]
-#   NAME: only these pictures (e.g. `full help`); default: all of them.
+# Usage: scripts/screenshots.sh [--no-build] [--scale N] [--palette tango|xterm]
+#                               [--captures DIR] [NAME...]
+#   NAME: only these pictures (e.g. `size-80x24 help`); default: all of them.
+#   --captures DIR: the folder of real captures (default ../shared/real-sysfs next to the
+#     repository; else Tests/Fixtures, which holds copies of the same captures).
 # Environment: THERMTOP_BINARY (default .build/debug/thermtop), PYTHON (default: a python3
 #   with Pillow, preferring /usr/bin/python3), OUT (default Screenshots/).
 # Needs: tmux, python3 with Pillow (Debian/Ubuntu: apt-get install -y tmux python3-pil
@@ -23,13 +27,15 @@ SCALE=1
 PALETTE=tango
 BUILD=1
 ONLY=()
+CAPTURES=
 
 while [ $# -gt 0 ]; do
     case $1 in
         --no-build) BUILD=0 ;;
         --scale) SCALE=$2; shift ;;
         --palette) PALETTE=$2; shift ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --captures) CAPTURES=$2; shift ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "screenshots.sh: unknown option $1" >&2; exit 2 ;;
         *) ONLY+=("$1") ;;
     esac
@@ -95,14 +101,14 @@ wanted() {
     return 1
 }
 
-# start NAME COLS ROWS ARGS...: a fresh session running thermtop ARGS from the repo root
-# (so the header shows a short relative fixture path), waiting until it has drawn.
+# start NAME COLS ROWS ARGS...: a fresh session running thermtop ARGS in the captures folder
+# (so the header shows the capture's name, not a local path), waiting until it has drawn.
 start() {
     local cols=$2 rows=$3
     shift 3
     local cmd="exec env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@")"
-    tm -f "$CONF" new-session -d -s shot -x "$cols" -y "$rows" -c "$ROOT" "$cmd"
-    wait_for 'thermtop|terminal too small'
+    tm -f "$CONF" new-session -d -s shot -x "$cols" -y "$rows" -c "$CAPTURES" "$cmd"
+    wait_for 'thermtop|terminal too small|NOMINAL|FAIR|SERIOUS|CRITICAL|REPLAY'
 }
 
 # snap NAME COLS ROWS TITLE: captures the pane and renders Screenshots/NAME.png.
@@ -119,95 +125,107 @@ snap() {
 wait_for_beat() { wait_for '♥─╮╱─|♥─╯╲' 4 || true; }
 
 mkdir -p "$OUT"
-echo "thermtop screenshots from $BIN"
-F=Tests/Fixtures
+if [ -z "$CAPTURES" ]; then
+    if [ -d "$ROOT/../shared/real-sysfs" ]; then CAPTURES=$(cd "$ROOT/../shared/real-sysfs" && pwd)
+    else CAPTURES=$ROOT/Tests/Fixtures; fi
+fi
+for m in amd-ryzen-2x-nvme-telegraf amdgpu-rx5500xt-lact legion-go-s-couchside; do
+    [ -d "$CAPTURES/$m/class" ] || die "capture $CAPTURES/$m not found (--captures DIR)"
+done
+echo "thermtop screenshots from $BIN, captures in $CAPTURES"
+# The captures, by what they show (their SOURCE.md names the machine):
+# (relative to $CAPTURES, where thermtop runs)
+DESKTOP=amd-ryzen-2x-nvme-telegraf    # Ryzen k10temp + two NVMe drives, no battery
+GPU=amdgpu-rx5500xt-lact              # Radeon RX 5500 XT: edge/junction/mem, fan, PPT
+HANDHELD=legion-go-s-couchside        # Lenovo Legion Go S: battery, adapters, profile
+cap() { echo "$1"; }
 
-if wanted full; then
-    # Tier full: the intel-laptop fixture is nominal, low power off.
-    start full 100 30 --sysfs-root $F/intel-laptop
-    sleep 2; wait_for_beat
-    snap full 100 30 "thermtop --sysfs-root $F/intel-laptop  —  nominal, tier full"
+# One picture per designed layout size, on the desktop capture (the GPU one at 100×30).
+for size in 80x24 100x30 120x40 200x60 40x10; do
+    name=size-$size
+    wanted "$name" || continue
+    cols=${size%x*} rows=${size#*x}
+    src=$DESKTOP; [ "$size" = 100x30 ] && src=$GPU
+    start "$name" "$cols" "$rows" --no-config --sysfs-root "$src"
+    sleep 4; wait_for_beat
+    snap "$name" "$cols" "$rows" "thermtop --sysfs-root $(cap "$src")  —  ${cols}×${rows}"
+done
+
+if wanted help; then
+    start help 100 30 --no-config --sysfs-root "$DESKTOP"
+    sleep 1
+    tm send-keys -t shot '?'
+    wait_for 'simulate nominal|more lines'
+    sleep 0.3
+    snap help 100 30 "thermtop --sysfs-root $(cap "$DESKTOP")  —  help (?)"
 fi
 
-if wanted reduced; then
-    # Tier reduced by thermal state: fair (forced, as key 2 does); the pulse beats at half speed.
-    start reduced 100 30 --sysfs-root $F/intel-laptop --simulate-state fair
-    sleep 2; wait_for_beat
-    snap reduced 100 30 "thermtop --sysfs-root $F/intel-laptop --simulate-state fair  —  tier reduced"
-fi
-
-if wanted minimal; then
-    # Tier minimal, live: the intel-laptop-hot fixture is serious (x86_pkg_temp past its passive
-    # trip) with low power on from platform_profile. The pulse is static.
-    start minimal 100 30 --sysfs-root $F/intel-laptop-hot
+if wanted detail; then
+    # Sensor detail of the second NVMe drive's Composite sensor (its own max/crit limits).
+    start detail 100 30 --no-config --sysfs-root "$DESKTOP"
     sleep 2
-    snap minimal 100 30 "thermtop --sysfs-root $F/intel-laptop-hot  —  serious, tier minimal"
-fi
-
-if wanted low-power; then
-    # Low power on (as key l does) on a nominal machine: tier full drops to reduced, and the
-    # policy lists what low power changes.
-    start low-power 100 30 --sysfs-root $F/intel-laptop --low-power on
-    sleep 2; wait_for_beat
-    snap low-power 100 30 "thermtop --sysfs-root $F/intel-laptop --low-power on  —  tier reduced by low power"
+    tm send-keys -t shot j Enter
+    wait_for 'Thresholds|sensor detail|Trips'
+    sleep 0.3
+    snap detail 100 30 "thermtop --sysfs-root $(cap "$DESKTOP")  —  sensor detail (j, Enter)"
 fi
 
 if wanted debug; then
-    start debug 100 30 --sysfs-root $F/intel-laptop
+    start debug 100 30 --no-config --sysfs-root "$GPU"
     sleep 2
     tm send-keys -t shot d
     wait_for 'Rule trail'
     sleep 0.3
-    snap debug 100 30 "thermtop --sysfs-root $F/intel-laptop  —  debug overlay (d)"
+    snap debug 100 30 "thermtop --sysfs-root $(cap "$GPU")  —  debug overlay (d)"
 fi
 
-if wanted help; then
-    start help 100 30 --sysfs-root $F/intel-laptop
-    sleep 1
-    tm send-keys -t shot '?'
-    wait_for 'simulate serious'
-    sleep 0.3
-    snap help 100 30 "thermtop --sysfs-root $F/intel-laptop  —  help (?)"
+if wanted minimal; then
+    # Tier minimal: nothing in the captures is hot, so the state is forced (as key 3 does) and
+    # marked SIMULATED on screen; the pulse is static, values redraw only on change.
+    start minimal 100 30 --no-config --sysfs-root "$DESKTOP" --simulate-state serious
+    sleep 3
+    snap minimal 100 30 "thermtop --sysfs-root $(cap "$DESKTOP") --simulate-state serious  —  tier minimal"
 fi
 
-if wanted detail; then
-    # Sensor detail: select the second sensor (j) and press Enter.
-    start detail 100 30 --sysfs-root $F/intel-laptop
-    sleep 1
-    tm send-keys -t shot j Enter
-    wait_for 'sensor detail'
-    sleep 0.3
-    snap detail 100 30 "thermtop --sysfs-root $F/intel-laptop  —  sensor detail (j, Enter)"
+if wanted battery; then
+    # The handheld: battery discharging, two adapters offline, platform profile `custom`.
+    start battery 100 30 --no-config --sysfs-root "$HANDHELD"
+    sleep 3; wait_for_beat
+    snap battery 100 30 "thermtop --sysfs-root $(cap "$HANDHELD")  —  battery"
 fi
 
-if wanted small-40x10; then
-    # A 40x10 window: the compact layout keeps the state, tier and pulse.
-    start small-40x10 40 10 --sysfs-root $F/intel-laptop
+if wanted monochrome; then
+    # The fallbacks: no colour (as with NO_COLOR) and ASCII bars, boxes and pulse.
+    start monochrome 100 30 --no-config --sysfs-root "$GPU" --no-color --ascii
+    sleep 3
+    snap monochrome 100 30 "thermtop --sysfs-root $(cap "$GPU") --no-color --ascii"
+fi
+
+if wanted replay; then
+    # A recording of the desktop capture (thermtop record, 6 samples), played back in the
+    # dashboard at twice the speed: the REPLAY header and its keys.
+    "$BIN" record "$WORK/desktop.rec" --seconds 5 --delay 1 --sysfs-root "$CAPTURES/$DESKTOP" >/dev/null 2>&1 \
+        || die "thermtop record failed"
+    start replay 100 30 --no-config --replay "$WORK/desktop.rec" --speed 2
+    wait_for 'REPLAY' 5
     sleep 2
-    snap small-40x10 40 10 "thermtop  —  40×10"
+    snap replay 100 30 "thermtop --replay (a recording of $(cap "$DESKTOP")) --speed 2"
 fi
 
 if wanted too-small; then
-    start too-small 30 8 --sysfs-root $F/intel-laptop
+    start too-small 30 8 --no-config --sysfs-root "$DESKTOP"
     wait_for 'terminal too small'
     snap too-small 30 8 "thermtop  —  30×8"
 fi
 
 if wanted simulated; then
-    # The simulated laptop under load: + raises the load to 100 %, samples every 0.25 s so the
-    # history fills quickly; captured once the rising package temperature has turned it fair.
-    start simulated 100 30 --simulate --delay 0.25
+    # The simulated laptop (not a capture; S or --simulate), load raised to 100 % with +,
+    # sampled every 0.25 s; captured once the rising package temperature has turned it fair.
+    start simulated 100 30 --no-config --simulate --delay 0.25
     tm send-keys -t shot + + + + + + + +
     wait_for ' FAIR ' 20
     sleep 1
     snap simulated 100 30 "thermtop --simulate  —  simulated laptop, load raised with +"
-fi
-
-if wanted monochrome; then
-    # The fallbacks: no colour (as with NO_COLOR) and ASCII bars, boxes and pulse.
-    start monochrome 100 30 --sysfs-root $F/intel-laptop-hot --no-color --ascii
-    sleep 2
-    snap monochrome 100 30 "thermtop --sysfs-root $F/intel-laptop-hot --no-color --ascii"
 fi
 
 echo "done"
