@@ -62,7 +62,7 @@ struct Status: AsyncParsableCommand {
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
         let report = json
             ? StatusReport.json(status, version: ThermtopInfo.version).serialized() + "\n"
-            : StatusReport.text(status)
+            : StatusReport.text(status, units: cfg.units ?? .celsius)
         try StandardStreams.write(report)
         if status.assessment.nothingReadable { throw ExitCode(StatusExit.nothingReadable) }
     }

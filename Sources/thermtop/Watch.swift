@@ -107,7 +107,8 @@ struct Watch: AsyncParsableCommand {
             throw ExitCode(3)
         }
         let hadSensors = !status.snapshot.isEmpty
-        emit(status, previous: nil)
+        let units = cfg.units ?? .celsius
+        emit(status, previous: nil, units: units)
         let hook = hook.resolved(cfg).map { OnChangeHook(command: $0.command, interval: $0.interval, output: .stderr, initial: status) }
         hub.start()
         defer { hub.stop() }
@@ -120,7 +121,7 @@ struct Watch: AsyncParsableCommand {
                     printError("thermtop: \(why)")
                     throw ExitCode(3)
                 }
-                if ChangeKey(status) != ChangeKey(previous) { emit(status, previous: previous) }
+                if ChangeKey(status) != ChangeKey(previous) { emit(status, previous: previous, units: units) }
                 hook?.observe(status, now: hub.clock.now())
             }
             hook?.poll(now: hub.clock.now())
@@ -139,7 +140,9 @@ struct Watch: AsyncParsableCommand {
         return nil
     }
 
-    func emit(_ s: MonitorStatus, previous: MonitorStatus?) {
+    /// One line for `status`; the text form shows temperatures in the config's `units`, the JSON
+    /// form stays in °C like `status --json`.
+    func emit(_ s: MonitorStatus, previous: MonitorStatus?, units: TemperatureUnit) {
         var changed: [String] = []
         if let p = previous {
             if p.thermalState != s.thermalState { changed.append("thermal_state") }
@@ -163,7 +166,7 @@ struct Watch: AsyncParsableCommand {
             if let p = previous, p.thermalState != s.thermalState { parts[0] += " (was \(p.thermalState.name))" }
             parts.append("tier \(s.tier.rawValue)")
             parts.append("low power \(s.isLowPowerModeEnabled ? "on" : "off")")
-            parts.append(Format.clean(s.reason))
+            parts.append(Format.clean(units.converting(s.reason)))
             line = parts.joined(separator: " · ")
         }
         writeLine(line)

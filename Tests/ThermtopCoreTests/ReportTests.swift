@@ -49,6 +49,25 @@ struct ReportTests {
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
     }
 
+    @Test("status text in °F: the unit heading, every reading and limit, the CPU line and the reason; decisions unchanged")
+    func statusTextFahrenheit() {
+        var memory = ClassifierMemory()
+        let snap = Snapshot(time: 0, zones: [ThermalZone(id: "thermal_zone0", type: "x86_pkg_temp", celsius: 91)])
+        let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+        let status = MonitorStatus(snapshot: snap, assessment: a, lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []),
+                                   overrides: .none, sourceLabel: "test", sourceIsSimulated: false)
+        let celsius = StatusReport.text(status)
+        let fahrenheit = StatusReport.text(status, units: .fahrenheit)
+        // 91 °C = 195.8 °F; the default limits 75/85/95 °C = 167/185/203 °F.
+        #expect(celsius.contains("91.0"))
+        #expect(fahrenheit.contains("195.8 °F"), "\(fahrenheit)")
+        #expect(fahrenheit.contains("°F  level"))
+        #expect(fahrenheit.contains("195.8  serious   167.0   185.0    203.0"), "\(fahrenheit)")
+        #expect(!fahrenheit.contains("°C"), "\(fahrenheit)")
+        #expect(fahrenheit.contains("State      serious"))
+        #expect(celsius.contains("State      serious"))
+    }
+
     @Test("formatDegrees prints one decimal and a real minus sign",
           arguments: [(91.0, "91.0 °C"), (52.582, "52.6 °C"), (88.0, "88.0 °C"), (-5.04, "−5.0 °C"), (99.96, "100.0 °C")])
     func degrees(_ c: Double, _ expected: String) {

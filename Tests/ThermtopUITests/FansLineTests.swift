@@ -26,6 +26,20 @@ struct FansLineTests {
         #expect(line.contains("nct6798 fan3 no reading"), "\(line)")
     }
 
+    @Test("GPU power meters without fans are on a Power line, not a Fans line")
+    func powerOnly() {
+        var s = Self.state(fans: [])
+        s.status.snapshot.powerMeters = [
+            ThermalPowerMeter(id: "p", location: "hwmon4/power1", chip: "amdgpu", label: "slowPPT",
+                              averageWatts: 3.218, capWatts: 15),
+        ]
+        let text = Screen.render(s, width: 120, height: 40).text()
+        let line = text.split(separator: "\n").first { $0.contains("slowPPT") }.map(String.init) ?? ""
+        #expect(line.hasPrefix(" Power "), "\(line)")
+        #expect(line.contains("amdgpu slowPPT 3.22 W of 15.0 W"), "\(line)")
+        #expect(!text.contains("Fans "))
+    }
+
     @Test("no fans, no Fans line")
     func none() {
         #expect(!Screen.render(Self.state(fans: []), width: 120, height: 40).text().contains("Fans "))

@@ -56,17 +56,13 @@ package enum Format {
     package static func padLeft(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
     }
-
-    /// `91.0` without the unit, `?` when unknown.
-    package static func degrees(_ c: Double?) -> String {
-        guard let c else { return "?" }
-        return String(formatDegrees(c).dropLast(3))
-    }
 }
 
 extension StatusReport {
-    /// The readable text of `thermtop status`.
-    public static func text(_ s: MonitorStatus) -> String {
+    /// The readable text of `thermtop status`, temperatures in `units` (the config's choice).
+    public static func text(_ s: MonitorStatus) -> String { text(s, units: .celsius) }
+
+    package static func text(_ s: MonitorStatus, units: TemperatureUnit) -> String {
         let snap = s.snapshot
         let p = s.policy
         var lines: [String] = []
@@ -78,7 +74,7 @@ extension StatusReport {
         lines.append("")
         let unmeasured = s.assessment.nothingReadable && !s.stateIsSimulated ? "  (NOT MEASURED: no sensor can be read)" : ""
         lines.append("State      \(s.thermalState)\(s.stateIsSimulated ? "  (SIMULATED; measured \(s.assessment.measuredState?.name ?? "nothing"))" : "")\(unmeasured)")
-        lines.append("Reason     \(Format.clean(s.reason))")
+        lines.append("Reason     \(Format.clean(units.converting(s.reason)))")
         lines.append("Forecast   \(forecastLine(s.forecast))")
         lines.append("Low power  \(s.lowPowerHeadline)")
         for r in s.lowPowerAssessment.reasons { lines.append("           - \(Format.clean(r))") }
@@ -89,12 +85,12 @@ extension StatusReport {
 
         if !s.assessment.sensors.isEmpty {
             for h in s.assessment.sensors where h.sensor.isHeadline {
-                let t = h.sensor.celsius.map(formatDegrees) ?? "unknown"
+                let t = h.sensor.celsius.map(units.format) ?? "unknown"
                 lines.append("")
                 lines.append("CPU        \(Format.clean(h.sensor.name)): \(t)\(h.sensor.isFallbackHeadline ? " (fallback: no CPU sensor found)" : "")")
             }
             lines.append("")
-            lines.append("Sensors" + String(repeating: " ", count: 42) + "     °C  level     fair serious critical  serious from")
+            lines.append("Sensors" + String(repeating: " ", count: 42) + "     \(units.symbol)  level     fair serious critical  serious from")
             // Headline CPUs first, each followed by the members folded under it; the rest in order.
             var ordered: [SensorAssessment] = []
             for h in s.assessment.sensors where h.sensor.isHeadline {
@@ -113,10 +109,10 @@ extension StatusReport {
                 if a.sensor.celsius == nil {
                     let why = a.sensor.issue?.why ?? "no reading"
                     if let h = a.hold, !h.expired {
-                        level = "\(h.level) HELD (\(Format.clean(a.reason)))"
+                        level = "\(h.level) HELD (\(Format.clean(units.converting(a.reason))))"
                     } else if let sleep = a.sensor.asleep {
                         let last = a.sensor.lastCelsius.map { c in
-                            ", last \(formatDegrees(c))" + (a.sensor.lastReadAt.map { " \(Int((snap.time - $0).rounded(.down))) s ago" } ?? "")
+                            ", last \(units.format(c))" + (a.sensor.lastReadAt.map { " \(Int((snap.time - $0).rounded(.down))) s ago" } ?? "")
                         } ?? ""
                         level = "asleep (\(Format.clean(sleep)); not read so as not to wake it\(last))"
                     } else {
@@ -126,7 +122,7 @@ extension StatusReport {
                     continue
                 }
                 level = a.ignored ? "ignored" : a.level.name + (a.heldByHysteresis ? "*" : "")
-                lines.append("\(mark) \(shown) \(Format.padLeft(Format.degrees(a.sensor.celsius), 6))  \(Format.pad(level, 8)) \(Format.padLeft(Format.degrees(a.thresholds.fair.celsius), 6)) \(Format.padLeft(Format.degrees(a.thresholds.serious.celsius), 7)) \(Format.padLeft(Format.degrees(a.thresholds.critical.celsius), 8))  \(a.thresholds.serious.rule)")
+                lines.append("\(mark) \(shown) \(Format.padLeft(units.number(a.sensor.celsius), 6))  \(Format.pad(level, 8)) \(Format.padLeft(units.number(a.thresholds.fair.celsius), 6)) \(Format.padLeft(units.number(a.thresholds.serious.celsius), 7)) \(Format.padLeft(units.number(a.thresholds.critical.celsius), 8))  \(Format.clean(units.converting(a.thresholds.serious.rule)))")
             }
             lines.append("  (* decides the state; level* = held by hysteresis; indented = folded under the CPU above)")
             let hidden = s.assessment.sensors.filter(\.hidden).count
@@ -172,7 +168,7 @@ extension StatusReport {
                 lines.append("  \(Format.pad(Format.clean(c.device.type ?? c.device.id), 22)) \(Format.padLeft("\(st)/\(mx)", 7))  \(c.ignored ? "ignored" : c.level.name)")
             }
         }
-        if let t = s.assessment.throttle { lines.append(""); lines.append("Throttle   \(t.reason)") }
+        if let t = s.assessment.throttle { lines.append(""); lines.append("Throttle   \(Format.clean(units.converting(t.reason)))") }
         lines.append("")
         if snap.batteries.isEmpty {
             lines.append("Battery    \(ThermalBattery.noneText)")

@@ -1,9 +1,8 @@
-import ThermtopCore
-
-/// Temperatures on screen in the unit the user chose (`units` in the config, `f` toggles).
-/// Readings, thresholds and decisions stay in °C; the arithmetic is `TemperatureUnit.value`
-/// (absolute) and `delta` (differences), and everything the dashboard draws goes through these
-/// helpers, so no panel converts on its own.
+/// Temperatures shown in the unit the user chose (`units` in the config; `f` toggles it on the
+/// dashboard). Readings, thresholds and decisions stay in °C; the arithmetic is
+/// `TemperatureUnit.value` (absolute) and `delta` (differences), and everything the dashboard
+/// draws and `thermtop status` prints goes through these helpers, so nothing converts on its own.
+/// (`status --json`, `watch --json` and `export` stay in °C: their fields say so.)
 extension TemperatureUnit {
     /// `91.0` or `195.8`: the number alone, for columns under a unit heading; `?` without a reading.
     package func number(_ celsius: Double?) -> String {
