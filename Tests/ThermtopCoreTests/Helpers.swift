@@ -38,3 +38,9 @@ func approx(_ a: Double?, _ b: Double, _ tolerance: Double = 0.0005) -> Bool {
     guard let a else { return false }
     return abs(a - b) <= tolerance
 }
+
+/// How soon an event-driven wake must show, in tests. The monitors under test sample every 60 s,
+/// so a status published within this bound can only have been woken by the event; the latency
+/// itself (about a millisecond here) is printed by each test and is a figure, not a pass mark:
+/// a shared, loaded machine must not turn a 100 ms budget into a flaky test.
+let eventDrivenBound = 1.0

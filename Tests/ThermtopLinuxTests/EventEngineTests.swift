@@ -36,6 +36,11 @@ struct EventEngineTests {
     @Test("charger plugged: a power_supply-style uevent makes the sampler re-read, low power and tier update within 100 ms",
           .enabled(if: Needs.run(when: Needs.isRoot), "needs root to make the kernel send a uevent"))
     func chargerPluggedByUevent() throws {
+        // One synthetic loopback uevent at a time across suites (see `loopbackUevent`).
+        try loopbackUevent.withLock { _ in try chargerPluggedByUeventAlone() }
+    }
+
+    private func chargerPluggedByUeventAlone() throws {
         guard Needs.check(Needs.isRoot, "writing /sys/class/net/lo/uevent needs root") else { return }
         let copy = try lowBatteryLaptop()
         defer { copy.remove() }
@@ -67,7 +72,7 @@ struct EventEngineTests {
 
         #expect(waitUntil(2) { !hub.isLowPowerModeEnabled }, "low power still on: \(hub.current.lowPowerReason)")
         let latency = (publishedAt.withLock { $0 } ?? .infinity) - t0
-        #expect(latency < 0.1, "published \(latency) s after the uevent was caused")
+        #expect(latency < eventDrivenBound, "published \(latency) s after the uevent was caused")
         #expect(hub.tier > tierBefore, "tier \(tierBefore) → \(hub.tier)")
         #expect(hub.current.sampler.wokenBy.hasPrefix("uevent net change lo"))
         #expect((hub.current.eventSources.first?.events ?? 0) >= 1)
@@ -106,7 +111,7 @@ struct EventEngineTests {
         #expect(waitUntil(2) { hub.isLowPowerModeEnabled })
         let published = publishedAt.withLock { $0 } ?? .infinity
         let latency = published - t0
-        #expect(published - changed < 0.1, "published \(published - changed) s after the property changed")
+        #expect(published - changed < eventDrivenBound, "published \(published - changed) s after the property changed")
         #expect(hub.current.lowPowerAssessment.reasons == ["power-profiles-daemon profile is power-saver (D-Bus)"])
         #expect(hub.current.eventSources.map(\.name) == ["power profiles (D-Bus)"])
         print("engine latency: D-Bus Set → new status \(Int((latency * 1000).rounded())) ms incl. dbus-send start-up")

@@ -115,7 +115,7 @@ struct ReadingLayerTests {
         let again = monotonic()
         let second = source.sample(at: 2)
         let secondTime = monotonic() - again
-        #expect(secondTime < 0.1, "second sample took \(secondTime) s")
+        #expect(secondTime < ThermalConfig().readDeadlineSeconds, "second sample waited on the hung files again: it took \(secondTime) s")
         let retried = second.allIssues.filter { $0.reason == .timedOut && ($0.detail ?? "").contains("not retried") }
         #expect(Set(retried.map(\.file)).isSuperset(of: fifos))
         #expect(source.root.timedOutReads == fifos.count)
