@@ -55,4 +55,17 @@ import Testing
                 divisor: SysfsValue.milliPerUnit, range: SysfsValue.plausibleTemperature).value)
         #expect(SysfsValue.micro("2500000", file: "t", max: 10).value == 2.5)
     }
+
+    @Test("the sort headroom spans ThermalConfig.sortHeadroomSpan below serious: 0 there, 1 at serious")
+    func sortHeadroom() throws {
+        var memory = ClassifierMemory()
+        func headroom(_ c: Double) throws -> Double? {
+            let snap = Snapshot(time: 0, zones: [ThermalZone(id: "thermal_zone0", type: "acpitz", celsius: c)])
+            let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+            return try #require(a.sensors.first).headroom
+        }
+        let serious = ThermalConfig().defaultSerious   // acpitz without trips: the default
+        #expect(abs(try headroom(serious - ThermalConfig.sortHeadroomSpan) ?? .nan) < 1e-9)
+        #expect(abs((try headroom(serious) ?? .nan) - 1) < 1e-9)
+    }
 }

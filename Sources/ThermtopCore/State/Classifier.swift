@@ -27,11 +27,14 @@ public struct SensorAssessment: Sendable, Equatable, Identifiable {
         return nil
     }
 
-    /// How far the sensor is toward its serious threshold: 0 at 30 °C below it, 1 at it
-    /// (Android's headroom normalisation). Used to sort the dashboard.
+    /// How far the sensor is toward its serious threshold: 0 at `ThermalConfig.sortHeadroomSpan`
+    /// (30 °C) below it, 1 at it. Orders the dashboard's "nearest limit first" list and picks
+    /// the "closest" sensor of a nominal reason. (The forecast's headroom, `thermalHeadroom`,
+    /// is 0 at fair and 1 at critical.)
     public var headroom: Double? {
         guard let t = sensor.celsius else { return nil }
-        return (t - (thresholds.serious.celsius - 30)) / 30
+        let span = ThermalConfig.sortHeadroomSpan
+        return (t - (thresholds.serious.celsius - span)) / span
     }
 }
 

@@ -66,8 +66,9 @@ public struct ThermalConfig: Sendable, Equatable {
     }
 }
 
-/// Fixed limits of the battery readings. Static, not per monitor: the reading layer applies them
-/// before any configuration is chosen, and they describe hardware and the kernel ABI, not taste.
+/// Fixed numbers: battery reading limits and the dashboard's sort span. Static, not per
+/// monitor: the reading layer applies its limits before any configuration is chosen, and they
+/// describe hardware and the kernel ABI, not taste.
 extension ThermalConfig {
     /// Below this rate (W) a time to empty or full is noise ("112208 days"): report unknown.
     public static let minimumMeaningfulBatteryWatts = 0.05
@@ -83,6 +84,10 @@ extension ThermalConfig {
     public static let batteryUnitMismatchRatio = 100.0
     /// No battery pack, Li-ion or NiMH, sits under 1 V: a smaller value is in mV, not µV.
     public static let minimumPackVolts = 1.0
+
+    /// `SensorAssessment.headroom` (the dashboard's "nearest limit first" order): 0 this many °C
+    /// below the serious threshold, 1 at it. Static: an ordering, not a decision.
+    public static let sortHeadroomSpan = 30.0
 }
 
 /// Thresholds a user pins for one sensor; nil fields keep the derived value.
