@@ -37,15 +37,16 @@ if [ -z "$BIN" ]; then
   BIN=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/thermtop
 fi
 OUT=/tmp/thermtop-bench/peer-cost-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$OUT"
 progs=(thermtop-full "$BIN" thermtop-minimal "$BIN --simulate-state serious")
 [ -n "$BEFORE" ] && progs+=(before-full "$BEFORE" before-minimal "$BEFORE --simulate-state serious")
 [ $BTOP = 1 ] && progs+=(btop btop)
 progs+=(htop htop)
 /usr/bin/python3 "$ROOT/Benchmarks/peer-cost.py" --seconds "$SECS" --repeat "$REPEAT" --out "$OUT" \
-  --baseline htop -- "${progs[@]}" | tee "$OUT.txt"
+  --baseline htop -- "${progs[@]}" | tee "$OUT/report.txt"
 
 # Issue 7's targets, from the RESULT_MEAN lines.
-/usr/bin/python3 - "$OUT.txt" <<'PY'
+/usr/bin/python3 - "$OUT/report.txt" <<'PY'
 import sys
 m = {}
 for line in open(sys.argv[1]):
