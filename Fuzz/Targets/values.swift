@@ -17,7 +17,8 @@ public func fuzzValues(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     }
     if let c = SysfsValue.temperature(raw, file: f).value {
         guard SysfsValue.plausibleTemperature.contains(c) else { fail("temperature \(c) out of range") }
-        requireInert(Format.degrees(c), "degrees")
+        requireInert(TemperatureUnit.celsius.number(c), "°C number")
+        requireInert(TemperatureUnit.fahrenheit.number(c), "°F number")
         requireInert(formatDegrees(c), "formatDegrees")
     }
     if let c = SysfsValue.limit(raw, file: f).value, !SysfsValue.plausibleLimit.contains(c) { fail("limit \(c)") }
