@@ -251,12 +251,12 @@ struct ClassifierTests {
         #expect(a.reason.contains("SEN1 70.0 °C"))
     }
 
-    @Test("nominal names the sensor closest to its limit; no sensors says so")
+    @Test("nominal names the sensor closest to its limit by the name its row shows; no sensors says so")
     func nominalReasons() {
         var memory = ClassifierMemory()
         let a = Classifier.assess(Snapshot(time: 0, zones: [packageZone(53)]), config: ThermalConfig(), memory: &memory)
         #expect(a.state == .nominal)
-        #expect(a.reason.contains("x86_pkg_temp 53.0 °C"))
+        #expect(a.reason.contains("closest: CPU (x86_pkg_temp) 53.0 °C"), "\(a.reason)")
         let empty = Classifier.assess(Snapshot(time: 0), config: ThermalConfig(), memory: &memory)
         #expect(empty.state == .nominal)
         #expect(empty.reason.contains("no thermal sensors"))

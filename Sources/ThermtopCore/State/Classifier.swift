@@ -390,7 +390,7 @@ public enum ThermalClassifier {
         if state == .nominal {
             if let top = sensors.filter({ $0.sensor.celsius != nil && !$0.ignored && !$0.sensor.isFolded })
                 .max(by: { ($0.headroom ?? -1) < ($1.headroom ?? -1) }) {
-                reason = "nominal: every sensor below its fair threshold (closest: \(top.sensor.name) \(formatDegrees(top.sensor.celsius!)), fair at \(formatDegrees(top.thresholds.fair.celsius)))"
+                reason = "nominal: every sensor below its fair threshold (closest: \(top.sensor.displayName) \(formatDegrees(top.sensor.celsius!)), fair at \(formatDegrees(top.thresholds.fair.celsius)))"
             } else if seen.isEmpty && cooling.isEmpty {
                 reason = "nominal: no thermal sensors found (unknown is reported as nominal, as on Apple platforms)"
             }
