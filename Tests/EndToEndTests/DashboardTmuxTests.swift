@@ -71,71 +71,17 @@ enum TmuxE2E {
     }
 
     /// Runs a program to completion and returns its status and output (standard output and
-    /// standard error together, so failures explain themselves).
-    ///
-    /// Uses `posix_spawn` and a blocking `waitpid` rather than Foundation's `Process`: the latter
-    /// learns that a child exited from SIGCHLD, and a test runner started with SIGCHLD blocked
-    /// (some CI and sandbox launchers do that) then waits forever. The child gets an empty signal
-    /// mask and default signal actions, so tmux and thermtop never inherit such oddities.
-    /// `stdoutOnly` sends standard error to /dev/null instead.
+    /// standard error together, so failures explain themselves; `stdoutOnly` sends standard error
+    /// to /dev/null instead). See `spawnToCompletion` for why not Foundation's `Process`.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], stdoutOnly: Bool = false) -> (status: Int32, output: String) {
         var env = ProcessInfo.processInfo.environment
         // A test run from inside someone's tmux must not talk to (or nest under) it.
         env["TMUX"] = nil
         env["TMUX_PANE"] = nil
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return (-1, "pipe failed: errno \(errno)") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        if stdoutOnly {
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        } else {
-            posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-        }
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for sig in [SIGPIPE, SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attr, argv, envp)
-        close(fds[1])
-        guard rc == 0 else {
-            close(fds[0])
-            return (-1, "cannot run \(executable): \(String(cString: strerror(rc)))")
-        }
-        var output = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n > 0 { output.append(contentsOf: buffer[0..<n]); continue }
-            if n < 0 && errno == EINTR { continue }
-            break
-        }
-        close(fds[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS by hand (they are macros).
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, String(decoding: output, as: UTF8.self))
+        let r = spawnToCompletion(executable, arguments, environment: env, stderr: stdoutOnly ? .discarded : .merged)
+        if let failure = r.failure { return (-1, failure) }
+        return (r.status, String(decoding: r.stdout, as: UTF8.self))
     }
 }
 

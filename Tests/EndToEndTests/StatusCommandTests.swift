@@ -45,23 +45,19 @@ enum Thermtop {
 
     /// Runs `executable` to completion with stdin from /dev/null and the test's environment
     /// changed by `environment` (a nil value removes a variable). The one process runner of the
-    /// end-to-end tests that check output; tmux tests use `TmuxE2E.run`.
+    /// end-to-end tests that check output; tmux tests use `TmuxE2E.run`. Both spawn through
+    /// `spawnToCompletion` (not Foundation's `Process`: see there).
     static func spawn(_ executable: URL, _ arguments: [String], environment: [String: String?] = [:]) throws -> Result {
-        let p = Process()
-        p.executableURL = executable
-        p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: o, stderr: String(decoding: e, as: UTF8.self))
+        let r = spawnToCompletion(executable.path, arguments, environment: env, stderr: .separate)
+        if let failure = r.failure { throw SpawnFailure(message: failure) }
+        return Result(status: r.status, stdout: Data(r.stdout), stderr: String(decoding: r.stderr, as: UTF8.self))
+    }
+
+    struct SpawnFailure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
     }
 
     static func status(_ fixture: String, _ extra: [String] = []) throws -> Result {
