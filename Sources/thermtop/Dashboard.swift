@@ -8,7 +8,6 @@ import ThermtopUI
 import Glibc
 #endif
 
-@main
 struct Thermtop: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thermtop",
@@ -67,7 +66,12 @@ struct Thermtop: AsyncParsableCommand {
     }
 
     @MainActor
-    mutating func run() async throws {
+    mutating func run() async throws { try runDashboard() }
+
+    /// The dashboard, synchronously on the calling thread (`Main` calls it on the process's
+    /// main thread).
+    @MainActor
+    mutating func runDashboard() throws {
         // A broken config or recording stops here, before the terminal is touched.
         let cfg = try config.load()
         let recording = try replay.map { try loadRecording($0, command: "") }
