@@ -71,8 +71,7 @@ struct TerminalAbuseTests {
         SignalCase(signal: SIGTERM, name: "SIGTERM", statuses: [128 + SIGTERM]),
         SignalCase(signal: SIGHUP, name: "SIGHUP", statuses: [128 + SIGHUP]),
         SignalCase(signal: SIGINT, name: "SIGINT", statuses: [0, 128 + SIGINT]),
-        // SIGQUIT joins this list once "dash" lands its restore (board, 12:55): today the
-        // process does not exit within 5 s and leaves the alternate screen up, cursor hidden.
+        SignalCase(signal: SIGQUIT, name: "SIGQUIT", statuses: [128 + SIGQUIT]),
     ])
     func quitSignal(_ c: SignalCase) throws {
         let pane = try ProofPane(arguments: ["--sysfs-root", Self.fixture])
