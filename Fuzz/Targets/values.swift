@@ -1,6 +1,7 @@
 // Fuzz target `values`: every parser of one sysfs attribute's text (integers, temperatures,
-// limits, hystereses, micro-units, percentages, flags, strings with control bytes), the
-// power-profiles-daemon state.ini parser, and the formatters that print what they return.
+// limits, hystereses, micro-units, percentages, flags, strings with control bytes), a power
+// supply's `uevent` lines, the power-profiles-daemon state.ini parser, and the formatters
+// that print what they return.
 @testable import ThermtopCore
 @testable import ThermtopLinux
 
@@ -43,6 +44,11 @@ public func fuzzValues(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     // Every issue's text is printable once cleaned, whatever detail it carries.
     for r in [SysfsValue.temperature(raw, file: f).issue, SysfsValue.limit(raw, file: f).issue] {
         if let r { requireInert(Format.clean(r.description), "issue") }
+    }
+    // A power_supply `uevent` file (read for the type when `type` is missing): KEY=value lines;
+    // a value is never empty and never spans lines.
+    if let v = SupplyLayout.ueventValue(raw, key: "POWER_SUPPLY_TYPE") {
+        if v.isEmpty || v.contains(where: \.isNewline) { fail("uevent value \(v.debugDescription)") }
     }
     if let profile = LowPowerReader.ppdProfile(fromStateINI: raw) {
         if profile.isEmpty { fail("empty profile") }
