@@ -123,14 +123,16 @@ for t in "${targets[@]}"; do
     -max_len=4096 -print_final_stats=1 -artifact_prefix=".build/fuzz/crashes/$t-" "$corpus" >"$log" 2>&1
   rc=$?
   set -e
-  runs=$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}' | tail -1)
-  [ -n "$runs" ] || runs=$(grep -oE 'Done [0-9]+ runs' "$log" | awk '{print $2}' | tail -1)
+  # No stats line (a target that died before libFuzzer could print them): 0 runs, and the
+  # exit status says crashed; never end the script here (pipefail + set -e).
+  runs=$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}' | tail -1 || true)
+  [ -n "$runs" ] || runs=$(grep -oE 'Done [0-9]+ runs' "$log" | awk '{print $2}' | tail -1 || true)
   runs=${runs:-0}
   total=$((total + runs))
   if [ $rc -ne 0 ]; then
     crashed+=("$t")
     echo "FUZZ target=$t runs=$runs seconds=$seconds crashed=yes log=$log"
-    grep -E "fuzz invariant|ERROR: |Fatal error|SUMMARY|Test unit written" "$log" | head -8 | sed 's/^/  /'
+    { grep -E "fuzz invariant|ERROR: |Fatal error|SUMMARY|Test unit written" "$log" || tail -5 "$log"; } | head -8 | sed 's/^/  /'
   else
     echo "FUZZ target=$t runs=$runs seconds=$seconds crashed=no"
   fi

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Soak: the dashboard at --delay 0.2 on a copy of a fixture whose values change every 0.2 s
 # and whose devices come and go (a zone appears and vanishes, an hwmon chip is removed and
-# restored, the battery swaps energy_* for charge_*), for any length of time.
+# restored, the battery swaps energy_* for charge_*, the power-profiles state file switches
+# profile), for any length of time. `r` asks for a rediscovery every 2 s, as the uevents of
+# devices coming and going do on a live /sys.
 #
 #   scripts/soak.sh [--seconds N (600)] [--warmup W (N/10, at least 30)] [--delay D (0.2)] [--binary PATH]
 #
@@ -48,6 +50,7 @@ z1=devices/virtual/thermal/thermal_zone1
 bat=$(cd "$root" && readlink -f class/power_supply/BAT0 | sed "s|^$root/||")
 chip=$(cd "$root" && readlink -f class/hwmon/hwmon1 | sed "s|^$root/||")
 cp -a "$root/$chip" "$work/chip-saved"
+printf '[State]\nProfile=balanced\n' > "$work/state.ini"
 
 # Writer: every 0.2 s new temperatures (replaced by rename: sysfs never shows a half value);
 # every 3 s one device change, cycling through the hot-plug cases.
@@ -68,10 +71,12 @@ cp -a "$root/$chip" "$work/chip-saved"
         2) rm -rf "$chip" ;;
         3) rm -rf "$chip" && cp -a "$work/chip-saved" "$chip" ;;
       esac
-      # Battery: energy_* and charge_* in turn.
+      # Battery: energy_* and charge_* in turn; the profile between balanced and power-saver.
       if [ $(( i / 15 % 2 )) = 0 ]; then
+        printf '[State]\nProfile=power-saver\n' > "$work/.state" && mv "$work/.state" "$work/state.ini"
         rm -f "$bat"/charge_now "$bat"/charge_full; printf '30000000\n' > "$bat/energy_now"
       else
+        printf '[State]\nProfile=balanced\n' > "$work/.state" && mv "$work/.state" "$work/state.ini"
         rm -f "$bat"/energy_now; printf '3000000\n' > "$bat/charge_now"; printf '4000000\n' > "$bat/charge_full"
       fi
     fi
@@ -81,7 +86,7 @@ cp -a "$root/$chip" "$work/chip-saved"
 writer_pid=$!
 
 tmux -L "$sock" -f /dev/null new-session -d -s soak -x 120 -y 40 \
-  "env LANG=C.UTF-8 TERM=tmux-256color '$binary' --delay '$delay' --sysfs-root '$root'; sleep 600"
+  "env LANG=C.UTF-8 TERM=tmux-256color '$binary' --delay '$delay' --sysfs-root '$root' --ppd-state '$work/state.ini'; sleep 600"
 shell=$(tmux -L "$sock" display-message -p -t soak '#{pane_pid}')
 pid=""
 for _ in $(seq 50); do pid=$(pgrep -P "$shell" -x thermtop || true); [ -n "$pid" ] && break; sleep 0.1; done
@@ -102,6 +107,7 @@ while :; do
   [ -d "/proc/$pid" ] || { echo "SOAK seconds=$now result=fail reason=thermtop-exited"; exit 1; }
   echo "$now $(sample)" >> "$log"; n=$((n + 1))
   [ "$now" -ge "$seconds" ] && break
+  tmux -L "$sock" send-keys -t soak r
   sleep 2
 done
 # Keys still answered: d opens the debug overlay.
@@ -109,7 +115,7 @@ tmux -L "$sock" send-keys -t soak d; sleep 1
 keys=no; tmux -L "$sock" capture-pane -p -t soak | grep -q "debug (d closes)" && keys=yes
 tmux -L "$sock" send-keys -t soak q
 stats=$(awk -v w="$warmup" '
-  { all++; fall[all] = $3 }
+  { all++; fall[all] = $3; if (all == 1) r0 = $2 }
   $1 >= w { n++; r[n] = $2; f[n] = $3; h[n] = $4 }
   END {
     third = int(n / 3); if (third < 1) third = 1
@@ -117,12 +123,12 @@ stats=$(awk -v w="$warmup" '
     for (i = n - third + 1; i <= n; i++) if (f[i] > fb) fb = f[i]
     for (i = 1; i <= n; i++) { if (h[i] != h[1]) moved = 1; if (r[i] > m) m = r[i] }
     k = n >= 3 ? 3 : n; for (i = n - k + 1; i <= n; i++) s += r[i]
-    printf "%d %d %d %d %d %d %d %d %d", r[1], s / k, s / k - r[1], fa, fb, moved + 0, m, h[1], h[n] }' "$log")
-read -r rss_w rss_e growth fds_first fds_last threads_moved max_rss thr_w thr_e <<<"$stats"
+    printf "%d %d %d %d %d %d %d %d %d %d", r[1], s / k, s / k - r[1], fa, fb, moved + 0, m, h[1], h[n], r0 }' "$log")
+read -r rss_w rss_e growth fds_first fds_last threads_moved max_rss thr_w thr_e rss_0 <<<"$stats"
 result=pass
 [ "$growth" -lt 1024 ] || result=fail
 [ "$fds_last" -le "$fds_first" ] || result=fail
 [ "$threads_moved" = 0 ] || result=fail
 [ "$keys" = yes ] || result=fail
-echo "SOAK seconds=$seconds warmup=$warmup delay=$delay samples=$n rss_warm_kb=$rss_w rss_end_kb=$rss_e rss_max_kb=$max_rss growth_kb=$growth fds_max_before=$fds_first fds_max_last_third=$fds_last threads=$thr_w→$thr_e keys=$keys result=$result date=$(date -u +%Y-%m-%dT%H:%MZ)"
+echo "SOAK seconds=$seconds warmup=$warmup delay=$delay samples=$n rss_start_kb=$rss_0 rss_warm_kb=$rss_w rss_end_kb=$rss_e rss_max_kb=$max_rss growth_kb=$growth fds_max_before=$fds_first fds_max_last_third=$fds_last threads=$thr_w→$thr_e keys=$keys result=$result date=$(date -u +%Y-%m-%dT%H:%MZ)"
 [ "$result" = pass ]

@@ -53,6 +53,8 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     private var budgetEnd: Double?
     /// Stalls since creation.
     private var stalls = 0
+    /// Set when the owning root goes away: idle readers leave (they hold the gate strongly).
+    private var closing = false
 
     init(backend: any SysfsBackend, deadline: Double, grace: Double, maxReaders: Int = 4,
          handoffSpin: Double = 0.000_1) {
@@ -73,6 +75,16 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     var stuckPaths: [String] { lock.withLock { stuck.keys.sorted() } }
     var stallCount: Int { lock.withLock { stalls } }
     var readerThreads: Int { lock.withLock { readers.count + abandoned.count } }
+
+    /// The root is gone: wake the idle reader so it leaves, releasing the gate and its backend
+    /// (open value files included). Without this every root ever made kept a sleeping thread:
+    /// one per rediscovery for the power-profiles state file's root, one per replay.
+    func shutdown() {
+        lock.withLock {
+            closing = true
+            work.broadcast()
+        }
+    }
 
     /// A pass is over: the next stall starts a new budget.
     func closeStallWindow() { lock.withLock { budgetEnd = nil } }
@@ -189,7 +201,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
             }
             // Extra readers started after a stall leave once the queue is empty; the first
             // stays, asleep until the next batch.
-            if readers.count > 1 {
+            if readers.count > 1 || closing {
                 readers.remove(id)
                 lock.unlock()
                 return

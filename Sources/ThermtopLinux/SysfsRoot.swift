@@ -61,6 +61,8 @@ public final class SysfsRoot: Sendable {
         gate = ReadGate(backend: backend, deadline: readDeadline, grace: stalledReadGrace)
     }
 
+    deinit { gate.shutdown() }
+
     /// Whether the root is a directory that can be listed.
     public var isUsable: Bool { isDirectory("") }
 
