@@ -65,33 +65,6 @@ struct Thermtop: AsyncParsableCommand {
         }
     }
 
-    /// ArgumentParser's main, except for how an error is printed: its messages quote the command
-    /// line (`Error: The value '…' is invalid for '--delay <seconds>'`), and control characters
-    /// in an argument must come out inert there, not drive the terminal. Help and --version
-    /// (exit 0, on stdout) are printed as they are.
-    static func main() async {
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            let code = exitCode(for: error)
-            let message = fullMessage(for: error)
-            if !message.isEmpty {
-                if code == .success {
-                    print(message)
-                } else {
-                    printError(message.split(separator: "\n", omittingEmptySubsequences: false)
-                        .map { Format.clean(String($0)) }.joined(separator: "\n"))
-                }
-            }
-            Glibc.exit(code.rawValue)
-        }
-    }
-
     @MainActor
     mutating func run() async throws { try runDashboard() }
 
