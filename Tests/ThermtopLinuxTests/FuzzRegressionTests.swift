@@ -64,23 +64,3 @@ struct FuzzValueRegressionTests {
     }
 }
 
-@Suite("Fuzz regressions: resources")
-struct FuzzResourceRegressionTests {
-    /// Found by `scripts/fuzz.sh recording` running out of memory (each input replays through
-    /// a new root) and confirmed on the dashboard: 20 rediscoveries with a power-profiles state
-    /// file left 18 more threads, one sleeping reader per root ever made.
-    @Test("a root that goes away lets its reader thread go, and with it the backend and its open files")
-    func droppedRootReleasesItsReader() async throws {
-        weak var released: FileSystemBackend?
-        do {
-            let backend = FileSystemBackend(rootPath: Fixture.path("intel-laptop"))
-            released = backend
-            let root = SysfsRoot(backend: backend, path: "t")
-            let text = root.withPass(.sample) { root.read("class/thermal/thermal_zone0/temp") }
-            #expect((try? text.get()) != nil, "the fixture's zone must read: \(text)")
-            #expect(root.gate.readerThreads == 1, "one reader served the read")
-        }
-        for _ in 0..<100 where released != nil { try await Task.sleep(nanoseconds: 10_000_000) }
-        #expect(released == nil, "the reader thread still holds the backend (and its open files) of a root nobody has")
-    }
-}
