@@ -1,5 +1,10 @@
 import ArgumentParser
 import Dispatch
+import ThermtopCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The entry point. The dashboard runs synchronously on the process's main thread; only the
 /// subcommands go through Swift concurrency. An `async` main on Linux parks the main thread in
@@ -26,12 +31,30 @@ enum Main {
                     try await pending.run()
                     Thermtop.exit()
                 } catch {
-                    Thermtop.exit(withError: error)
+                    fail(error)
                 }
             }
             dispatchMain()
         } catch {
-            Thermtop.exit(withError: error)
+            fail(error)
         }
+    }
+
+    /// ArgumentParser's exit, except for how an error is printed: its messages quote the command
+    /// line (`Error: The value '…' is invalid for '--delay <seconds>'`), and control characters
+    /// in an argument must come out inert there, not drive the terminal. Help and --version
+    /// (exit 0, on stdout) are printed as they are.
+    static func fail(_ error: any Error) -> Never {
+        let code = Thermtop.exitCode(for: error)
+        let message = Thermtop.fullMessage(for: error)
+        if !message.isEmpty {
+            if code == .success {
+                print(message)
+            } else {
+                printError(message.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { Format.clean(String($0)) }.joined(separator: "\n"))
+            }
+        }
+        Glibc.exit(code.rawValue)
     }
 }

@@ -76,6 +76,16 @@ struct BadInvocationTests {
         var testDescription: String { name }
     }
 
+    @Test("escape sequences in a bad argument are echoed inert in the usage error (exit 64)",
+          arguments: [["status", "--delay", "\u{1b}]0;pwned\u{7}\u{1b}[2J"], ["--sysfs-root", "/nonexistent/\u{1b}[31m\u{9b}x", "status"],
+                      ["--b\u{1b}[2Jogus"]])
+    func escapesInArgumentsAreInert(_ args: [String]) throws {
+        let r = TmuxE2E.run(Proof.binary, args)
+        #expect(r.status == 64, "exit \(r.status): \(r.output.debugDescription)")
+        #expect(r.output.contains("Error"), "\(r.output.debugDescription)")
+        #expect(Proof.garbage(in: r.output) == nil, "raw control bytes reached the terminal: \(Proof.garbage(in: r.output) ?? "")")
+    }
+
     @Test("an unusable --sysfs-root is refused with exit 64 and says why", arguments: [
         RootCase(name: "missing", make: { $0.appendingPathComponent("nope").path }, message: "no such directory"),
         RootCase(name: "a file", make: { d in
