@@ -21,6 +21,8 @@ public final class SysfsRoot: Sendable {
     public let path: String
     public let backend: any SysfsBackend
     let gate: ReadGate
+    /// Sample passes after which a missing value file is looked up again.
+    let missingRetrySamples: Int
     private let passLock = ConditionLock()
     private let state = Mutex(PassState())
 
@@ -36,8 +38,11 @@ public final class SysfsRoot: Sendable {
         var profiles: [PassKind: [String]] = [:]
         /// Value files found missing in a sample pass: not looked up again until the next
         /// discovery (sysfs attributes come and go with their device, and a device coming or
-        /// going is a rediscovery).
+        /// going is a rediscovery) or until `missingRetrySamples` sample passes have gone by.
         var missing: [String: ReadingIssue] = [:]
+        /// The sample pass in which each missing file was found missing.
+        var missingSincePass: [String: Int] = [:]
+        var samplePasses = 0
         var readCount = 0
         var tap: (@Sendable (SysfsAccess) -> Void)?
     }
@@ -46,18 +51,21 @@ public final class SysfsRoot: Sendable {
     ///   - path: the root directory (`/sys`, or a fixture tree laid out like it).
     ///   - readDeadline: seconds a read may take before it is `timed-out`.
     public convenience init(path: String = "/sys", readDeadline: Double = ThermalConfig().readDeadlineSeconds,
-                            stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds) {
+                            stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds,
+                            missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples) {
         var p = path
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         self.init(backend: FileSystemBackend(rootPath: p), path: p, readDeadline: readDeadline,
-                  stalledReadGrace: stalledReadGrace)
+                  stalledReadGrace: stalledReadGrace, missingRetrySamples: missingRetrySamples)
     }
 
     /// A root served by any backend (a replay); `path` is what it is shown as.
     public init(backend: any SysfsBackend, path: String, readDeadline: Double = ThermalConfig().readDeadlineSeconds,
-                stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds) {
+                stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds,
+                missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples) {
         self.path = path
         self.backend = backend
+        self.missingRetrySamples = max(1, missingRetrySamples)
         gate = ReadGate(backend: backend, deadline: readDeadline, grace: stalledReadGrace)
     }
 
@@ -89,7 +97,17 @@ public final class SysfsRoot: Sendable {
         passLock.lock()
         defer { passLock.unlock() }
         let profile = state.withLock { s -> [String] in
-            if kind == .discovery { s.missing = [:] }
+            if kind == .discovery {
+                s.missing = [:]
+                s.missingSincePass = [:]
+            } else {
+                s.samplePasses += 1
+                let due = s.missingSincePass.filter { s.samplePasses - $0.value >= missingRetrySamples }.map(\.key)
+                for path in due {
+                    s.missing[path] = nil
+                    s.missingSincePass[path] = nil
+                }
+            }
             s.kind = kind
             s.served = [:]
             s.recorded = []
@@ -134,7 +152,10 @@ public final class SysfsRoot: Sendable {
             if kind != nil { state.withLock { $0.served[relative] = result } }
         }
         if kind == .sample, case .failure(let issue) = result, issue.reason == .missing {
-            state.withLock { $0.missing[relative] = issue }
+            state.withLock { s in
+                if s.missing[relative] == nil { s.missingSincePass[relative] = s.samplePasses }
+                s.missing[relative] = issue
+            }
         }
         tap?(.read(relative, result))
         return result

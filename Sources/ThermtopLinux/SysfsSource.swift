@@ -35,7 +35,8 @@ public final class SysfsSource: SensorSource {
     /// power-profiles-daemon's state file when the root is the live `/sys`.
     public convenience init(path: String = "/sys", config: ThermalConfig = ThermalConfig()) {
         let root = SysfsRoot(path: path, readDeadline: config.readDeadlineSeconds,
-                             stalledReadGrace: config.stalledReadGraceSeconds)
+                             stalledReadGrace: config.stalledReadGraceSeconds,
+                             missingRetrySamples: config.missingFileRetrySamples)
         self.init(root: root, ppdStatePath: root.path == "/sys" ? Self.defaultPPDStatePath : nil)
     }
 

@@ -35,7 +35,10 @@ struct ReadingLayerTests {
         "intel-laptop", "two-battery-laptop", "arm-board", "amd-desktop", "legion-go-s-couchside",
     ])
     func onePreadPerValueFile(name: String) throws {
-        let source = SysfsSource(path: Fixture.path(name))
+        // Missing files are retried only every `missingFileRetrySamples` (its own test below).
+        var config = ThermalConfig()
+        config.missingFileRetrySamples = 1000
+        let source = SysfsSource(path: Fixture.path(name), config: config)
         let log = TapLog()
         _ = source.sample(at: 0)   // opens the value files once
         _ = source.sample(at: 1)
@@ -56,6 +59,29 @@ struct ReadingLayerTests {
         #expect(after.failedOpens == before.failedOpens, "\(name): looked up missing files in steady state")
         #expect(after.closes == before.closes, "\(name): closed files in steady state")
         #expect(after.openFiles <= perSample)
+    }
+
+    @Test("a value file that went missing is looked up again after missingFileRetrySamples samples, without a rediscovery, and not before")
+    func missingFileIsRetried() throws {
+        let copy = try FixtureCopy("arm-board")
+        defer { copy.remove() }
+        var config = ThermalConfig()
+        config.missingFileRetrySamples = 3
+        let source = SysfsSource(path: copy.path, config: config)
+        let zone = try #require(source.sample(at: 0).zones.first)
+        let temp = "class/thermal/\(zone.id)/temp"
+        _ = source.sample(at: 1)
+        try FileManager.default.removeItem(at: copy.url(temp))
+        #expect(source.sample(at: 2).zone(zone.id)?.celsius == nil)
+        try copy.write(temp, "61000\n")
+        let before = try #require(source.root.ioStats)
+        // The next two samples still hold the file as missing (no lookup: no failed or new open) …
+        #expect(source.sample(at: 3).zone(zone.id)?.celsius == nil)
+        #expect(source.sample(at: 4).zone(zone.id)?.celsius == nil)
+        #expect(try #require(source.root.ioStats).opens == before.opens)
+        // … the third looks it up again and reads it.
+        #expect(source.sample(at: 5).zone(zone.id)?.celsius == 61.0)
+        #expect(try #require(source.root.ioStats).opens == before.opens + 1)
     }
 
     @Test("a value file replaced by rename() is read afresh, never stale")

@@ -50,6 +50,12 @@ public struct ThermalConfig: Sendable, Equatable {
     /// Once a sample has stalled and spent its extra deadline, each further read still gets this
     /// long (a healthy sysfs read takes microseconds).
     public var stalledReadGraceSeconds: Double = 0.02
+    /// A value file found missing is not looked up on every sample (sysfs attributes come and go
+    /// with their device, and that is a uevent and a rediscovery); it is tried again after this
+    /// many samples, so a file that comes back without a device event (a driver that creates
+    /// attributes late, a copied tree) is read again within seconds. Counted in samples, not
+    /// seconds, so a replay retries exactly where the recorded run did.
+    public var missingFileRetrySamples: Int = 5
 
     public init() {}
 
