@@ -30,9 +30,11 @@ struct ForecastUnitsReplayScreenTests {
         let rows = state.render(.compact).rows
         #expect(!rows[0].contains(state.status.forecast.summary), "\(rows[0])")
         #expect(rows[1].hasPrefix(" low power off · \(state.status.forecast.summary)"), "\(rows[1])")
-        // With room in the header it is not repeated.
+        // With room in the header it is not repeated; the power profile follows low power instead.
         let wide = state.render(.standard).rows
-        #expect(wide[0].contains(state.status.forecast.summary) && !wide[1].contains("·"), "\(wide[1])")
+        #expect(wide[0].contains(state.status.forecast.summary) && !wide[1].contains(state.status.forecast.summary), "\(wide[1])")
+        #expect(wide[1].hasPrefix(" low power off · platform_profile "), "\(wide[1])")
+        #expect(!rows[1].contains("platform_profile"), "\(rows[1])")
     }
 
     @Test("a flat series says steady; a single sample says not enough history")

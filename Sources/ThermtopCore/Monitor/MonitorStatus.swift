@@ -49,6 +49,20 @@ public struct MonitorStatus: Sendable, Equatable {
         return "\(now) (SIMULATED; measured \(lowPowerAssessment.enabled ? "on" : "off"))"
     }
 
+    /// The power profiles in force, in the words `status` prints on its Profile lines and the
+    /// dashboard after low power: `platform_profile balanced`, `power-profiles-daemon
+    /// power-saver (D-Bus)`. Shown whether or not they make low power on.
+    public var profileTexts: [String] {
+        let lp = snapshot.lowPower
+        var out: [String] = []
+        if let pp = lp.platformProfile { out.append("platform_profile \(pp)") }
+        if let ppd = lp.powerProfilesDaemon {
+            let origin = lp.powerProfileOrigin.map { " (\($0 == .dbus ? "D-Bus" : $0.rawValue))" } ?? ""
+            out.append("power-profiles-daemon \(ppd)\(origin)")
+        }
+        return out
+    }
+
     /// The headline and every measured reason on one line, as the dashboard shows it:
     /// `on: battery 15 % ≤ 20 % and discharging; platform_profile is low-power`. `status`
     /// prints the same reasons, one per line under the headline.

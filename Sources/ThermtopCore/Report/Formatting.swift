@@ -183,11 +183,7 @@ extension StatusReport {
         for a in snap.adapters {
             lines.append("Adapter    \(Format.clean(a.id)) (\(Format.clean(a.type ?? "?"))): \(a.online.map { $0 ? "online" : "offline" } ?? "unknown")")
         }
-        if let pp = snap.lowPower.platformProfile { lines.append("Profile    platform_profile \(Format.clean(pp))") }
-        if let ppd = snap.lowPower.powerProfilesDaemon {
-            let origin = snap.lowPower.powerProfileOrigin.map { " (\($0 == .dbus ? "D-Bus" : $0.rawValue))" } ?? ""
-            lines.append("Profile    power-profiles-daemon \(Format.clean(ppd))\(origin)")
-        }
+        for p in s.profileTexts { lines.append("Profile    \(Format.clean(p))") }
         if let why = snap.lowPower.performanceDegraded { lines.append("Profile    performance degraded: \(Format.clean(why))") }
         for e in s.eventSources {
             lines.append("Wakes      \(e.name): \(e.active ? "active" : "unavailable"), \(Format.clean(e.detail))")

@@ -157,10 +157,14 @@ enum Panels {
     static func lowPower(_ state: AppState, into buf: inout CellBuffer, in r: Rect, theme: Theme) {
         guard r.height > 0 else { return }
         let s = state.status
-        let text = lowPowerText(s)
+        let forecastHere = hasForecast(s) && !headerShowsForecast(state, width: r.width, theme: theme)
+        // The power profiles in force follow (`status`'s Profile lines), unless this line carries
+        // the forecast: on a window that narrow the forecast matters more.
+        let profiles = forecastHere ? [] : s.profileTexts.map { Format.clean($0) }
+        let text = ([lowPowerText(s)] + profiles).joined(separator: " · ")
         let x = fit(text, into: &buf, x: r.x + 1, y: r.y, in: r,
                     style: s.isLowPowerModeEnabled ? theme.level(.fair) : .plain, theme: theme)
-        guard hasForecast(s), !headerShowsForecast(state, width: r.width, theme: theme) else { return }
+        guard forecastHere else { return }
         let f = forecastPiece(s, theme: theme)
         let start = r.x + 1 + x
         if text.count == x, start + 3 + f.text.count <= r.maxX - 1 {
