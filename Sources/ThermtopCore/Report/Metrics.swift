@@ -32,25 +32,17 @@ package struct MetricsWriter: Sendable {
     }
 
     /// Label values: backslash, double quote and line feed are escaped (the exposition format's rule).
-    public static func escapeLabel(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    public static func escapeLabel(_ s: String) -> String { escape(s, quotes: true) }
 
-    /// HELP text: backslash and line feed are escaped.
-    public static func escapeHelp(_ s: String) -> String {
+    /// HELP text: backslash and line feed are escaped; quotes stay.
+    public static func escapeHelp(_ s: String) -> String { escape(s, quotes: false) }
+
+    private static func escape(_ s: String, quotes: Bool) -> String {
         var out = ""
         for c in s.unicodeScalars {
             switch c {
             case "\\": out += "\\\\"
+            case "\"" where quotes: out += "\\\""
             case "\n": out += "\\n"
             default: out.unicodeScalars.append(c)
             }
