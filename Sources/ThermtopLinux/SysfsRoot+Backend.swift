@@ -71,7 +71,7 @@ package final class FileSystemBackend: SysfsBackend {
     public let rootPath: String
 
     /// Devices (st_dev) of the sysfs mounts, from /proc/self/mountinfo, read once. Files on
-    /// sysfs are never replaced while open, so they need no per-read `fstat`; a fixture or a
+    /// sysfs are never replaced while open, so they need no per-read `stat`; a fixture or a
     /// tmpfs graft over /sys can have files renamed over or moved away, so there each read
     /// first checks that the path still names the open file.
     /// (Glibc's Swift module has no `fstatfs`, which would give SYSFS_MAGIC directly.)
@@ -106,6 +106,10 @@ package final class FileSystemBackend: SysfsBackend {
     private struct OpenFile {
         var fd: ValueFile
         var onSysfs: Bool
+        /// The open file's identity (st_dev, st_ino), taken once when it was opened: an open
+        /// descriptor's inode never changes, so only the path needs a `stat` per read.
+        var device: UInt64
+        var inode: UInt64
     }
 
     private struct State {
@@ -140,7 +144,7 @@ package final class FileSystemBackend: SysfsBackend {
 
     public func read(_ relative: String, keepOpen: Bool) -> Result<String, ReadingIssue> {
         if let file = state.withLock({ $0.open[relative] }) {
-            if !file.onSysfs && wasReplaced(file.fd, relative) {
+            if !file.onSysfs && wasReplaced(file, relative) {
                 forget(relative, file.fd)
             } else {
                 switch pread(file.fd) {
@@ -165,10 +169,12 @@ package final class FileSystemBackend: SysfsBackend {
         let result = pread(fd)
         if keepOpen {
             var st = stat()
-            let onSysfs = fstat(fd.rawValue, &st) == 0 && sysfsDevices.contains(UInt64(st.st_dev))
+            let known = fstat(fd.rawValue, &st) == 0
+            let onSysfs = known && sysfsDevices.contains(UInt64(st.st_dev))
             let kept = state.withLock { s -> Bool in
                 guard s.open[relative] == nil else { return false }
-                s.open[relative] = OpenFile(fd: fd, onSysfs: onSysfs)
+                s.open[relative] = OpenFile(fd: fd, onSysfs: onSysfs, device: known ? UInt64(st.st_dev) : 0,
+                                            inode: known ? UInt64(st.st_ino) : 0)
                 return true
             }
             if kept { return result.mapError { SysfsRoot.issue(relative, errno: $0.code) } }
@@ -195,12 +201,13 @@ package final class FileSystemBackend: SysfsBackend {
     }
 
     /// Outside sysfs a path can be renamed over, deleted or moved away while its descriptor
-    /// stays open on the old inode: the path no longer names the file that is open.
-    private func wasReplaced(_ fd: ValueFile, _ relative: String) -> Bool {
-        var open = stat(), named = stat()
-        guard fstat(fd.rawValue, &open) == 0 else { return true }
+    /// stays open on the old inode: the path no longer names the file that is open. One `stat`
+    /// of the path against the identity taken at open (an fstat of a failed one gives 0/0,
+    /// which never matches a real file, so such a file is reopened).
+    private func wasReplaced(_ file: OpenFile, _ relative: String) -> Bool {
+        var named = stat()
         guard stat(absolute(relative), &named) == 0 else { return true }
-        return open.st_ino != named.st_ino || open.st_dev != named.st_dev
+        return UInt64(named.st_ino) != file.inode || UInt64(named.st_dev) != file.device
     }
 
     private func forget(_ relative: String, _ fd: ValueFile) {
