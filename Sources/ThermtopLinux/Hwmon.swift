@@ -276,11 +276,12 @@ struct HwmonLayout: Sendable {
         for e in extras {
             var issues: [ReadingIssue] = []
             var extra = HwmonExtra(id: e.stableID, location: "\(device)/\(e.stem)", chip: chip, label: e.label, kind: e.kind)
-            if asleep == nil, let raw = root.take("\(dir)/\(e.stem)_input", Parse.string, into: &issues) {
+            let file = "\(dir)/\(e.stem)_input"
+            if asleep == nil, let raw = root.take(file, Parse.string, into: &issues) {
                 extra.raw = raw
                 if let (divisor, unit) = HwmonExtra.unit(for: e.kind) {
-                    switch SysfsValue.scaled(raw, file: "\(dir)/\(e.stem)_input", divisor: divisor,
-                                        range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) {
+                    // Any integer is a valid voltage or current reading: no plausibility range.
+                    switch SysfsValue.scaled(raw, file: file, divisor: divisor) {
                     case .value(let v): extra.value = v; extra.unit = unit
                     case .unknown(let issue): issues.append(issue)
                     }

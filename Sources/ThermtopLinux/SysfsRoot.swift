@@ -39,9 +39,8 @@ public final class SysfsRoot: Sendable {
         /// Value files found missing in a sample pass: not looked up again until the next
         /// discovery (sysfs attributes come and go with their device, and a device coming or
         /// going is a rediscovery) or until `missingRetrySamples` sample passes have gone by.
-        var missing: [String: ReadingIssue] = [:]
-        /// The sample pass in which each missing file was found missing.
-        var missingSincePass: [String: Int] = [:]
+        /// With the sample pass in which each was found missing.
+        var missing: [String: (issue: ReadingIssue, since: Int)] = [:]
         var samplePasses = 0
         var readCount = 0
         var tap: (@Sendable (SysfsAccess) -> Void)?
@@ -99,13 +98,11 @@ public final class SysfsRoot: Sendable {
         let profile = state.withLock { s -> [String] in
             if kind == .discovery {
                 s.missing = [:]
-                s.missingSincePass = [:]
             } else {
                 s.samplePasses += 1
-                let due = s.missingSincePass.filter { s.samplePasses - $0.value >= missingRetrySamples }.map(\.key)
-                for path in due {
-                    s.missing[path] = nil
-                    s.missingSincePass[path] = nil
+                if !s.missing.isEmpty {
+                    let pass = s.samplePasses
+                    s.missing = s.missing.filter { pass - $0.value.since < missingRetrySamples }
                 }
             }
             s.kind = kind
@@ -141,7 +138,7 @@ public final class SysfsRoot: Sendable {
         let (served, kind) = state.withLock { s -> (Result<String, ReadingIssue>?, PassKind?) in
             s.readCount += 1
             if s.kind != nil, s.recordedSet.insert(relative).inserted { s.recorded.append(relative) }
-            if s.kind == .sample, let issue = s.missing[relative] { return (.failure(issue), s.kind) }
+            if s.kind == .sample, let issue = s.missing[relative]?.issue { return (.failure(issue), s.kind) }
             return (s.served[relative], s.kind)
         }
         let result: Result<String, ReadingIssue>
@@ -153,8 +150,7 @@ public final class SysfsRoot: Sendable {
         }
         if kind == .sample, case .failure(let issue) = result, issue.reason == .missing {
             state.withLock { s in
-                if s.missing[relative] == nil { s.missingSincePass[relative] = s.samplePasses }
-                s.missing[relative] = issue
+                if s.missing[relative] == nil { s.missing[relative] = (issue, s.samplePasses) }
             }
         }
         tap?(.read(relative, result))

@@ -37,7 +37,7 @@ public final class SysfsSource: SensorSource {
         let root = SysfsRoot(path: path, readDeadline: config.readDeadlineSeconds,
                              stalledReadGrace: config.stalledReadGraceSeconds,
                              missingRetrySamples: config.missingFileRetrySamples)
-        self.init(root: root, ppdStatePath: root.path == "/sys" ? Self.defaultPPDStatePath : nil)
+        self.init(root: root, ppdStatePath: LinuxWakeSources.apply(toRoot: root.path) ? Self.defaultPPDStatePath : nil)
     }
 
     /// - Parameters:

@@ -141,8 +141,6 @@ struct RunLoop {
     var hook: OnChangeHook?
 
     mutating func dispatch(_ action: Action) {
-        let before = app.status
-        defer { if app.status != before { observeChanges() } }
         for effect in Reducer.reduce(&app, action) {
             if effect == .suspend {
                 terminal.suspend()

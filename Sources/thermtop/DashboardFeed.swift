@@ -33,15 +33,8 @@ final class DashboardFeed {
         self.options = options
         self.config = config
         self.delay = delay
-        hub = Self.makeHub(options: options, config: config, simulated: options.simulate, overrides: options.overrides, delay: delay)
+        hub = options.makeHub(config: config, overrides: options.overrides, delay: delay, simulated: options.simulate)
         hub.start()
-    }
-
-    /// The simulated laptop, or the real sensors (`--sysfs-root` or the live `/sys`, which
-    /// alone gets the kernel's and the desktop's event sources).
-    static func makeHub(options: SourceOptions, config: ThermalConfig, simulated: Bool, overrides: Overrides,
-                        delay: Double) -> ThermalStatusHub {
-        options.makeHub(config: config, overrides: overrides, delay: delay, simulated: simulated)
     }
 
     /// Readable when a new status is waiting.
@@ -51,8 +44,7 @@ final class DashboardFeed {
     func drain() -> (MonitorStatus, FeedInfo) {
         hub.consumeWake()
         if let replay {
-            var s = hub.current
-            s.sourceLabel = replay.source.label
+            let s = replay.status
             let samples = replay.recording.samples
             let index = max(0, replay.fed - 1)
             let position = ReplayPosition(index: index, time: samples[index].time, nextTime: replay.nextTime)
@@ -62,7 +54,9 @@ final class DashboardFeed {
         let s = hub.current
         let info = FeedInfo(samples: s.sampler.samples, sampleMilliseconds: s.sampler.lastSampleSeconds * 1000,
                             refreshDueAt: s.sampler.lastRediscovery + s.policy.refreshIntervalSeconds,
-                            simulatedLoad: hub.simulatedLoad)
+                            // Asked only of the simulated laptop: the hub answers it under the
+                            // source's lock, which a stalled sensor read can hold.
+                            simulatedLoad: hub.sourceIsSimulated ? hub.simulatedLoad : nil)
         return (s, info)
     }
 
@@ -88,7 +82,7 @@ final class DashboardFeed {
             guard on != hub.sourceIsSimulated else { return }
             let overrides = hub.overrides
             hub.stop()
-            hub = Self.makeHub(options: options, config: config, simulated: on, overrides: overrides, delay: delay)
+            hub = options.makeHub(config: config, overrides: overrides, delay: delay, simulated: on)
             hub.start()
         case .setPaused(let p):
             hub.setPaused(p)

@@ -44,7 +44,7 @@ package enum SysfsValue {
     /// `reject` turns away raw values that mean "no value" before scaling; `magnitude` reads a
     /// signed value as its size (−Int64.min does not exist: a fuzzed current_now of INT_MIN once
     /// trapped on negation).
-    package static func scaled(_ raw: String, file: String, divisor: Double, range: ClosedRange<Double>,
+    package static func scaled(_ raw: String, file: String, divisor: Double, range: ClosedRange<Double>? = nil,
                                magnitude: Bool = false,
                                reject: (Int64) -> ReadingIssue? = { _ in nil }) -> Reading<Double> {
         switch integer(raw, file: file) {
@@ -52,7 +52,7 @@ package enum SysfsValue {
         case .value(let n):
             if let issue = reject(n) { return .unknown(issue) }
             let v = (magnitude ? Double(n.magnitude) : Double(n)) / divisor
-            guard range.contains(v) else { return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)")) }
+            if let range, !range.contains(v) { return .unknown(ReadingIssue(file: file, reason: .implausible, detail: "\(n)")) }
             return .value(v)
         }
     }

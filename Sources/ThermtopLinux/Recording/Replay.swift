@@ -84,7 +84,7 @@ package final class ReplaySource: SensorSource {
 
     /// `REPLAY box 12:00:41 +41.0 s`: what the header shows as the source.
     public var label: String {
-        let t = backend.position.map { recording.samples[$0].time } ?? 0
+        let t = time
         return "REPLAY \(recording.header.host) \(ReplayTime.wallClock(recording.header.startTime, plus: t)) +\(Format.fixed(t, places: 1)) s"
     }
 
@@ -94,8 +94,6 @@ package final class ReplaySource: SensorSource {
 
     /// Recorded time of the current position.
     public var time: Double { backend.position.map { recording.samples[$0].time } ?? 0 }
-    public var position: Int { backend.position ?? 0 }
-    public var isAtEnd: Bool { position >= recording.samples.count - 1 }
 
     /// Move to sample `i`.
     public func move(to i: Int) { backend.move(to: i) }
