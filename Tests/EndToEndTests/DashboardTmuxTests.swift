@@ -664,10 +664,9 @@ struct DashboardTmuxTests {
             $0.contains("sensor detail") && $0.contains("thermal_zone7 · kind zone")
         }
         #expect(detail, "the detail overlay for the ESC zone did not open:\n\(d)")
-        if let title = PaneText.lines(d).first(where: { $0.contains(" · group ") }) {
-            #expect(title.contains("evil") && !title.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
-                    "the detail title is not the sanitised name: \(title.debugDescription)")
-        }
+        let title = PaneText.lines(d).first { $0.contains(" · group ") } ?? ""
+        #expect(title.contains("evil") && !title.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
+                "the detail title is missing or not the sanitised name: \(title.debugDescription)\n\(d)")
         #expect(PaneText.header(d).hasPrefix(" thermtop "), "header wiped after opening the detail:\n\(d)")
         #expect(tmux.thermtopPID() != nil, "thermtop is gone")
     }

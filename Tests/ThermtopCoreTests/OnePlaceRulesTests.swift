@@ -51,8 +51,8 @@ import Testing
             ReadingIssue(file: "t", reason: .sentinel) }.issue?.reason == .sentinel)
         #expect(SysfsValue.scaled("x1", file: "t", divisor: 1, range: 0...10).issue?.reason == .notANumber)
         // The named parsers are this rule with their units.
-        #expect(SysfsValue.temperature("45500", file: "t").value == SysfsValue.scaled("45500", file: "t",
-                divisor: SysfsValue.milliPerUnit, range: SysfsValue.plausibleTemperature).value)
+        #expect(SysfsValue.temperature("45500", file: "t").value == 45.5)
+        #expect(SysfsValue.temperature("300000", file: "t").issue?.reason == .implausible)
         #expect(SysfsValue.micro("2500000", file: "t", max: 10).value == 2.5)
     }
 

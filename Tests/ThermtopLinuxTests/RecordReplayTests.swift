@@ -201,9 +201,15 @@ struct RecordingFileTests {
     }
 
     @Test func missingFileAndDirectoryAreClearErrors() {
-        guard case .failure(let e) = RecordingFile.read(path: "/nonexistent/rec.jsonl") else { return }
+        guard case .failure(let e) = RecordingFile.read(path: "/nonexistent/rec.jsonl") else {
+            Issue.record("reading /nonexistent/rec.jsonl succeeded")
+            return
+        }
         #expect(e.description == "/nonexistent/rec.jsonl: cannot open: no such file or directory")
-        guard case .failure(let d) = RecordingFile.read(path: "/tmp") else { return }
+        guard case .failure(let d) = RecordingFile.read(path: "/tmp") else {
+            Issue.record("reading the directory /tmp as a recording succeeded")
+            return
+        }
         #expect(d.description == "/tmp: is a directory, not a recording")
     }
 }
