@@ -116,6 +116,7 @@ func kernelName() -> String {
 }
 
 /// `2026-11-23T12:00:00Z`.
+/// `2026-11-23T11:55:00Z`: now, in UTC (recording headers, `watch` lines).
 func utcNow() -> String {
     var t = time(nil)
     var parts = tm()

@@ -149,7 +149,7 @@ struct Watch: AsyncParsableCommand {
             if p.isLowPowerModeEnabled != s.isLowPowerModeEnabled { changed.append("low_power") }
             if p.tier != s.tier { changed.append("tier") }
         }
-        let time = utcTimestamp()
+        let time = utcNow()
         let line: String
         if json {
             guard case .object(let fields) = StatusReport.json(s, version: ThermtopInfo.version) else { return }
@@ -196,19 +196,3 @@ func waitReadable(_ fd: Int32, until deadline: Double?, clock: any MonitorClock)
     return poll(&p, 1, timeout) > 0 && (p.revents & Int16(POLLIN)) != 0
 }
 
-func sleepUntil(_ t: Double, clock: any MonitorClock) {
-    let d = t - clock.now()
-    guard d > 0 else { return }
-    var ts = timespec(tv_sec: Int(d), tv_nsec: Int((d - d.rounded(.down)) * 1e9))
-    var left = timespec()
-    while nanosleep(&ts, &left) != 0 && errno == EINTR { ts = left }
-}
-
-/// `2026-11-23T11:55:00Z`.
-func utcTimestamp(_ t: time_t = time(nil)) -> String {
-    var t = t
-    var tmv = tm()
-    gmtime_r(&t, &tmv)
-    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(tmv.tm_year + 1900)-\(two(tmv.tm_mon + 1))-\(two(tmv.tm_mday))T\(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec))Z"
-}

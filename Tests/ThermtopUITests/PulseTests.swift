@@ -24,9 +24,9 @@ struct PulseTests {
 
     @Test("minimal schedules no animation frames and reduced beats slower than full")
     func framesPerSecond() {
-        #expect(Pulse.framesPerSecond(.minimal) == 0)
-        #expect(Pulse.framesPerSecond(.reduced) > 0)
-        #expect(Pulse.framesPerSecond(.full) > Pulse.framesPerSecond(.reduced))
+        #expect(RenderPolicy(tier: .minimal).pulseFramesPerSecond == 0)
+        #expect(RenderPolicy(tier: .reduced).pulseFramesPerSecond > 0)
+        #expect(RenderPolicy(tier: .full).pulseFramesPerSecond > RenderPolicy(tier: .reduced).pulseFramesPerSecond)
     }
 
     @Test("every pulse frame is five safe columns wide (ASCII when asked), whatever the tick and tier",

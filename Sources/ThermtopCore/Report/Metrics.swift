@@ -61,10 +61,8 @@ package struct MetricsWriter: Sendable {
 
 /// `thermtop export`: the status as Prometheus metrics.
 package enum MetricsReport {
-    /// Ordinal used by the `_level` gauges: nominal 0 … critical 3.
-    static func ordinal(_ s: ThermalState) -> Double {
-        Double(ThermalState.allCases.firstIndex(of: s) ?? 0)
-    }
+    /// The `_level` gauges' value: the state's raw value, nominal 0 … critical 3.
+    static func ordinal(_ s: ThermalState) -> Double { Double(s.rawValue) }
 
     /// - readErrorsTotal: failed reads summed over every sample this process made.
     /// - unixTime: wall-clock seconds of the sample.

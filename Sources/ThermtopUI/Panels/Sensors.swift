@@ -60,7 +60,7 @@ extension Panels {
             buf.put("level", x: cols.levelX, y: h.y, style: theme.dim)
             if cols.spark >= 8 && marker.isEmpty {
                 let span = Double(cols.spark) * step
-                buf.text(TextWrap.ellipsize("last \(durationText(span))", width: cols.spark), x: cols.sparkX, y: h.y, style: theme.dim, theme: theme)
+                buf.text(TextWrap.ellipsize("last \(Format.duration(span))", width: cols.spark), x: cols.sparkX, y: h.y, style: theme.dim, theme: theme)
             }
             if !marker.isEmpty {
                 buf.text(marker, x: h.maxX - marker.count - 1, y: h.y, style: theme.title, theme: theme)
@@ -166,10 +166,5 @@ extension Panels {
         }
         // Start the scale a step below the coolest value, so it is not drawn as empty.
         return out.mapValues { (low: ($0.low / 5).rounded(.down) * 5 - 5, high: $0.high) }
-    }
-
-    /// `45 s`, `2 min`, `1 h 30 min`.
-    static func durationText(_ seconds: Double) -> String {
-        Format.duration(seconds)
     }
 }

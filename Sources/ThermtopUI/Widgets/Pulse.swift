@@ -7,11 +7,6 @@ public enum Pulse {
     static let unicodeFrames: [String] = ["♥    ", "♥─╮  ", "♥─╯╲ ", "♥·  ─"]
     static let asciiFrames: [String] = ["<3   ", "<3-^ ", "<3-v\\", "<3. -"]
 
-    /// Animation frames per second by tier (0 = static): `RenderPolicy` holds the number.
-    public static func framesPerSecond(_ tier: QualityTier) -> Double {
-        RenderPolicy(tier: tier).pulseFramesPerSecond
-    }
-
     /// The pulse text for a tick.
     public static func frame(tick: Int, tier: QualityTier, unicode: Bool) -> String {
         let frames = unicode ? unicodeFrames : asciiFrames
