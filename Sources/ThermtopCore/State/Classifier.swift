@@ -166,8 +166,7 @@ public enum ThermalClassifier {
     /// `threshold − hysteresis`.
     public static func level(celsius t: Double, thresholds th: SensorThresholds,
                              previous: ThermalState) -> (level: ThermalState, held: Bool) {
-        var raw = ThermalState.nominal
-        for s in [ThermalState.fair, .serious, .critical] where t >= th[s]!.celsius { raw = s }
+        let raw = th.level(at: t)
         if raw >= previous { return (raw, false) }
         var kept = raw
         for s in [ThermalState.fair, .serious, .critical] where s <= previous && s > raw && t >= th[s]!.clearsBelow {

@@ -46,6 +46,14 @@ public struct SensorThresholds: Sendable, Equatable {
         }
     }
 
+    /// The level a temperature reaches against these limits, without hysteresis: the one rule
+    /// the classifier starts from and the bars and graph colour by.
+    public func level(at celsius: Double) -> ThermalState {
+        var l = ThermalState.nominal
+        for s in [ThermalState.fair, .serious, .critical] where celsius >= self[s]!.celsius { l = s }
+        return l
+    }
+
     /// Thresholds from the sensor's own data, in this order of preference:
     /// - serious: lowest passive trip; hwmon `max`; critical trip − 15 °C; hwmon `crit` (else
     ///   `emergency`) − 15 °C; a default by kind.

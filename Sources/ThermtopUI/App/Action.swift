@@ -81,7 +81,12 @@ public enum Reducer {
     public static func reduce(_ state: inout AppState, _ action: Action) -> [Effect] {
         if case .filterInput = action {} else if isKey(action) { state.message = nil }
         let effects = apply(&state, action)
-        normalizeSelection(&state)
+        // Only a new status, a resize or a key can change the rows or the page: the loop's own
+        // actions (ticks twice a second, render reports) leave the selection as it is.
+        switch action {
+        case .tick, .rendered, .renderSkipped, .onChangeCounters: break
+        default: normalizeSelection(&state)
+        }
         return effects
     }
 

@@ -19,11 +19,6 @@ extension Panels {
         let low = (min(shown.min() ?? th.fair.celsius, th.fair.celsius - 10) / 5).rounded(.down) * 5
         let high = (max(shown.max() ?? th.serious.celsius, th.serious.celsius) / 5).rounded(.up) * 5 + 5
         let eighths = Double(plot.height * 8)
-        func level(at celsius: Double) -> ThermalState {
-            var l = ThermalState.nominal
-            for s in [ThermalState.fair, .serious, .critical] where celsius >= th[s]!.celsius { l = s }
-            return l
-        }
         func rowOf(_ celsius: Double) -> Int {
             let units = (celsius - low) / (high - low) * eighths
             return plot.maxY - 1 - Int((units / 8).rounded(.down))
@@ -32,7 +27,7 @@ extension Panels {
         for limit in [th.fair, th.serious] where limit.celsius > low && limit.celsius < high {
             let y = rowOf(limit.celsius)
             guard y >= plot.y, y < plot.maxY else { continue }
-            for x in plot.x..<plot.maxX { buf[x, y] = Cell(theme.unicode ? "╌" : "-", style: theme.level(level(at: limit.celsius))) }
+            for x in plot.x..<plot.maxX { buf[x, y] = Cell(theme.unicode ? "╌" : "-", style: theme.level(th.level(at: limit.celsius))) }
         }
         let sparks = theme.sparks
         for (i, value) in columns.enumerated() {
@@ -45,7 +40,7 @@ extension Panels {
                 let y = plot.maxY - 1 - row
                 let cellTemp = low + (Double(row) + 0.5) / Double(plot.height) * (high - low)
                 let ch = filled >= 8 ? theme.barFull : sparks[min(max(filled - 1, 0), sparks.count - 1)]
-                buf[x, y] = Cell(ch, style: theme.fill(level(at: cellTemp)))
+                buf[x, y] = Cell(ch, style: theme.fill(th.level(at: cellTemp)))
             }
         }
         // Temperature axis: top, bottom, and the serious limit (placed in °C, labelled in the unit shown).

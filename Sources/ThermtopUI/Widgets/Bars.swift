@@ -15,8 +15,7 @@ extension CellBuffer {
                                               (col(th.critical.celsius), .critical)]
         for i in 0..<width {
             let cellTemp = bottom + (Double(i) + 0.5) / Double(width) * (top - bottom)
-            var lvl = ThermalState.nominal
-            for s in [ThermalState.fair, .serious, .critical] where cellTemp >= th[s]!.celsius { lvl = s }
+            let lvl = th.level(at: cellTemp)
             if let m = markers.last(where: { $0.0 == i }), i >= filled {
                 self[x + i, y] = Cell(theme.marker, style: theme.level(m.1))
             } else if i < filled {
