@@ -203,12 +203,13 @@ public struct AppState: Sendable, Equatable {
     }
 
     /// Index of the first visible row for a list `capacity` rows tall: the stored top, moved
-    /// just enough to keep the selection in view, never past the end.
-    public func topIndex(capacity: Int) -> Int {
-        let rows = sortedSensors
+    /// just enough to keep the selection in view, never past the end. `rows` are
+    /// `sortedSensors` when the caller already has them (a frame sorts once).
+    public func topIndex(capacity: Int, rows given: [SensorAssessment]? = nil) -> Int {
+        let rows = given ?? sortedSensors
         guard capacity > 0, rows.count > capacity else { return 0 }
         var top = topID.flatMap { id in rows.firstIndex { $0.sensor.id == id } } ?? 0
-        if let sel = selectedIndex {
+        if let id = selectedID, let sel = rows.firstIndex(where: { $0.sensor.id == id }) {
             if sel < top { top = sel }
             if sel >= top + capacity { top = sel - capacity + 1 }
         }

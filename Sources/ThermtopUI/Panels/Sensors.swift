@@ -31,10 +31,10 @@ extension Panels {
 
     static func sensors(_ state: AppState, layout: Layout, into buf: inout CellBuffer, theme: Theme) {
         let s = state.status
-        let rows = state.sortedSensors
+        let rows = layout.rows
         let cols = SensorColumns(width: layout.sensorList.width, narrow: layout.narrow)
         let capacity = layout.sensorCapacity
-        let top = state.topIndex(capacity: capacity)
+        let top = state.topIndex(capacity: capacity, rows: rows)
         let shown = rows.count <= capacity ? rows.count : capacity
         let above = top
         let below = max(0, rows.count - top - shown)
@@ -46,7 +46,7 @@ extension Panels {
             // The name column says what the list is; sort, filter and hidden sensors go on
             // the footer when the column is too narrow for them.
             // The title may run over the °C heading when a filter or hidden sensors need saying.
-            let title = listTitle(state, width: max(cols.name + 1, cols.barX - 2))
+            let title = listTitle(state, count: rows.count, width: max(cols.name + 1, cols.barX - 2))
             let marker = above > 0 ? "\(theme.moreAbove) \(above) more above" : ""
             buf.text(title, x: 1, y: h.y, style: theme.title, theme: theme)
             let degree = state.units.symbol(unicode: theme.unicode)
@@ -137,8 +137,8 @@ extension Panels {
     }
 
     /// `Sensors (5) nearest limit first · filter "nv" · 1 hidden (a)`, as much as fits.
-    static func listTitle(_ state: AppState, width: Int) -> String {
-        var parts = ["Sensors (\(state.sortedSensors.count))"]
+    static func listTitle(_ state: AppState, count: Int, width: Int) -> String {
+        var parts = ["Sensors (\(count))"]
         if !state.filter.isEmpty { parts.append("filter \"\(state.filter)\"") }
         if state.hiddenCount > 0 { parts.append("\(state.hiddenCount) hidden (a)") }
         if state.showAll { parts.append("showing all") }

@@ -23,6 +23,8 @@ public struct Layout: Sendable, Equatable {
     public var battery = Rect.zero
     public var policy = Rect.zero
     public var statusLine = Rect.zero
+    /// The sensor rows in display order (`AppState.sortedSensors`), sorted once per frame.
+    public var rows: [SensorAssessment] = []
 
     public static let minimumWidth = 40
     public static let minimumHeight = 10
@@ -56,7 +58,8 @@ public struct Layout: Sendable, Equatable {
         let reasonLines = Screen.reasonLines(state, width: textWidth).count
         let bannerLines = Screen.bannerLines(state, width: textWidth).count
         // An empty list still needs rows to say why it is empty.
-        let listed = state.sortedSensors.count
+        rows = state.sortedSensors
+        let listed = rows.count
         let rows = listed == 0 ? 3 : listed
         let hasCooling = Screen.coolingText(state.status) != nil
         let hasFans = Panels.fansText(state.status) != nil
