@@ -10,7 +10,15 @@ struct LowPowerReader: Sendable {
     /// read through a funnel rooted at its folder.
     var ppdState: (root: SysfsRoot, file: String)?
 
-    static func discover(_ root: SysfsRoot, ppdStatePath: String?) -> LowPowerReader {
+    /// The funnel for power-profiles-daemon's state file, rooted at its folder: made once per
+    /// source (each root owns a reader thread), not at every rediscovery.
+    static func stateFile(_ path: String) -> (root: SysfsRoot, file: String) {
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let dir = slash == path.startIndex ? "/" : String(path[..<slash])
+        return (SysfsRoot(path: dir), String(path[path.index(after: slash)...]))
+    }
+
+    static func discover(_ root: SysfsRoot, ppdState: (root: SysfsRoot, file: String)?) -> LowPowerReader {
         let legacy = root.exists("firmware/acpi/platform_profile")
         let choices = root.value("firmware/acpi/platform_profile_choices", Parse.string).value?
             .split(separator: " ").map(String.init) ?? []
@@ -19,12 +27,7 @@ struct LowPowerReader: Sendable {
             let dir = "class/platform-profile/\(entry)"
             classes.append((dir, root.value("\(dir)/name", Parse.string).value ?? entry))
         }
-        let ppd = ppdStatePath.map { path -> (SysfsRoot, String) in
-            let slash = path.lastIndex(of: "/") ?? path.startIndex
-            let dir = slash == path.startIndex ? "/" : String(path[..<slash])
-            return (SysfsRoot(path: dir), String(path[path.index(after: slash)...]))
-        }
-        return LowPowerReader(hasLegacyProfile: legacy, classProfiles: classes, choices: choices, ppdState: ppd)
+        return LowPowerReader(hasLegacyProfile: legacy, classProfiles: classes, choices: choices, ppdState: ppdState)
     }
 
     func sample(_ root: SysfsRoot) -> LowPowerSignals {

@@ -18,7 +18,7 @@ public final class SysfsSource: SensorSource {
     private var supplies: [SupplyLayout] = []
     private var lowPower: LowPowerReader
     private var throttle: ThrottleReader
-    private let ppdStatePath: String?
+    private let ppdState: (root: SysfsRoot, file: String)?
     private var needsRediscovery = false
     private var discoveryIssues: [ReadingIssue] = []
     /// Rediscoveries since creation (hot-plug and the tier-paced refresh), for tests and stats.
@@ -46,7 +46,7 @@ public final class SysfsSource: SensorSource {
     public init(root: SysfsRoot, ppdStatePath: String?) {
         self.root = root
         label = root.path == "/sys" ? "live /sys" : root.path
-        self.ppdStatePath = ppdStatePath
+        ppdState = ppdStatePath.map(LowPowerReader.stateFile)
         lowPower = LowPowerReader(hasLegacyProfile: false, classProfiles: [], choices: [], ppdState: nil)
         throttle = ThrottleReader(cpuDirs: [], packageDirs: [])
         rediscover()
@@ -67,7 +67,7 @@ public final class SysfsSource: SensorSource {
             cooling = CoolingLayout.discover(root)
             hwmon = HwmonLayout.discover(root, zones: zones, previous: hwmon)
             supplies = SupplyLayout.discover(root)
-            lowPower = LowPowerReader.discover(root, ppdStatePath: ppdStatePath)
+            lowPower = LowPowerReader.discover(root, ppdState: ppdState)
             throttle = ThrottleReader.discover(root)
             discoveryIssues = []
             for c in Self.watchedClasses {
