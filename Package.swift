@@ -80,6 +80,11 @@ let package = Package(
         .executableTarget(name: "thermtop-toml", dependencies: ["ThermtopCore", "ThermtopConfig"]),
         .testTarget(name: "ThermtopConfigTests", dependencies: ["ThermtopCore", "ThermtopLinux", "ThermtopConfig"]),
         .testTarget(name: "EndToEndTests", dependencies: ["thermtop", "thermtop-toml"]),
+        // The command line's own code, imported from the executable (FastArguments against
+        // ArgumentParser's parse).
+        .testTarget(name: "ThermtopCommandTests", dependencies: [
+            "thermtop", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,18 @@ import Glibc
 enum Main {
     static func main() {
         do {
-            var command = try Thermtop.parseAsRoot()
+            // The common invocations skip ArgumentParser's reflective parse (FastArguments);
+            // anything else, and every error, help and completion request, goes through it.
+            var command: any ParsableCommand
+            switch FastArguments.parse(Array(CommandLine.arguments.dropFirst())) {
+            case .version(let text)?:
+                print(text)
+                return
+            case .command(let parsed)?:
+                command = parsed
+            case nil:
+                command = try Thermtop.parseAsRoot()
+            }
             if var dashboard = command as? Thermtop {
                 try MainActor.assumeIsolated { try dashboard.runDashboard() }
                 return
