@@ -127,9 +127,11 @@ struct Thermtop: AsyncParsableCommand {
 /// and the signal self-pipe. Keys, new statuses, time, resizes and signals each become an
 /// `Action` through `Reducer.reduce`, the only code that changes `AppState`; effects go back
 /// to the feed. Each wakeup renders the state and touches the terminal only when a cell
-/// changed. It sleeps until the next thing that can change the screen: a sample, a pulse
-/// frame, or the clock or countdown reaching their next shown value (by tier, see
-/// `RenderPolicy`; while the pulse animates they change on its frames).
+/// changed. It sleeps until the next thing that can change the screen: a material status (the
+/// monitor wakes it only for those: changes, answers to keys, event sources), a pulse frame,
+/// the next step at which it takes routine samples, or the clock or countdown reaching their
+/// next shown value (by tier, see `RenderPolicy`; while the pulse animates, the clock, the
+/// countdown and new readings change on its frames).
 @MainActor
 struct RunLoop {
     let feed: DashboardFeed
@@ -166,11 +168,21 @@ struct RunLoop {
             let now = clock.now()
             let wall = WallClock.now()
             dispatch(.tick(now: now, wallSeconds: wall.seconds))
+            takeNewerSample(now: now)
             if hook != nil { observeChanges() }
             draw()
             if app.quit { break }
             wait(timeoutMilliseconds: timeout(now: now, wallFraction: wall.fraction))
         }
+    }
+
+    /// Takes the monitor's newest sample when the tier's step says readings are due and one
+    /// arrived since those shown: timed samples that change nothing material do not wake the
+    /// loop (`WakePolicy.changes`), they wait here for its next frame or step.
+    mutating func takeNewerSample(now: Double) {
+        guard app.valuesDue(now: now), feed.hasSample(newerThan: app.stats.samples) else { return }
+        let (status, info) = feed.drain()
+        dispatch(.statusArrived(status, info))
     }
 
     /// Hands the status to the on-change hook (and runs what its rate limit held back), and
@@ -202,12 +214,15 @@ struct RunLoop {
     /// Milliseconds until something shown can next change.
     func timeout(now: Double, wallFraction: Double) -> Int {
         let policy = app.renderPolicy
-        // New statuses wake the loop through the hub's descriptor; only the screen's own
+        // Material statuses wake the loop through the hub's descriptor; only the screen's own
         // clocks are timed here.
         var wake = now + 60
         if let due = hook?.schedule.nextDue { wake = min(wake, due) }
         // A replay's next recorded sample, at the playback speed.
         if !app.paused, let due = app.replay?.nextDue { wake = min(wake, due) }
+        // The next step at which routine samples are taken (none come while paused, and a
+        // replay's come with its own due times). A step of 0 means on the pulse's frames.
+        if !app.paused, app.replay == nil, let due = policy.nextValueStep(after: now) { wake = min(wake, due) }
         let fps = policy.pulseFramesPerSecond
         if fps > 0 {
             // While the pulse animates, the clock and the countdown change on its frames (at

@@ -3,9 +3,12 @@ import ThermtopLinux
 import ThermtopUI
 
 /// What the dashboard's run loop needs from the monitor: the engine (`ThermalStatusHub`) that
-/// samples on its own thread and signals `wakeDescriptor` on each new status, and the commands
-/// the reducer's effects turn into. Keys never wait on a sensor read: every command returns
-/// at once and the result arrives as a new status.
+/// samples on its own thread, and the commands the reducer's effects turn into. Keys never
+/// wait on a sensor read: every command returns at once and the result arrives as a new
+/// status. The hub signals `wakeDescriptor` only for material statuses (`WakePolicy.changes`:
+/// change events, commands' results, event sources, samples not woken by its timer); the
+/// loop takes routine samples on its own beat (`hasSample(newerThan:)`), so a sample that
+/// changes nothing that matters costs the UI thread no wakeup of its own.
 ///
 /// A replay (`--replay FILE`) has no sampler thread: a `ReplayDriver` feeds the recorded
 /// samples through the same readers (`SysfsSource` on the recording), classifier and policy
@@ -33,8 +36,22 @@ final class DashboardFeed {
         self.options = options
         self.config = config
         self.delay = delay
-        hub = options.makeHub(config: config, overrides: options.overrides, delay: delay, simulated: options.simulate)
+        hub = Self.startHub(options: options, config: config, overrides: options.overrides, delay: delay,
+                            simulated: options.simulate)
+    }
+
+    private static func startHub(options: SourceOptions, config: ThermalConfig, overrides: ThermalOverrides,
+                                 delay: Double, simulated: Bool) -> ThermalStatusHub {
+        let hub = options.makeHub(config: config, overrides: overrides, delay: delay, simulated: simulated)
+        hub.setWakePolicy(.changes)
         hub.start()
+        return hub
+    }
+
+    /// Whether the monitor holds a sample newer than the one counted `samples` (what the run
+    /// loop shows). Never for a replay: its samples arrive through `replayAdvance`.
+    func hasSample(newerThan samples: Int) -> Bool {
+        replay == nil && hub.current.sampler.samples != samples
     }
 
     /// Readable when a new status is waiting.
@@ -82,8 +99,7 @@ final class DashboardFeed {
             guard on != hub.sourceIsSimulated else { return }
             let overrides = hub.overrides
             hub.stop()
-            hub = options.makeHub(config: config, overrides: overrides, delay: delay, simulated: on)
-            hub.start()
+            hub = Self.startHub(options: options, config: config, overrides: overrides, delay: delay, simulated: on)
         case .setPaused(let p):
             hub.setPaused(p)
         case .suspend, .replayAdvance:

@@ -236,6 +236,57 @@ struct MonitorHubTests {
         #expect(poll(&p, 1, 0) == 0)
     }
 
+    @Test("with WakePolicy.changes timed samples that change nothing leave the wake descriptor quiet; a state change, a command and an event hint wake it")
+    func changesOnlyWakePolicy() async {
+        let source = LockedSource(StubSource.package(53))
+        let hint = makeNonBlockingPipe()
+        defer { close(hint.0); close(hint.1) }
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 0.05, wakeSources: { _ in
+            [PipeWakeSource(hint: .resample("charger"), fds: hint)]
+        })
+        #expect(hub.wakePolicy == .everyStatus, "library users and watch/export get every status by default")
+        hub.setWakePolicy(.changes)
+        hub.start()
+        defer { hub.stop() }
+        @Sendable func readable() -> Bool {
+            var p = pollfd(fd: hub.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&p, 1, 0) == 1
+        }
+        // Past the start's samples (the first and "event sources up" wake: not timed).
+        let timed = await eventually { hub.current.sampler.wokenBy == "timer" }
+        #expect(timed)
+        hub.consumeWake()
+        let before = hub.current.sampler.samples
+        try? await Task.sleep(nanoseconds: 400_000_000)
+        #expect(hub.current.sampler.samples >= before + 3, "the sampler kept sampling")
+        #expect(!readable(), "a timed sample that changed nothing woke the reader")
+        // A timed sample that changes the state.
+        source.set(StubSource.package(95))
+        let hot = await eventually(2) { readable() }
+        #expect(hot)
+        #expect(hub.current.thermalState == .serious)
+        hub.consumeWake()
+        // A command whose result announces no change (serious forced while serious) still wakes.
+        hub.setOverrides(Overrides(thermalState: .serious))
+        #expect(readable(), "a command's result did not wake the reader")
+        hub.consumeWake()
+        // A sample woken by an event source (a charger uevent) wakes even when nothing changed.
+        let charger = Mutex(false)
+        let listener = hub.addListener { u in if u.status.sampler.wokenBy == "charger" { charger.withLock { $0 = true } } }
+        defer { listener.cancel() }
+        #expect(!readable())
+        var one: UInt8 = 1
+        _ = write(hint.1, &one, 1)
+        let hinted = await eventually(2) { readable() }
+        #expect(hinted)
+        #expect(charger.withLock { $0 }, "the wake was not the hinted sample's")
+        // Back to every status: the next timed sample wakes again.
+        hub.setWakePolicy(.everyStatus)
+        hub.consumeWake()
+        let again = await eventually(2) { readable() }
+        #expect(again)
+    }
+
     @Test("the simulated laptop's load is adjusted through the hub; a real source says nil")
     func adjustLoad() {
         let sim = ThermalStatusHub(source: SimulatedLaptop(load: 0.5), clock: ManualClock())

@@ -59,7 +59,9 @@ struct OverlayTests {
         let rulesText = lines[rules...].joined(separator: " ")
         #expect(rulesText.contains("cooling device") && rulesText.contains("throttle counters"),
                 "the rule must say cooling devices and throttle counters decide too")
-        for tier in QualityTier.allCases { #expect(rulesText.contains(RenderPolicy(tier: tier).helpLine)) }
+        #expect(lines.contains("  " + RenderPolicy.helpHeader))
+        for tier in QualityTier.allCases { #expect(lines.contains("  " + RenderPolicy(tier: tier).helpRow)) }
+        #expect(rulesText.contains("change of state, tier or low power"), "the help must say what still shows at once")
         #expect(lines.allSatisfy { $0.count <= 76 }, "help lines fit an 80-column box")
     }
 

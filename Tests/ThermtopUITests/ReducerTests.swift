@@ -440,6 +440,7 @@ struct ReducerTests {
             $0.refreshDueAt = 47
             $0.simulatedLoad = nil
             $0.now = 30
+            $0.valuesShownAt = 30
             for a in serious.assessment.sensors {
                 $0.history[a.sensor.id]![29] = a.sensor.celsius!
             }
@@ -474,5 +475,39 @@ struct ReducerTests {
             $0.wallSeconds = 100
         }
         #expect(minimal.state.clockText == "00:01")
+    }
+
+    @Test("new readings are taken on every frame at full, every 2 s at reduced and every 5 s at minimal, on a grid after the last shown")
+    func readingsFollowTheTiersStep() {
+        // full: due at every wake, so the pulse's frames take the newest sample.
+        var full = TestStore(Self.base)
+        full.send(.tick(now: 30, wallSeconds: 100)) {
+            $0.now = 30
+            $0.wallSeconds = 100
+            $0.tick = 60
+        }
+        #expect(full.state.valuesDue(now: 30.01))
+        // minimal: a status arrives at 31.2 (shown at once); the next readings are due at 35.
+        var minimal = TestStore(Fixtures.Scenario.minimal.state)
+        var status = minimal.state.status
+        status.snapshot.time = 31.2
+        minimal.send(.tick(now: 31.2, wallSeconds: 100)) {
+            $0.now = 31.2
+            $0.wallSeconds = 100
+        }
+        var hot = minimal.state
+        _ = Reducer.reduce(&hot, .statusArrived(status, FeedInfo(samples: 7)))
+        #expect(hot.valuesShownAt == 31.2)
+        #expect(!hot.valuesDue(now: 31.9))
+        #expect(!hot.valuesDue(now: 34.99))
+        #expect(hot.valuesDue(now: 35))
+        // The loop's wake for it is that grid point, a little under it counts (float), never earlier.
+        #expect(hot.renderPolicy.nextValueStep(after: 31.2) == 35)
+        #expect(hot.valuesDue(now: 35 - 1e-7))
+        // reduced: every other 1 s frame.
+        let reduced = RenderPolicy(tier: .reduced)
+        #expect(!reduced.valuesDue(now: 41, shownAt: 40.2))
+        #expect(reduced.valuesDue(now: 42, shownAt: 40.2))
+        #expect(reduced.nextValueStep(after: 40.2) == 42)
     }
 }

@@ -85,6 +85,7 @@ public final class ThermalStatusHub: Sendable {
         var pendingRefresh = false
         var pendingSample: String?
         var wakePending = false
+        var wakePolicy = WakePolicy.everyStatus
         var nextID = 0
         var listeners: [Int: @Sendable (MonitorUpdate) -> Void] = [:]
         var eventStreams: [Int: AsyncStream<MonitorEvent>.Continuation] = [:]
@@ -154,8 +155,27 @@ public final class ThermalStatusHub: Sendable {
         return max(0, s.sampler.lastRediscovery + s.policy.refreshIntervalSeconds - (now ?? clock.now()))
     }
 
-    /// Readable (poll POLLIN) after each new status; call `consumeWake()` once woken.
+    /// Readable (poll POLLIN) after each new status (or, with `WakePolicy.changes`, each
+    /// material one); call `consumeWake()` once woken.
     public var wakeDescriptor: Int32 { wakePipe.read }
+
+    /// Which new statuses make `wakeDescriptor` readable.
+    public enum WakePolicy: Sendable, Equatable {
+        /// Every new status (the default).
+        case everyStatus
+        /// Only what a reader must see at once: a status with change events (state, low
+        /// power, tier, forecast triggers), a command's result (overrides, config, triggers),
+        /// an event source coming up or going down, and a sample woken by anything but the
+        /// sampler's timer (a uevent, a power-profile signal, a refresh, a key). A timed sample
+        /// that announces nothing only replaces `current`: a reader that looks on its own
+        /// beat (the dashboard, on its frames) takes it then, and no thread wakes for it.
+        case changes
+    }
+
+    public var wakePolicy: WakePolicy { state.withLock { $0.wakePolicy } }
+
+    /// Set which statuses wake `wakeDescriptor`'s reader (applies from the next status).
+    public func setWakePolicy(_ policy: WakePolicy) { state.withLock { $0.wakePolicy = policy } }
 
     /// Empty the wake descriptor.
     public func consumeWake() {
@@ -209,7 +229,7 @@ public final class ThermalStatusHub: Sendable {
         model.withLock { m in
             guard m.overrides != overrides else { return nil }
             m.overrides = overrides
-            return m.withOverrides().map { publish($0, model: &m) }
+            return m.withOverrides().map { publish($0, model: &m, cause: .command) }
         }
     }
 
@@ -220,7 +240,7 @@ public final class ThermalStatusHub: Sendable {
         return model.withLock { m in
             guard m.config != config else { return nil }
             m.config = config
-            return m.reassess(timeOfDay: timeOfDay).map { publish($0, model: &m) }
+            return m.reassess(timeOfDay: timeOfDay).map { publish($0, model: &m, cause: .command) }
         }
     }
 
@@ -230,7 +250,7 @@ public final class ThermalStatusHub: Sendable {
         model.withLock { m in
             guard m.forecastTriggers != triggers else { return nil }
             m.forecastTriggers = triggers
-            return m.last.map { publish($0, model: &m) }
+            return m.last.map { publish($0, model: &m, cause: .command) }
         }
     }
 
@@ -443,21 +463,29 @@ public final class ThermalStatusHub: Sendable {
     /// up or went down): nothing was read, so nothing else changes.
     private func republish() {
         model.withLock { m in
-            if let last = m.last { publish(last, model: &m) }
+            if let last = m.last { publish(last, model: &m, cause: .eventSources) }
         }
     }
 
+    /// Why a status is published: a sample, a command's re-decision, or the event sources'
+    /// states changing (nothing read).
+    private enum PublishCause { case sample, command, eventSources }
+
     /// Called with the model locked, so updates leave in the order they were decided.
     @discardableResult
-    private func publish(_ status: MonitorStatus, model m: inout MonitorModel) -> MonitorUpdate {
+    private func publish(_ status: MonitorStatus, model m: inout MonitorModel,
+                         cause: PublishCause = .sample) -> MonitorUpdate {
         var status = status
         let events = m.commit(status)
+        // A sample's own info says what woke it (`samplerLoop` names its timed samples
+        // "timer"); commands and event-source changes always wake.
+        let routine = cause == .sample && events.isEmpty && status.sampler.wokenBy == "timer"
         let (update, listeners, eventStreams, statusStreams, needsWake) = state.withLock { s in
             status.sampler = s.sampler
             s.sequence += 1
             s.current = status
-            let wake = !s.wakePending
-            s.wakePending = true
+            let wake = !s.wakePending && (s.wakePolicy == .everyStatus || !routine)
+            if wake { s.wakePending = true }
             return (MonitorUpdate(sequence: s.sequence, status: status, events: events),
                     Array(s.listeners.values), Array(s.eventStreams.values), Array(s.statusStreams.values), wake)
         }

@@ -256,6 +256,7 @@ public enum Reducer {
         let t = new.snapshot.time
         // A replay's snapshots carry recorded times, not this machine's monotonic clock.
         if state.replay == nil { state.now = max(state.now, t) }
+        state.valuesShownAt = state.now
         let step = state.renderPolicy.historyStep(sampleDelay: state.sampleDelay)
         // A sample within the current step replaces the newest point's value, so the line
         // advances at the tier's pace whatever the sampling delay. The point keeps its step's

@@ -138,6 +138,9 @@ public struct AppState: Sendable, Equatable {
     public var message: String?
     public var hostname = "localhost"
     public var refreshDueAt: Double = 0
+    /// Monotonic time the shown readings were taken (the last `statusArrived`): the run loop
+    /// takes newer samples at the tier's step after it (`RenderPolicy.valueStepSeconds`).
+    public var valuesShownAt: Double?
     public var sampleDelay: Double = 1
     public var width = 80
     public var height = 24
@@ -163,6 +166,9 @@ public struct AppState: Sendable, Equatable {
     public var renderPolicy: RenderPolicy { RenderPolicy(tier: status.tier) }
 
     public var secondsUntilRefresh: Double { max(0, refreshDueAt - now) }
+
+    /// Whether the run loop should take the monitor's newest sample onto the screen at `now`.
+    public func valuesDue(now: Double) -> Bool { renderPolicy.valuesDue(now: now, shownAt: valuesShownAt) }
 
     /// A sensor's history in `columns` columns of `step` seconds each, ending now (the last
     /// column); nil where no point fell (before the sensor appeared, or while paused).

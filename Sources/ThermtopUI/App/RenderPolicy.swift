@@ -3,12 +3,19 @@ import ThermtopCore
 /// What the dashboard itself does at each quality tier: the one place the UI's own rules by
 /// tier live (like the seeds' tier table), so the run loop, the widgets and the help screen
 /// read the same numbers. The dashboard obeys the tier it shows: at `reduced` and `minimal` it
-/// animates less or not at all, keeps history at a coarser step and changes its clock and
-/// countdown less often, so fewer frames reach the terminal.
+/// animates less or not at all, takes new readings onto the screen at a coarser step, keeps
+/// history at a coarser step and changes its clock and countdown less often, so its loop wakes
+/// less and fewer frames reach the terminal. What must be seen at once (a state, tier or low
+/// power change, an event source, the answer to a key) is shown at once at every tier.
 public struct RenderPolicy: Sendable, Equatable {
     public var tier: QualityTier
     /// Pulse frames per second; 0 = a static pulse and no animation wakeups.
     public var pulseFramesPerSecond: Double
+    /// Seconds between the moments the dashboard takes the newest sample onto the screen, on
+    /// a fixed grid of monotonic time; 0 = on every frame (the pulse's frames wake the loop
+    /// anyway). Samples in between stay in the monitor, unseen and unwoken for; a sample that
+    /// changes the state, tier or low power (or answers a key) is shown at once.
+    public var valueStepSeconds: Double
     /// Seconds between two history points (sparklines and the graph); a sample that arrives
     /// sooner replaces the newest point instead of adding one, so the line moves at this pace.
     public var historyStepSeconds: Double
@@ -22,16 +29,23 @@ public struct RenderPolicy: Sendable, Equatable {
         switch tier {
         case .full:
             pulseFramesPerSecond = 2
+            valueStepSeconds = 0
             historyStepSeconds = 1
             clockShowsSeconds = true
             countdownStepSeconds = 1
         case .reduced:
             pulseFramesPerSecond = 1
+            // Every other frame: the readings move at half the pulse's pace.
+            valueStepSeconds = 2
             historyStepSeconds = 5
             clockShowsSeconds = false
             countdownStepSeconds = 10
         case .minimal:
             pulseFramesPerSecond = 0
+            // Hot or saving power: temperatures drift over tens of seconds, and whatever decides
+            // (state, tier, low power) still shows at once; 5 s keeps a reading fresher than the
+            // 15 s history step while the loop wakes 0.2 times a second instead of once per sample.
+            valueStepSeconds = 5
             historyStepSeconds = 15
             clockShowsSeconds = false
             countdownStepSeconds = 60
@@ -40,6 +54,26 @@ public struct RenderPolicy: Sendable, Equatable {
 
     /// The step the history actually advances at: never finer than the sampling delay.
     public func historyStep(sampleDelay: Double) -> Double { max(historyStepSeconds, sampleDelay) }
+
+    /// Whether readings taken onto the screen at `shownAt` are due to be replaced by a newer
+    /// sample at `now`: on every frame at a step of 0, else once `now` is in a later step of
+    /// the grid than `shownAt`.
+    public func valuesDue(now: Double, shownAt: Double?) -> Bool {
+        guard valueStepSeconds > 0, let shownAt else { return true }
+        return stepIndex(now) > stepIndex(shownAt)
+    }
+
+    /// When the loop must wake next to take new readings; nil when it takes them on every
+    /// frame (step 0).
+    public func nextValueStep(after now: Double) -> Double? {
+        guard valueStepSeconds > 0 else { return nil }
+        return Double(stepIndex(now) + 1) * valueStepSeconds
+    }
+
+    private func stepIndex(_ t: Double) -> Int {
+        // A wake at the step's edge can read the clock a hair early in floating point.
+        Int((t / valueStepSeconds + 1e-6).rounded(.down))
+    }
 
     /// `12:34:56` at full, `12:34` below.
     public func clockText(secondsSinceMidnight s: Int) -> String {
@@ -58,12 +92,33 @@ public struct RenderPolicy: Sendable, Equatable {
         return "next in ≤ \(max(Int(countdownStepSeconds), Int(stepped))) s"
     }
 
-    /// One line for the help screen: what the dashboard does at this tier.
+    /// One line for the debug overlay: what the dashboard does at this tier.
     public var helpLine: String {
         let pulse = pulseFramesPerSecond > 0 ? "pulse \(Self.number(pulseFramesPerSecond))/s" : "no pulse"
-        let clock = clockShowsSeconds ? "clock h:m:s" : "clock h:m"
-        let countdown = countdownStepSeconds <= 1 ? "countdown 1 s" : "countdown \(countdownStepSeconds >= 60 ? "1 min" : "\(Int(countdownStepSeconds)) s") steps"
-        return "\(Format.pad(tier.rawValue + ":", 8)) \(pulse), history every \(Self.number(historyStepSeconds)) s, \(clock), \(countdown)"
+        let readings = valueStepSeconds > 0 ? "every \(Self.number(valueStepSeconds)) s" : "on each frame"
+        return "\(Format.pad(tier.rawValue + ":", 8)) \(pulse), readings \(readings), history every \(Self.number(historyStepSeconds)) s, clock \(clockPattern), countdown \(countdownStepText)"
+    }
+
+    /// The help screen's table of these rules: a header, then `helpRow` for each tier.
+    public static var helpHeader: String { columns("tier", "pulse", "readings", "history", "clock", "countdown") }
+
+    /// This tier's row under `helpHeader`.
+    public var helpRow: String {
+        let pulse = pulseFramesPerSecond > 0 ? "\(Self.number(pulseFramesPerSecond))/s" : "none"
+        let readings = valueStepSeconds > 0 ? "every \(Self.number(valueStepSeconds)) s" : "each frame"
+        return Self.columns(tier.rawValue, pulse, readings, "\(Self.number(historyStepSeconds)) s", clockPattern, countdownStepText)
+    }
+
+    private static func columns(_ tier: String, _ pulse: String, _ readings: String, _ history: String,
+                                _ clock: String, _ countdown: String) -> String {
+        Format.pad(tier, 9) + Format.pad(pulse, 7) + Format.pad(readings, 12) + Format.pad(history, 9)
+            + Format.pad(clock, 7) + countdown
+    }
+
+    private var clockPattern: String { clockShowsSeconds ? "h:m:s" : "h:m" }
+
+    private var countdownStepText: String {
+        countdownStepSeconds <= 1 ? "1 s" : countdownStepSeconds >= 60 ? "1 min steps" : "\(Int(countdownStepSeconds)) s steps"
     }
 
     static func number(_ v: Double) -> String { v == v.rounded() ? "\(Int(v))" : "\(v)" }

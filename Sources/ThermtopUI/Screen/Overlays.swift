@@ -54,11 +54,14 @@ enum Overlays {
         lines.append(("  Tier: serious/critical → minimal; fair → reduced, minimal when saving", .plain))
         lines.append(("  power; nominal → full, reduced when saving power.", .plain))
         lines.append(("  thermtop obeys its own tier:", .plain))
+        lines.append(("  " + RenderPolicy.helpHeader, .plain))
         for tier in QualityTier.allCases {
-            lines.append(("  " + RenderPolicy(tier: tier).helpLine, tier == state.status.tier ? t.title : .plain))
+            lines.append(("  " + RenderPolicy(tier: tier).helpRow, tier == state.status.tier ? t.title : .plain))
         }
-        lines.append(("  Sensors are still read every --delay; the screen is written only", .plain))
-        lines.append(("  when something shown changed. ↑↓ PgUp PgDn scroll; Esc or ? closes.", .plain))
+        lines.append(("  Sensors are still read every --delay; new readings reach the screen", .plain))
+        lines.append(("  at the tier's step, but a change of state, tier or low power and the", .plain))
+        lines.append(("  answer to a key show at once. The screen is written only when", .plain))
+        lines.append(("  something shown changed. ↑↓ PgUp PgDn scroll; Esc or ? closes.", .plain))
         return lines
     }
 
