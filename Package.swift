@@ -19,8 +19,11 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // Pure core: no file, terminal or clock access.
-        .target(name: "ThermtopCore"),
+        // Pure core: no file, terminal or clock access. (The monitor's threading lives here too:
+        // the read watchdog's timerfd comes from CLinuxTimer.)
+        .target(name: "ThermtopCore", dependencies: ["CLinuxTimer"]),
+        // <sys/timerfd.h>, which Swift's Glibc module lacks; header only, nothing to link.
+        .systemLibrary(name: "CLinuxTimer"),
         // Linux sources: the sysfs reader funnel and one file per sysfs class, and the event
         // sources that wake the sampler (uevent and thermal netlink sockets, D-Bus via sd-bus).
         .target(name: "ThermtopLinux", dependencies: [

@@ -53,6 +53,8 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     private var budgetEnd: Double?
     /// Stalls since creation.
     private var stalls = 0
+    /// Batches handed to reader threads since creation.
+    private var batches = 0
     /// Set when the owning root goes away: idle readers leave (they hold the gate strongly).
     private var closing = false
 
@@ -74,6 +76,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
 
     var stuckPaths: [String] { lock.withLock { stuck.keys.sorted() } }
     var stallCount: Int { lock.withLock { stalls } }
+    var batchCount: Int { lock.withLock { batches } }
     var readerThreads: Int { lock.withLock { readers.count + abandoned.count } }
 
     /// The root is gone: wake the idle reader so it leaves, releasing the gate and its backend
@@ -86,6 +89,20 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         }
     }
 
+    func isStuck(_ path: String) -> Bool { lock.withLock { stuck[path] != nil } }
+
+    /// A read made outside the gate (on a reading thread) overran: answered like one of ours
+    /// that hung, until `unstick`.
+    func markStuck(_ path: String, since: Double) {
+        lock.withLock {
+            stuck[path] = since
+            stalls += 1
+        }
+    }
+
+    /// That read came back.
+    func unstick(_ path: String) { lock.withLock { stuck[path] = nil } }
+
     /// A pass is over: the next stall starts a new budget.
     func closeStallWindow() { lock.withLock { budgetEnd = nil } }
 
@@ -95,6 +112,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         defer { batchLock.unlock() }
         lock.lock()
         defer { lock.unlock() }
+        batches += 1
         queue = []
         head = 0
         results = Array(repeating: nil, count: requests.count)

@@ -13,7 +13,10 @@ import ThermtopCore
 ///
 /// Reads go through a deadline (`ThermalConfig.readDeadlineSeconds`): a file that does not
 /// answer in time is `timed-out`, the rest goes on, and it is not touched again while its read
-/// is still hung. The source brackets its work in passes (`withPass`): within a `.sample`
+/// is still hung. On a `ReadingThread` (the monitor's sampler) the reads are made on that
+/// thread, guarded by the watchdog; a read that overruns retires the thread, and from then on
+/// that file, and every read until a pass completes without a stall, goes through reader
+/// threads (`ReadGate`). Elsewhere every read goes through reader threads. The source brackets its work in passes (`withPass`): within a `.sample`
 /// pass value files stay open and each is read once, with one `pread`; the files read in the
 /// previous pass of the same kind are read up front in one batch.
 public final class SysfsRoot: Sendable {
@@ -23,7 +26,8 @@ public final class SysfsRoot: Sendable {
     let gate: ReadGate
     /// Sample passes after which a missing value file is looked up again.
     let missingRetrySamples: Int
-    private let passLock = ConditionLock()
+    /// Released for a retired reading thread that held it (see `stepOverran`).
+    private let passLock = HandoverLock()
     private let state = Mutex(PassState())
 
     /// What a pass is for: a `.discovery` pass reads static attributes (opened and closed),
@@ -44,6 +48,14 @@ public final class SysfsRoot: Sendable {
         var samplePasses = 0
         var readCount = 0
         var tap: (@Sendable (SysfsAccess) -> Void)?
+        /// Files whose read overran on a reading thread: read through reader threads from then
+        /// on, so one file cannot retire thread after thread.
+        var slow: Set<String> = []
+        /// A read overran: every read goes through reader threads (which share one budget
+        /// however many files hang) until a pass completes without a stall.
+        var gatedUntilClean = false
+        /// A discovery pass was cut short by a retirement: the source's layout is half made.
+        var abandonedDiscovery = false
     }
 
     /// - Parameters:
@@ -81,6 +93,9 @@ public final class SysfsRoot: Sendable {
     public var stuckFiles: [String] { gate.stuckPaths }
     /// Reads given up on since creation.
     public var timedOutReads: Int { gate.stallCount }
+    /// Batches of reads handed to reader threads since creation (none in a reading thread's
+    /// steady state: it reads on itself).
+    public var handedOffBatches: Int { gate.batchCount }
 
     /// Observe every access (path and raw text or issue, listings, existence checks), in the
     /// order the readers make them: what `thermtop record` writes. Called on the reading
@@ -93,8 +108,14 @@ public final class SysfsRoot: Sendable {
 
     /// Run `body` as one pass of `kind`. Passes are serialised.
     public func withPass<T>(_ kind: PassKind, _ body: () throws -> T) rethrows -> T {
-        passLock.lock()
-        defer { passLock.unlock() }
+        if let thread = ReadingThread.current {
+            return try thread.guarded { try passLock.withLock { try pass(kind, body) } }
+        }
+        return try passLock.withLock { try pass(kind, body) }
+    }
+
+    private func pass<T>(_ kind: PassKind, _ body: () throws -> T) rethrows -> T {
+        let stallsBefore = gate.stallCount
         let profile = state.withLock { s -> [String] in
             if kind == .discovery {
                 s.missing = [:]
@@ -113,16 +134,18 @@ public final class SysfsRoot: Sendable {
         }
         if !profile.isEmpty {
             let toRead = kind == .sample ? state.withLock { s in profile.filter { s.missing[$0] == nil } } : profile
-            let results = gate.readAll(toRead.map { ($0, kind == .sample) })
+            let results = readBatch(toRead.map { ($0, kind == .sample) })
             state.withLock { s in
                 for (p, r) in zip(toRead, results) { s.served[p] = r }
             }
         }
         defer {
+            let clean = gate.stallCount == stallsBefore
             let recorded = state.withLock { s -> [String] in
                 s.kind = nil
                 s.served = [:]
                 s.profiles[kind] = s.recorded
+                if clean { s.gatedUntilClean = false }
                 return s.recorded
             }
             if kind == .sample {
@@ -145,7 +168,7 @@ public final class SysfsRoot: Sendable {
         if let served {
             result = served
         } else {
-            result = gate.readAll([(relative, kind == .sample)])[0]
+            result = readBatch([(relative, kind == .sample)])[0]
             if kind != nil { state.withLock { $0.served[relative] = result } }
         }
         if kind == .sample, case .failure(let issue) = result, issue.reason == .missing {
@@ -161,20 +184,20 @@ public final class SysfsRoot: Sendable {
     /// nil when it cannot be listed. Hidden entries (`.gitkeep` in a fixture tree) are skipped:
     /// sysfs never has any, so they are never devices or attributes.
     public func list(_ relative: String) -> [String]? {
-        let names = backend.list(relative).map { $0.filter { !$0.hasPrefix(".") }.sorted(by: naturalLess) }
+        let names = blocking(relative) { backend.list(relative) }.map { $0.filter { !$0.hasPrefix(".") }.sorted(by: naturalLess) }
         tap?(.list(relative, names))
         return names
     }
 
     /// Whether a path exists (following links).
     public func exists(_ relative: String) -> Bool {
-        let r = backend.exists(relative)
+        let r = blocking(relative) { backend.exists(relative) }
         tap?(.exists(relative, r))
         return r
     }
 
     public func isDirectory(_ relative: String) -> Bool {
-        let r = backend.isDirectory(relative)
+        let r = blocking(relative) { backend.isDirectory(relative) }
         tap?(.isDirectory(relative, r))
         return r
     }
@@ -182,9 +205,45 @@ public final class SysfsRoot: Sendable {
     /// The canonical path relative to the root (`devices/platform/coretemp.0/hwmon/hwmon1`),
     /// or the absolute path when it lies outside the root; nil when it does not resolve.
     public func resolved(_ relative: String) -> String? {
-        let r = backend.resolved(relative)
+        let r = blocking(relative) { backend.resolved(relative) }
         tap?(.resolved(relative, r))
         return r
+    }
+
+    // MARK: Where a read runs
+
+    /// The reading thread to read on inline, nil when reads go through reader threads.
+    private func inlineThread() -> ReadingThread? {
+        guard let thread = ReadingThread.current, ReadingThread.canGuard,
+              !state.withLock({ $0.gatedUntilClean }) else { return nil }
+        return thread
+    }
+
+    /// Read files, in order: on this reading thread when it is one (files that overran before
+    /// excepted), else through reader threads in one batch.
+    private func readBatch(_ requests: [(path: String, keepOpen: Bool)]) -> [Result<String, ReadingIssue>] {
+        guard let thread = inlineThread() else { return gate.readAll(requests) }
+        return requests.map { r in
+            if state.withLock({ $0.slow.contains(r.path) }) || gate.isStuck(r.path) {
+                return gate.readAll([r])[0]
+            }
+            return thread.guarded { thread.step(r.path, owner: self) { backend.read(r.path, keepOpen: r.keepOpen) } }
+        }
+    }
+
+    /// A listing or a lookup: on a reading thread it is a guarded step too (a hung directory
+    /// on a FUSE or network mount must not stop the sampler either).
+    private func blocking<T>(_ label: String, _ body: () -> T) -> T {
+        guard let thread = inlineThread() else { return body() }
+        return thread.guarded { thread.step(label, owner: self, body) }
+    }
+
+    /// Whether a discovery pass was cut short by a retired reading thread since last asked.
+    public func takeAbandonedDiscovery() -> Bool {
+        state.withLock { s in
+            defer { s.abandonedDiscovery = false }
+            return s.abandonedDiscovery
+        }
     }
 
     static func issue(_ file: String, errno code: Int32) -> ReadingIssue {
@@ -237,6 +296,21 @@ public final class SysfsRoot: Sendable {
         case ESRCH: "ESRCH"
         default: "errno \(code)"
         }
+    }
+}
+
+extension SysfsRoot: BlockingStepOwner {
+    package func stepOverran(_ label: String, started: Double, on thread: ReadingThread) {
+        gate.markStuck(label, since: started)
+        state.withLock { s in
+            s.slow.insert(label)
+            s.gatedUntilClean = true
+            if s.kind == .discovery { s.abandonedDiscovery = true }
+        }
+    }
+
+    package func stepReturnedLate(_ label: String) {
+        gate.unstick(label)
     }
 }
 

@@ -49,8 +49,13 @@ public final class SysfsSource: SensorSource {
         ppdState = ppdStatePath.map(LowPowerReader.stateFile)
         lowPower = LowPowerReader(hasLegacyProfile: false, classProfiles: [], choices: [], ppdState: nil)
         throttle = ThrottleReader(cpuDirs: [], packageDirs: [])
-        rediscover()
+        // Discovered by the first sample, on the thread that samples (a monitor's reading
+        // thread, whose reads are guarded there), not on whichever thread made the source.
+        needsRediscovery = true
     }
+
+    /// Files on a filesystem can hang; a replay's recorded files cannot.
+    public var readsCanBlock: Bool { root.backend is FileSystemBackend }
 
     public var readStats: SensorSourceReadStats? {
         SourceReadStats(fileReads: root.readCount, openFiles: root.ioStats?.openFiles ?? 0,
@@ -62,21 +67,32 @@ public final class SysfsSource: SensorSource {
 
     public func rediscover() {
         discoveryCount += 1
-        root.withPass(.discovery) {
-            zones = ZoneLayout.discover(root)
-            cooling = CoolingLayout.discover(root)
-            hwmon = HwmonLayout.discover(root, zones: zones, previous: hwmon)
-            supplies = SupplyLayout.discover(root)
-            lowPower = LowPowerReader.discover(root, ppdState: ppdState)
-            throttle = ThrottleReader.discover(root)
-            discoveryIssues = []
+        // Built in locals and stored once the pass is over: a reading thread retired inside
+        // the pass never comes back, and must not be holding an access to this object's
+        // properties while its successor rediscovers.
+        let previous = hwmon
+        let found = root.withPass(.discovery) { () -> Layout in
+            let zones = ZoneLayout.discover(root)
+            var found = Layout(zones: zones, cooling: CoolingLayout.discover(root),
+                               hwmon: HwmonLayout.discover(root, zones: zones, previous: previous),
+                               supplies: SupplyLayout.discover(root),
+                               lowPower: LowPowerReader.discover(root, ppdState: ppdState),
+                               throttle: ThrottleReader.discover(root), issues: [])
             for c in Self.watchedClasses {
                 // A class entry whose device folder is gone (a dangling link) was unplugged.
                 for e in root.list(c) ?? [] where !root.isDirectory("\(c)/\(e)") {
-                    discoveryIssues.append(ReadingIssue(file: "\(c)/\(e)", reason: .vanished, detail: "device folder gone"))
+                    found.issues.append(ReadingIssue(file: "\(c)/\(e)", reason: .vanished, detail: "device folder gone"))
                 }
             }
+            return found
         }
+        zones = found.zones
+        cooling = found.cooling
+        hwmon = found.hwmon
+        supplies = found.supplies
+        lowPower = found.lowPower
+        throttle = found.throttle
+        discoveryIssues = found.issues
         let gone = Set(discoveryIssues.map(\.file))
         zones.removeAll { gone.contains($0.dir) }
         cooling.removeAll { gone.contains($0.dir) }
@@ -85,8 +101,18 @@ public final class SysfsSource: SensorSource {
         needsRediscovery = false
     }
 
+    private struct Layout {
+        var zones: [ZoneLayout]
+        var cooling: [CoolingLayout]
+        var hwmon: [HwmonLayout]
+        var supplies: [SupplyLayout]
+        var lowPower: LowPowerReader
+        var throttle: ThrottleReader
+        var issues: [ReadingIssue]
+    }
+
     public func sample(at time: Double) -> ThermalSnapshot {
-        if needsRediscovery { rediscover() }
+        if needsRediscovery || root.takeAbandonedDiscovery() { rediscover() }
         let snap = readValues(at: time)
         guard needsRediscovery else { return snap }
         // A device vanished under this very sample (hot-unplug): rediscover and read again
@@ -97,6 +123,11 @@ public final class SysfsSource: SensorSource {
 
     private func readValues(at time: Double) -> Snapshot {
         var snap = Snapshot(time: time)
+        // Locals for the same reason as in `rediscover`; the hwmon layouts keep state between
+        // samples (energy counters) and are stored back after the pass.
+        let (zones, cooling, supplies, lowPower, throttle) = (self.zones, self.cooling, self.supplies, self.lowPower, self.throttle)
+        let profile = powerProfiles?.reading
+        var hwmon = self.hwmon
         root.withPass(.sample) {
             snap.zones = zones.map { $0.sample(root) }
             snap.coolingDevices = cooling.map { $0.sample(root) }
@@ -122,9 +153,10 @@ public final class SysfsSource: SensorSource {
                         : s.staticIssues
                 }
             }
-            snap.lowPower = lowPower.sample(root).merging(powerProfiles?.reading)
+            snap.lowPower = lowPower.sample(root).merging(profile)
             snap.throttle = throttle.sample(root)
         }
+        self.hwmon = hwmon
         // A device whose folder vanished since discovery: its layout is stale.
         let missingDirs = (snap.zones.flatMap(\.issues) + snap.hwmon.flatMap(\.issues) + snap.batteries.flatMap(\.issues))
             .filter { $0.reason == .missing }

@@ -12,9 +12,9 @@ import Testing
         return FileManager.default.fileExists(atPath: dir + "/Thermtop.swiftmodule") ? dir : nil
     }
 
-    /// The C modules ThermtopLinux imports must be findable to load it.
+    /// The C modules ThermtopCore and ThermtopLinux import must be findable to load them.
     static var clangMaps: [String] {
-        ["CSystemd", "CZlib"].flatMap {
+        ["CLinuxTimer", "CSystemd", "CZlib"].flatMap {
             ["-Xcc", "-fmodule-map-file=" + Thermtop.repo.appendingPathComponent("Sources/\($0)/module.modulemap").path]
         }
     }

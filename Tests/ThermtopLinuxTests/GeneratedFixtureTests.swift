@@ -180,6 +180,7 @@ struct AMDDesktopTests {
         let copy = try FixtureCopy("amd-desktop")
         defer { copy.remove() }
         let source = SysfsSource(path: copy.path)
+        source.rediscover()
         var before = source.root.readCount
         let asleep = source.sample(at: 0)
         let asleepReads = source.root.readCount - before

@@ -90,6 +90,8 @@ struct SysfsSourceBehaviourTests {
     func samplesAreCheap() {
         for name in ["intel-laptop", "two-battery-laptop", "arm-board", "amd-desktop"] {
             let source = SysfsSource(path: Fixture.path(name))
+            #expect(source.root.readCount == 0, "\(name): making a source reads nothing; its first sample discovers")
+            source.rediscover()
             let a = source.root.readCount
             _ = source.sample(at: 0)
             let b = source.root.readCount

@@ -18,12 +18,17 @@ public protocol ThermalSensorSource: AnyObject {
     var simulatedLoad: Double? { get }
     /// File-reading counters for the debug overlay; nil for sources that read no files.
     var readStats: SensorSourceReadStats? { get }
+    /// Whether a read can block (real files: a hung driver, a FIFO). The monitor then samples
+    /// on a reading thread guarded by the read deadline; sources that cannot (the simulated
+    /// laptop, a replay) are sampled on the caller's thread. Default false.
+    var readsCanBlock: Bool { get }
 }
 
 extension SensorSource {
     public func adjustLoad(by delta: Double) -> Double? { nil }
     public var simulatedLoad: Double? { nil }
     public var readStats: SensorSourceReadStats? { nil }
+    public var readsCanBlock: Bool { false }
 }
 
 /// What a file-reading source did, for the debug overlay and `status --json`.

@@ -40,9 +40,11 @@ public final class MonitorObservation: Sendable {
 /// `start()` runs a sampler thread that owns the source: it samples every `delay` seconds,
 /// rediscovers devices at the tier's pace (30/60/180 s) or when an event source says devices
 /// came or went, samples at once on a `.resample` hint (a charger plugged), and otherwise
-/// sleeps in `poll()`: paused, it has no timer at all. Reads that hang cost at most the read
-/// deadline (see `SysfsRoot`). Without `start()`, `sample()` and `refresh()` read on the
-/// caller's thread.
+/// sleeps in `poll()`: paused, it has no timer at all. The sampler is a `ReadingThread`: it
+/// reads the files itself, and a read that hangs past the deadline retires it and a successor
+/// carries on (see `ReadingThread`, `SysfsRoot`). Without `start()`, `sample()` and `refresh()`
+/// read on a reading thread the caller waits for (on the caller's thread for sources whose
+/// reads cannot block).
 ///
 /// ```swift
 /// let hub = ThermalStatusHub(source: SysfsSource(), clock: SystemClock())
@@ -57,13 +59,14 @@ public final class ThermalStatusHub: Sendable {
     public let sourceIsSimulated: Bool
 
     /// The source, touched only with `sourceLock` held (by the sampler thread or a caller of
-    /// `sample()`/`refresh()`), never by two threads at once.
+    /// `sample()`/`refresh()`), never by two threads at once. A retired reading thread that
+    /// held the lock never touches the source again; the lock is released for it.
     private final class SourceBox: @unchecked Sendable {
         let source: any SensorSource
         init(_ source: any SensorSource) { self.source = source }
     }
     private let box: SourceBox
-    private let sourceLock = ConditionLock()
+    private let sourceLock = HandoverLock()
     /// Decisions; held briefly, never across a read, so overrides apply at once even while a
     /// read hangs.
     private let model: Mutex<MonitorModel>
@@ -317,7 +320,16 @@ public final class ThermalStatusHub: Sendable {
             return true
         }
         guard go else { return }
-        startThread(name: "thermtop-sample") { [self] in samplerLoop() }
+        startSampler(succeeding: false)
+    }
+
+    /// The sampler thread, or its successor when a read retired the last one.
+    private func startSampler(succeeding: Bool) {
+        let deadline = model.withLock { $0.config.readDeadlineSeconds }
+        ReadingThread(name: "thermtop-sample", deadline: deadline) { [self] _ in
+            state.withLock { $0.sampler.retiredSamplers += 1 }
+            startSampler(succeeding: true)
+        }.start { [self] in samplerLoop(succeeding: succeeding) }
     }
 
     /// Stop the sampler thread; returns once it has left (within a read deadline or so, or
@@ -350,13 +362,18 @@ public final class ThermalStatusHub: Sendable {
         _ = write(controlPipe.write, &one, 1)
     }
 
-    private func samplerLoop() {
+    private func samplerLoop(succeeding: Bool) {
         let sources = sourceLock.withLock { wakeSourceFactory(box.source) }
         var lastEventStates = sources.map(\.state)
         state.withLock { $0.sampler.eventSources = lastEventStates; $0.sampler.running = true }
         // Read again with the event sources in place (a D-Bus profile now joins the reading),
-        // and so that their states show at once.
-        if !sources.isEmpty { takeSample(wokenBy: "event sources up") }
+        // and so that their states show at once. A successor publishes at once the sample its
+        // predecessor could not finish.
+        if succeeding {
+            takeSample(wokenBy: "read deadline")
+        } else if !sources.isEmpty {
+            takeSample(wokenBy: "event sources up")
+        }
         var nextSample = clock.now() + delay
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
@@ -430,7 +447,7 @@ public final class ThermalStatusHub: Sendable {
     // MARK: Sampling and publishing
 
     private func rediscover() {
-        sourceLock.withLock { box.source.rediscover() }
+        onReadingThread { [self] in sourceLock.withLock { box.source.rediscover() } }
         let now = clock.now()
         state.withLock { s in
             s.sampler.lastRediscovery = now
@@ -441,7 +458,9 @@ public final class ThermalStatusHub: Sendable {
     @discardableResult
     private func takeSample(wokenBy: String) -> MonitorUpdate {
         let start = clock.now()
-        let (snap, reads) = sourceLock.withLock { (box.source.sample(at: start), box.source.readStats) }
+        let (snap, reads) = onReadingThread { [self] in
+            sourceLock.withLock { (box.source.sample(at: start), box.source.readStats) }
+        }
         let elapsed = clock.now() - start
         let info = state.withLock { s -> SamplerInfo in
             s.sampler.samples += 1
@@ -457,6 +476,14 @@ public final class ThermalStatusHub: Sendable {
                                   sampler: info)
             return publish(status, model: &m)
         }
+    }
+
+    /// Source work on a reading thread when the source's reads can block: the sampler itself,
+    /// or for `sample()`/`refresh()` without `start()` a thread the caller waits for.
+    private func onReadingThread<T: Sendable>(_ work: @escaping @Sendable () -> T) -> T {
+        guard box.source.readsCanBlock else { return work() }
+        let deadline = model.withLock { $0.config.readDeadlineSeconds }
+        return ReadingThread.run(name: "thermtop-read", deadline: deadline, work)
     }
 
     /// Publish the last status again with the sampler's current info (an event source came

@@ -1,0 +1,323 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CLinuxTimer
+import Synchronization
+
+// Reads on the sampling thread itself, guarded by a watchdog that costs nothing until a read
+// overruns its deadline.
+//
+// Handing every read (or every batch) to a reader thread made each sample cost three thread
+// wake-ups (sampler, reader, sampler again) and each file of a discovery two context switches.
+// A `ReadingThread` does its own reads instead. While it works, one process-wide watchdog
+// thread sleeps on a timerfd set to the deadline of the oldest work in progress; arming and
+// disarming it are two syscalls per pass and wake nobody. If a read (a hung driver, a slow
+// SMBus sensor, a FIFO in a fixture tree) is still blocked at its deadline, the watchdog
+// *retires* the thread: the step's owner marks the file stuck, and the thread's owner starts a
+// successor that carries on without that file. The retired thread is never resumed into the
+// code it was running (that code's state now belongs to the successor): when its read finally
+// returns it reports that, then parks for good. Owners bound how often that can happen (a
+// file that overran once is read through reader threads from then on), so parked threads stay
+// few.
+
+/// Told about the blocking steps it started on a reading thread.
+package protocol BlockingStepOwner: AnyObject, Sendable {
+    /// `label` has been blocked since `started`, past the deadline; its thread is retired.
+    /// Called on the watchdog's thread.
+    func stepOverran(_ label: String, started: Double, on thread: ReadingThread)
+    /// A step that overran has come back; its (retired) thread parks next.
+    func stepReturnedLate(_ label: String)
+}
+
+/// A thread that makes its own blocking reads and may be retired when one overruns.
+package final class ReadingThread: Sendable {
+    package let deadline: Double
+    package let name: String
+    private let onRetire: @Sendable (ReadingThread) -> Void
+
+    private struct Step {
+        var label: String
+        var started: Double
+        var owner: any BlockingStepOwner
+    }
+    private struct State {
+        var step: Step?
+        var guardDepth = 0
+        var retired = false
+        var thread: UInt = 0
+        /// Handover locks taken on this thread and not yet released: released for it when it
+        /// is retired.
+        var held: [ObjectIdentifier: HandoverLock] = [:]
+    }
+    private let state = Mutex(State())
+
+    /// - Parameter onRetire: called on the watchdog's thread once this thread is retired
+    ///   (after the step's owner was told): start a successor there.
+    package init(name: String, deadline: Double, onRetire: @escaping @Sendable (ReadingThread) -> Void) {
+        self.name = name
+        self.deadline = max(0.001, deadline)
+        self.onRetire = onRetire
+    }
+
+    /// The reading thread the caller runs on; nil on any other thread.
+    package static var current: ReadingThread? {
+        guard let raw = pthread_getspecific(readingThreadKey) else { return nil }
+        return Unmanaged<ReadingThread>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Run `body` on a new OS thread that is this reading thread.
+    package func start(_ body: @escaping @Sendable () -> Void) {
+        startThread(name: name) { [self] in
+            state.withLock { $0.thread = UInt(pthread_self()) }
+            pthread_setspecific(readingThreadKey, Unmanaged.passUnretained(self).toOpaque())
+            body()
+            pthread_setspecific(readingThreadKey, nil)
+        }
+    }
+
+    /// Whether reads can be guarded at all (the watchdog's timerfd exists). Without it a
+    /// reading thread's reads must still go through reader threads.
+    package static var canGuard: Bool { ReadWatchdog.shared.isAvailable }
+
+    package var isRetired: Bool { state.withLock { $0.retired } }
+    /// The OS thread (`pthread_self()`) it runs on; 0 before it started.
+    package var osThread: UInt { state.withLock { $0.thread } }
+
+    /// Work that makes blocking steps: the watchdog is armed while the outermost one runs.
+    package func guarded<T>(_ body: () throws -> T) rethrows -> T {
+        let outer = state.withLock { s -> Bool in
+            s.guardDepth += 1
+            return s.guardDepth == 1
+        }
+        if outer { ReadWatchdog.shared.arm(self, due: monotonicSeconds() + deadline) }
+        defer {
+            let last = state.withLock { s -> Bool in
+                s.guardDepth -= 1
+                return s.guardDepth == 0
+            }
+            if last { ReadWatchdog.shared.disarm(self) }
+        }
+        return try body()
+    }
+
+    /// One blocking step (a read, a listing) on this thread. If it overran and the thread was
+    /// retired meanwhile, this does not return: the owner hears that it came back, and the
+    /// thread parks.
+    package func step<T>(_ label: String, owner: any BlockingStepOwner, _ body: () -> T) -> T {
+        state.withLock { $0.step = Step(label: label, started: monotonicSeconds(), owner: owner) }
+        let result = body()
+        let retired = state.withLock { s -> Bool in
+            s.step = nil
+            return s.retired
+        }
+        if retired {
+            owner.stepReturnedLate(label)
+            Self.park()
+        }
+        return result
+    }
+
+    enum Check { case overran(label: String, started: Double, owner: any BlockingStepOwner), recheck(at: Double) }
+
+    /// The watchdog's question at `now`: is the step in progress past its deadline? If so the
+    /// thread is retired (atomically with the step's end, so a read returning right now
+    /// either finishes normally or sees the retirement).
+    func check(now: Double) -> Check {
+        state.withLock { s in
+            guard let step = s.step else { return .recheck(at: now + deadline) }
+            guard now >= step.started + deadline else { return .recheck(at: step.started + deadline) }
+            s.retired = true
+            return .overran(label: step.label, started: step.started, owner: step.owner)
+        }
+    }
+
+    func retire(label: String, started: Double, owner: any BlockingStepOwner) {
+        owner.stepOverran(label, started: started, on: self)
+        let (held, thread) = state.withLock { s in (Array(s.held.values), s.thread) }
+        for lock in held { lock.release(holder: thread) }
+        onRetire(self)
+    }
+
+    fileprivate func took(_ lock: HandoverLock) { state.withLock { $0.held[ObjectIdentifier(lock)] = lock } }
+    fileprivate func gaveBack(_ lock: HandoverLock) { state.withLock { $0.held[ObjectIdentifier(lock)] = nil } }
+
+    /// Never returns: a retired thread must not run on into work that now belongs to its
+    /// successor. It sleeps on a condition nobody signals.
+    static func park() -> Never {
+        let lock = ConditionLock()
+        let never = lock.makeCondition()
+        lock.lock()
+        while true { never.wait(until: nil) }
+    }
+}
+
+private let readingThreadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()
+
+/// The one watchdog thread: sleeps on a timerfd set to the earliest deadline of the reading
+/// threads at work, and is started the first time one arms it.
+final class ReadWatchdog: Sendable {
+    static let shared = ReadWatchdog()
+
+    private struct Entry {
+        var thread: ReadingThread
+        var due: Double
+    }
+    private struct State {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        /// What the timer is set to (nil: disarmed).
+        var setTo: Double?
+        var started = false
+    }
+    private let state = Mutex(State())
+    private let timer: Int32
+
+    private init() {
+        timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC))
+    }
+
+    /// Whether the watchdog can work (a timerfd could be made); without it reads cannot be
+    /// guarded, and callers must not read on their own thread.
+    var isAvailable: Bool { timer >= 0 }
+
+    func arm(_ thread: ReadingThread, due: Double) {
+        guard timer >= 0 else { return }
+        state.withLock { s in
+            s.entries[ObjectIdentifier(thread)] = Entry(thread: thread, due: due)
+            if !s.started {
+                s.started = true
+                startThread(name: "thermtop-watch") { [self] in run() }
+            }
+            reset(&s)
+        }
+    }
+
+    func disarm(_ thread: ReadingThread) {
+        guard timer >= 0 else { return }
+        state.withLock { s in
+            s.entries[ObjectIdentifier(thread)] = nil
+            reset(&s)
+        }
+    }
+
+    /// Set the timer to the earliest due entry, or disarm it; only when that changes.
+    private func reset(_ s: inout State) {
+        let next = s.entries.values.map(\.due).min()
+        guard next != s.setTo else { return }
+        s.setTo = next
+        var spec = itimerspec()
+        if let next {
+            let whole = max(0, next.rounded(.down))
+            spec.it_value.tv_sec = Int(whole)
+            // Never all zero: that would disarm.
+            spec.it_value.tv_nsec = max(1, min(999_999_999, Int((next - whole) * 1e9)))
+        }
+        _ = timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    }
+
+    private func run() {
+        var expirations: UInt64 = 0
+        while true {
+            let n = read(timer, &expirations, 8)
+            if n < 0 {
+                if errno != EINTR && errno != EAGAIN { usleep(10_000) }
+                continue
+            }
+            let now = monotonicSeconds()
+            var retiring: [(ReadingThread, String, Double, any BlockingStepOwner)] = []
+            state.withLock { s in
+                s.setTo = nil   // it fired: a one-shot timer is disarmed now
+                for (key, entry) in s.entries where entry.due <= now {
+                    switch entry.thread.check(now: now) {
+                    case .overran(let label, let started, let owner):
+                        s.entries[key] = nil
+                        retiring.append((entry.thread, label, started, owner))
+                    case .recheck(let at):
+                        s.entries[key]?.due = at
+                    }
+                }
+                reset(&s)
+            }
+            for (thread, label, started, owner) in retiring {
+                thread.retire(label: label, started: started, owner: owner)
+            }
+        }
+    }
+}
+
+/// A lock that can be released for a holder that will never come back (a retired reading
+/// thread parked while holding it).
+package final class HandoverLock: @unchecked Sendable {   // `holder` is guarded by `lock`
+    private let lock = ConditionLock()
+    private let freed: ConditionLock.Condition
+    private var holder: UInt?
+
+    package init() { freed = lock.makeCondition() }
+
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        let me = UInt(pthread_self())
+        lock.withLock {
+            while holder != nil { freed.wait(until: nil) }
+            holder = me
+        }
+        let reading = ReadingThread.current
+        reading?.took(self)
+        defer {
+            reading?.gaveBack(self)
+            release(holder: me)
+        }
+        return try body()
+    }
+
+    /// Release it if `holder` (a `pthread_self()` value) holds it.
+    package func release(holder thread: UInt) {
+        lock.withLock {
+            guard holder == thread else { return }
+            holder = nil
+            freed.signal()
+        }
+    }
+}
+
+extension ReadingThread {
+    /// Run `work` on a reading thread and return its result: on this thread if it is one (the
+    /// sampler), else on a new one the caller waits for. If a read retires that thread, a
+    /// successor runs `work` again (the file that hung is then answered `timed-out` at once).
+    package static func run<T: Sendable>(name: String, deadline: Double, _ work: @escaping @Sendable () -> T) -> T {
+        if current != nil { return work() }
+        let result = Handoff<T>()
+        @Sendable func launch() {
+            ReadingThread(name: name, deadline: deadline) { _ in launch() }.start { result.put(work()) }
+        }
+        launch()
+        return result.take()
+    }
+}
+
+/// One value passed from one thread to another that waits for it.
+private final class Handoff<T: Sendable>: @unchecked Sendable {   // `value` is guarded by `lock`
+    private let lock = ConditionLock()
+    private let ready: ConditionLock.Condition
+    private var value: T?
+
+    init() { ready = lock.makeCondition() }
+
+    func put(_ v: T) {
+        lock.withLock {
+            value = v
+            ready.signal()
+        }
+    }
+
+    func take() -> T {
+        lock.withLock {
+            while value == nil { ready.wait(until: nil) }
+            return value!
+        }
+    }
+}
