@@ -24,12 +24,15 @@ public protocol SysfsBackend: Sendable {
     func resolved(_ relative: String) -> String?
     /// Close whatever is kept open for files not in `keeping` (called after each sample).
     func release(keeping: Set<String>)
+    /// A discovery pass starts: forget anything remembered about the tree's links.
+    func discoveryStarts()
     /// Syscall counters, when the backend makes syscalls.
     var ioStats: SysfsIOStats? { get }
 }
 
 extension SysfsBackend {
     public func release(keeping: Set<String>) {}
+    public func discoveryStarts() {}
     public var ioStats: SysfsIOStats? { nil }
 }
 
@@ -75,7 +78,10 @@ package final class FileSystemBackend: SysfsBackend {
     /// tmpfs graft over /sys can have files renamed over or moved away, so there each read
     /// first checks that the path still names the open file.
     /// (Glibc's Swift module has no `fstatfs`, which would give SYSFS_MAGIC directly.)
-    private let sysfsDevices: Set<UInt64> = FileSystemBackend.sysfsMountDevices()
+    private var sysfsDevices: Set<UInt64> { Self.sysfsDevicesOfThisProcess }
+    /// Read once per process (a source has two roots, and a monitor may make several sources;
+    /// mountinfo is long where there are many mounts).
+    private static let sysfsDevicesOfThisProcess = sysfsMountDevices()
 
     static func sysfsMountDevices() -> Set<UInt64> {
         guard let f = fopen("/proc/self/mountinfo", "re") else { return [] }
@@ -115,6 +121,11 @@ package final class FileSystemBackend: SysfsBackend {
     private struct State {
         var open: [String: OpenFile] = [:]
         var stats = SysfsIOStats()
+        /// Canonical forms of absolute paths resolved since the last discovery started
+        /// (nil: does not resolve). Discovery resolves many links under the same few
+        /// directories (`/sys`, `/sys/class/thermal`, `/sys/devices/virtual/thermal`); realpath
+        /// would readlink each of them again every time.
+        var canonical: [String: String?] = [:]
     }
 
     private let state = Mutex(State())
@@ -251,15 +262,58 @@ package final class FileSystemBackend: SysfsBackend {
     }
 
     public func resolved(_ relative: String) -> String? {
-        guard let r = realpath(absolute(relative), nil) else { return nil }
-        defer { free(r) }
-        let full = String(cString: r)
-        guard let rootReal = realpath(rootPath, nil) else { return full }
-        defer { free(rootReal) }
-        let root = String(cString: rootReal)
+        guard let full = canonical(absolute(relative)) else { return nil }
+        guard let root = canonical(rootPath) else { return full }
         if full == root { return "" }
         if full.hasPrefix(root + "/") { return String(full.dropFirst(root.count + 1)) }
         return full
+    }
+
+    public func discoveryStarts() {
+        state.withLock { $0.canonical = [:] }
+    }
+
+    /// What realpath(3) answers (every link followed, `.` and `..` applied to the resolved
+    /// path, nil when a component is missing, not a directory or loops), remembering each
+    /// prefix it resolves until the next discovery.
+    private func canonical(_ path: String, depth: Int = 0) -> String? {
+        guard depth <= 40 else { return nil }   // ELOOP, as the kernel counts
+        let start = path.hasPrefix("/") ? "" : currentDirectory()
+        var result = start
+        for part in (start + "/" + path).split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                result = String(result[..<(result.lastIndex(of: "/") ?? result.startIndex)])
+                continue
+            }
+            let candidate = result + "/" + part
+            if let known = state.withLock({ $0.canonical[candidate] }) {
+                guard let known else { return nil }
+                result = known
+                continue
+            }
+            let resolved: String?
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(candidate, &buffer, Int(PATH_MAX))
+            if n >= 0 {
+                let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                resolved = canonical(target.hasPrefix("/") ? target : result + "/" + target, depth: depth + 1)
+            } else if errno == EINVAL {
+                resolved = candidate   // there, and not a link
+            } else {
+                resolved = nil
+            }
+            state.withLock { $0.canonical[candidate] = .some(resolved) }
+            guard let resolved else { return nil }
+            result = resolved
+        }
+        return result.isEmpty ? "/" : result
+    }
+
+    private func currentDirectory() -> String {
+        guard let cwd = getcwd(nil, 0) else { return "" }
+        defer { free(cwd) }
+        return String(cString: cwd)
     }
 
     public func isDirectory(_ relative: String) -> Bool {

@@ -116,6 +116,7 @@ public final class SysfsRoot: Sendable {
 
     private func pass<T>(_ kind: PassKind, _ body: () throws -> T) rethrows -> T {
         let stallsBefore = gate.stallCount
+        if kind == .discovery { backend.discoveryStarts() }
         let profile = state.withLock { s -> [String] in
             if kind == .discovery {
                 s.missing = [:]

@@ -200,6 +200,53 @@ struct ReadingLayerTests {
         #expect(replay.root.ioStats == nil)
     }
 
+    @Test("resolving links answers what realpath(3) does, for every class entry and device link of every fixture, and sees links change after a rediscovery")
+    func resolvedMatchesRealpath() throws {
+        func realpathRelative(_ root: String, _ relative: String) -> String? {
+            guard let r = realpath(root + "/" + relative, nil) else { return nil }
+            defer { free(r) }
+            let full = String(cString: r)
+            guard let rr = realpath(root, nil) else { return full }
+            defer { free(rr) }
+            let rootReal = String(cString: rr)
+            if full == rootReal { return "" }
+            return full.hasPrefix(rootReal + "/") ? String(full.dropFirst(rootReal.count + 1)) : full
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixture.directory.path)
+            .filter { FileManager.default.fileExists(atPath: Fixture.path($0) + "/class") }
+        #expect(names.count >= 4)
+        var checked = 0
+        for name in names {
+            let root = SysfsRoot(path: Fixture.path(name))
+            for cls in root.list("class") ?? [] {
+                for entry in root.list("class/\(cls)") ?? [] {
+                    for p in ["class/\(cls)/\(entry)", "class/\(cls)/\(entry)/device", "class/\(cls)/\(entry)/device/..",
+                              "class/\(cls)/\(entry)/nonexistent", "class/\(cls)/./\(entry)/../\(entry)"] {
+                        #expect(root.resolved(p) == realpathRelative(root.path, p), "\(name): \(p)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 100)
+        // A link repointed: seen after the next discovery starts.
+        let copy = try FixtureCopy("arm-board")
+        defer { copy.remove() }
+        let root = SysfsRoot(path: copy.path)
+        let zone = try #require(root.list("class/thermal")?.first { $0.hasPrefix("thermal_zone") })
+        let link = "class/thermal/\(zone)"
+        let before = try #require(root.resolved(link))
+        try FileManager.default.removeItem(atPath: copy.url(link).path)
+        try FileManager.default.createSymbolicLink(atPath: copy.url(link).path, withDestinationPath: "../../devices")
+        root.withPass(.discovery) {}
+        #expect(root.resolved(link) == "devices")
+        #expect(before != "devices")
+        // A loop resolves to nothing, as realpath says ELOOP.
+        try FileManager.default.createSymbolicLink(atPath: copy.url("loop-a").path, withDestinationPath: "loop-b")
+        try FileManager.default.createSymbolicLink(atPath: copy.url("loop-b").path, withDestinationPath: "loop-a")
+        #expect(root.resolved("loop-a") == nil)
+    }
+
     @Test("static attributes read at discovery are not kept open")
     func staticsClosed() throws {
         let source = SysfsSource(path: Fixture.path("intel-laptop"))
