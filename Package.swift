@@ -20,14 +20,14 @@ let package = Package(
     ],
     targets: [
         // Pure core: no file, terminal or clock access. (The monitor's threading lives here too:
-        // the read watchdog's timerfd comes from CLinuxTimer.)
-        .target(name: "ThermtopCore", dependencies: ["CLinuxTimer"]),
-        // <sys/timerfd.h>, which Swift's Glibc module lacks; header only, nothing to link.
-        .systemLibrary(name: "CLinuxTimer"),
+        // the read watchdog's timerfd comes from CLinux.)
+        .target(name: "ThermtopCore", dependencies: ["CLinux"]),
+        // Linux headers Swift's Glibc module lacks (<sys/timerfd.h>, <sys/vfs.h>); header only.
+        .systemLibrary(name: "CLinux"),
         // Linux sources: the sysfs reader funnel and one file per sysfs class, and the event
         // sources that wake the sampler (uevent and thermal netlink sockets, D-Bus via sd-bus).
         .target(name: "ThermtopLinux", dependencies: [
-            "ThermtopCore", "CSystemd", "CZlib",
+            "ThermtopCore", "CLinux", "CSystemd", "CZlib",
         ]),
         // sd-bus from libsystemd, for the power-profiles D-Bus source: only its header at build
         // time (libsystemd-dev, /usr/include/systemd); the library is dlopen'ed on first use.

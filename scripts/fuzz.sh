@@ -39,7 +39,7 @@ done
 out=.build/fuzz/${opt#-}
 mkdir -p "$out" .build/fuzz/crashes
 flags=(-parse-as-library -package-name thermtop "$opt" -sanitize=fuzzer,address -enable-testing -swift-version 6 -I "$out" -L "$out"
-       -Xcc -D_XOPEN_SOURCE_EXTENDED=1)
+       -Xcc -D_XOPEN_SOURCE_EXTENDED=1 -I Sources/CLinux)
 
 # module NAME [swiftc extra args...]: (re)build a library module when a source is newer.
 module() {

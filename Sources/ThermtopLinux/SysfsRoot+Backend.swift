@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CLinux
 import Synchronization
 import ThermtopCore
 
@@ -73,40 +74,16 @@ struct ValueFile: Equatable, Sendable {
 package final class FileSystemBackend: SysfsBackend {
     public let rootPath: String
 
-    /// Devices (st_dev) of the sysfs mounts, from /proc/self/mountinfo, read once. Files on
-    /// sysfs are never replaced while open, so they need no per-read `stat`; a fixture or a
-    /// tmpfs graft over /sys can have files renamed over or moved away, so there each read
-    /// first checks that the path still names the open file.
-    /// (Glibc's Swift module has no `fstatfs`, which would give SYSFS_MAGIC directly.)
-    private var sysfsDevices: Set<UInt64> { Self.sysfsDevicesOfThisProcess }
-    /// Read once per process (a source has two roots, and a monitor may make several sources;
-    /// mountinfo is long where there are many mounts).
-    private static let sysfsDevicesOfThisProcess = sysfsMountDevices()
+    /// sysfs's magic number (`SYSFS_MAGIC` in <linux/magic.h>), what `fstatfs` says of its files.
+    static let sysfsMagic = 0x6265_6572
 
-    static func sysfsMountDevices() -> Set<UInt64> {
-        guard let f = fopen("/proc/self/mountinfo", "re") else { return [] }
-        defer { fclose(f) }
-        var out: Set<UInt64> = []
-        var line: UnsafeMutablePointer<CChar>?
-        var cap = 0
-        defer { free(line) }
-        while getline(&line, &cap, f) > 0, let line {
-            // `36 25 0:21 / /sys rw,nosuid - sysfs sysfs rw`: major:minor is field 3, the
-            // filesystem type follows the " - " separator.
-            let fields = String(cString: line).split(separator: " ")
-            guard let sep = fields.firstIndex(of: "-"), sep + 1 < fields.count,
-                  fields[sep + 1] == "sysfs" else { continue }
-            guard fields.count > 2 else { continue }
-            let mm = fields[2].split(separator: ":")
-            guard mm.count == 2, let major = UInt64(mm[0]), let minor = UInt64(mm[1]) else { continue }
-            out.insert(makeDevice(major: major, minor: minor))
-        }
-        return out
-    }
-
-    /// glibc's `makedev`.
-    static func makeDevice(major: UInt64, minor: UInt64) -> UInt64 {
-        ((major & 0xfffff000) << 32) | ((major & 0xfff) << 8) | ((minor & 0xffffff00) << 12) | (minor & 0xff)
+    /// Whether an open file is on sysfs, whose files are never replaced while open, so they
+    /// need no per-read `stat`; a fixture or a tmpfs graft over /sys can have files renamed
+    /// over or moved away, so there each read first checks that the path still names the
+    /// open file. One `fstatfs` when a value file is opened.
+    static func isOnSysfs(_ fd: Int32) -> Bool {
+        var fs = statfs()
+        return fstatfs(fd, &fs) == 0 && Int(fs.f_type) == sysfsMagic
     }
 
     private struct OpenFile {
@@ -181,7 +158,7 @@ package final class FileSystemBackend: SysfsBackend {
         if keepOpen {
             var st = stat()
             let known = fstat(fd.rawValue, &st) == 0
-            let onSysfs = known && sysfsDevices.contains(UInt64(st.st_dev))
+            let onSysfs = known && Self.isOnSysfs(fd.rawValue)
             let kept = state.withLock { s -> Bool in
                 guard s.open[relative] == nil else { return false }
                 s.open[relative] = OpenFile(fd: fd, onSysfs: onSysfs, device: known ? UInt64(st.st_dev) : 0,

@@ -14,7 +14,7 @@ import Testing
 
     /// The C modules ThermtopCore and ThermtopLinux import must be findable to load them.
     static var clangMaps: [String] {
-        ["CLinuxTimer", "CSystemd", "CZlib"].flatMap {
+        ["CLinux", "CSystemd", "CZlib"].flatMap {
             ["-Xcc", "-fmodule-map-file=" + Thermtop.repo.appendingPathComponent("Sources/\($0)/module.modulemap").path]
         }
     }

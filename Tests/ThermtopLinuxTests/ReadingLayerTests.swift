@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 import ThermtopCore
-import ThermtopLinux
+@testable import ThermtopLinux
 
 /// Collects what a `SysfsRoot` tap sees.
 final class TapLog: Sendable {
@@ -245,6 +245,18 @@ struct ReadingLayerTests {
         try FileManager.default.createSymbolicLink(atPath: copy.url("loop-a").path, withDestinationPath: "loop-b")
         try FileManager.default.createSymbolicLink(atPath: copy.url("loop-b").path, withDestinationPath: "loop-a")
         #expect(root.resolved("loop-a") == nil)
+    }
+
+    @Test("files on the real sysfs are told apart from a fixture's (only the latter get a per-read stat)")
+    func sysfsIsRecognised() throws {
+        let real = open("/sys/kernel/uevent_seqnum", O_RDONLY | O_CLOEXEC)
+        try #require(real >= 0, "this machine has no /sys")
+        defer { close(real) }
+        #expect(FileSystemBackend.isOnSysfs(real))
+        let fixture = open(Fixture.path("intel-laptop") + "/class/thermal/thermal_zone0/temp", O_RDONLY | O_CLOEXEC)
+        try #require(fixture >= 0)
+        defer { close(fixture) }
+        #expect(!FileSystemBackend.isOnSysfs(fixture))
     }
 
     @Test("static attributes read at discovery are not kept open")

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CLinuxTimer
+import CLinux
 import Synchronization
 
 // Reads on the sampling thread itself, guarded by a watchdog that costs nothing until a read
