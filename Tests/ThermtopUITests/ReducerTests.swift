@@ -480,13 +480,10 @@ struct ReducerTests {
     @Test("new readings are taken on every frame at full, every 2 s at reduced and every 5 s at minimal, on a grid after the last shown")
     func readingsFollowTheTiersStep() {
         // full: due at every wake, so the pulse's frames take the newest sample.
-        var full = TestStore(Self.base)
-        full.send(.tick(now: 30, wallSeconds: 100)) {
-            $0.now = 30
-            $0.wallSeconds = 100
-            $0.tick = 60
-        }
-        #expect(full.state.valuesDue(now: 30.01))
+        var full = Self.base
+        full.valuesShownAt = 30
+        #expect(full.valuesDue(now: 30.01))
+        #expect(full.renderPolicy.nextValueStep(after: 30) == nil, "full wakes for its frames, not for a step")
         // minimal: a status arrives at 31.2 (shown at once); the next readings are due at 35.
         var minimal = TestStore(Fixtures.Scenario.minimal.state)
         var status = minimal.state.status
