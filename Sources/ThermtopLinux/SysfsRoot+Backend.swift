@@ -93,6 +93,14 @@ package final class FileSystemBackend: SysfsBackend {
         /// descriptor's inode never changes, so only the path needs a `stat` per read.
         var device: UInt64
         var inode: UInt64
+        /// The identity of the folder the path names it in, taken at open.
+        var folder: FileIdentity?
+        var readsSincePathCheck = 0
+    }
+
+    struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
     }
 
     private struct State {
@@ -103,12 +111,20 @@ package final class FileSystemBackend: SysfsBackend {
         /// directories (`/sys`, `/sys/class/thermal`, `/sys/devices/virtual/thermal`); realpath
         /// would readlink each of them again every time.
         var canonical: [String: String?] = [:]
+        /// Folders of open value files looked at since the last sample ended (off sysfs): one
+        /// `stat` per device folder per sample, not one per file.
+        var foldersSeen: [String: FileIdentity?] = [:]
     }
 
     private let state = Mutex(State())
 
-    public init(rootPath: String) {
+    /// Reads of an open value file between two checks that its path still names it (outside
+    /// sysfs; `ThermalConfig.movedFileCheckReads`).
+    let movedCheckReads: Int
+
+    public init(rootPath: String, movedCheckReads: Int = ThermalConfig().movedFileCheckReads) {
         self.rootPath = rootPath
+        self.movedCheckReads = max(1, movedCheckReads)
     }
 
     deinit {
@@ -134,6 +150,7 @@ package final class FileSystemBackend: SysfsBackend {
         if let file = state.withLock({ $0.open[relative] }) {
             if !file.onSysfs && wasReplaced(file, relative) {
                 forget(relative, file.fd)
+                state.withLock { $0.stats.reopens += 1 }
             } else {
                 switch pread(file.fd) {
                 case .success(let text): return .success(text)
@@ -159,10 +176,11 @@ package final class FileSystemBackend: SysfsBackend {
             var st = stat()
             let known = fstat(fd.rawValue, &st) == 0
             let onSysfs = known && Self.isOnSysfs(fd.rawValue)
+            let folder = onSysfs ? nil : identity(of: Self.folder(of: relative))
             let kept = state.withLock { s -> Bool in
                 guard s.open[relative] == nil else { return false }
                 s.open[relative] = OpenFile(fd: fd, onSysfs: onSysfs, device: known ? UInt64(st.st_dev) : 0,
-                                            inode: known ? UInt64(st.st_ino) : 0)
+                                            inode: known ? UInt64(st.st_ino) : 0, folder: folder)
                 return true
             }
             if kept { return result.mapError { SysfsRoot.issue(relative, errno: $0.code) } }
@@ -189,13 +207,51 @@ package final class FileSystemBackend: SysfsBackend {
     }
 
     /// Outside sysfs a path can be renamed over, deleted or moved away while its descriptor
-    /// stays open on the old inode: the path no longer names the file that is open. One `stat`
-    /// of the path against the identity taken at open (an fstat of a failed one gives 0/0,
-    /// which never matches a real file, so such a file is reopened).
+    /// stays open on the old inode: the path no longer names the file that is open. A `stat`
+    /// of the whole path on every read would tell, but that walk was the costliest part of a
+    /// read, so instead:
+    /// - renamed over or deleted, the open inode has no name left: one `fstat` of the
+    ///   descriptor, every read;
+    /// - its device unplugged (the class link or the device folder gone or replaced): one
+    ///   `stat` of the folder per sample, shared by the device's files;
+    /// - the file alone moved away, still named elsewhere, and replaced: one `stat` of the path
+    ///   every `movedCheckReads` reads.
+    /// An fstat of a failed open gives 0/0, which never matches a real file, so such a file is
+    /// reopened.
     private func wasReplaced(_ file: OpenFile, _ relative: String) -> Bool {
-        var named = stat()
-        guard stat(absolute(relative), &named) == 0 else { return true }
-        return UInt64(named.st_ino) != file.inode || UInt64(named.st_dev) != file.device
+        var open = stat()
+        guard fstat(file.fd.rawValue, &open) == 0, open.st_nlink > 0 else { return true }
+        let folder = Self.folder(of: relative)
+        let seen = state.withLock { $0.foldersSeen[folder] }
+        let now: FileIdentity?
+        if let seen {
+            now = seen
+        } else {
+            now = identity(of: folder)
+            state.withLock { $0.foldersSeen[folder] = .some(now) }
+        }
+        guard let now, now == file.folder else { return true }
+        let due = state.withLock { s -> Bool in
+            guard var f = s.open[relative] else { return true }
+            f.readsSincePathCheck += 1
+            let due = f.readsSincePathCheck >= movedCheckReads
+            if due { f.readsSincePathCheck = 0 }
+            s.open[relative] = f
+            return due
+        }
+        guard due else { return false }
+        return identity(of: relative) != FileIdentity(device: file.device, inode: file.inode)
+    }
+
+    /// What a path names now (links followed), nil when nothing.
+    private func identity(of relative: String) -> FileIdentity? {
+        var st = stat()
+        guard stat(absolute(relative), &st) == 0 else { return nil }
+        return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
+    static func folder(of relative: String) -> String {
+        relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
     }
 
     private func forget(_ relative: String, _ fd: ValueFile) {
@@ -214,6 +270,7 @@ package final class FileSystemBackend: SysfsBackend {
 
     public func release(keeping: Set<String>) {
         let stale = state.withLock { s -> [ValueFile] in
+            s.foldersSeen = [:]
             let gone = s.open.filter { !keeping.contains($0.key) }
             for key in gone.keys { s.open[key] = nil }
             return gone.values.map(\.fd)

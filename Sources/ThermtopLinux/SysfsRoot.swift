@@ -63,10 +63,11 @@ public final class SysfsRoot: Sendable {
     ///   - readDeadline: seconds a read may take before it is `timed-out`.
     public convenience init(path: String = "/sys", readDeadline: Double = ThermalConfig().readDeadlineSeconds,
                             stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds,
-                            missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples) {
+                            missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples,
+                movedCheckReads: Int = ThermalConfig().movedFileCheckReads) {
         var p = path
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
-        self.init(backend: FileSystemBackend(rootPath: p), path: p, readDeadline: readDeadline,
+        self.init(backend: FileSystemBackend(rootPath: p, movedCheckReads: movedCheckReads), path: p, readDeadline: readDeadline,
                   stalledReadGrace: stalledReadGrace, missingRetrySamples: missingRetrySamples)
     }
 

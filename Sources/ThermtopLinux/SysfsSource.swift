@@ -36,7 +36,8 @@ public final class SysfsSource: SensorSource {
     public convenience init(path: String = "/sys", config: ThermalConfig = ThermalConfig()) {
         let root = SysfsRoot(path: path, readDeadline: config.readDeadlineSeconds,
                              stalledReadGrace: config.stalledReadGraceSeconds,
-                             missingRetrySamples: config.missingFileRetrySamples)
+                             missingRetrySamples: config.missingFileRetrySamples,
+                             movedCheckReads: config.movedFileCheckReads)
         self.init(root: root, ppdStatePath: LinuxWakeSources.apply(toRoot: root.path) ? Self.defaultPPDStatePath : nil)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Thermtop
+@testable import ThermtopCore
 
 /// x86_pkg_temp with a passive trip at 90 °C (hysteresis 2): fair 80, serious 90 (clears below
 /// 88), critical 100 (serious + 10), fair clears below 78. Headroom = (t − 80) / 20.
@@ -331,5 +332,29 @@ struct MonitorForecastTests {
         #expect(firedAt == 17)
         #expect(monitor.thermalState == .fair)
         token.cancel()
+    }
+}
+
+@Suite("Theil–Sen's median")
+struct TrendMedianTests {
+    /// Reference: the middle of a sort.
+    private func sortedMedian(_ v: [Double]) -> Double {
+        let s = v.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    @Test("selection gives exactly the sorted median, for odd and even counts, duplicates, sorted and reversed input")
+    func selectionMatchesSort() {
+        var rng = SystemRandomNumberGenerator()
+        var cases: [[Double]] = [[1], [2, 1], [3, 3, 3], [5, 1, 5, 1], Array(stride(from: 0.0, to: 100, by: 1)),
+                                 Array(stride(from: 100.0, to: 0, by: -1)), [-0.0, 0.0, -1, 1]]
+        for n in 1...200 {
+            cases.append((0..<n).map { _ in Double(Int.random(in: -5...5, using: &rng)) * 0.5 })
+            cases.append((0..<n).map { _ in Double.random(in: -1e3...1e3, using: &rng) })
+        }
+        for c in cases {
+            #expect(SensorTrend.median(c) == sortedMedian(c), "\(c)")
+        }
+        #expect(SensorTrend.median([]) == nil)
     }
 }

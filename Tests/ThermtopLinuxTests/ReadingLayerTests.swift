@@ -84,6 +84,24 @@ struct ReadingLayerTests {
         #expect(try #require(source.root.ioStats).opens == before.opens + 1)
     }
 
+    @Test("a value file moved away and replaced is read afresh within movedFileCheckReads samples")
+    func movedAwayAndReplaced() throws {
+        let copy = try FixtureCopy("arm-board")
+        defer { copy.remove() }
+        let source = SysfsSource(path: copy.path)
+        let zone = try #require(source.sample(at: 0).zones.first)
+        let temp = "class/thermal/\(zone.id)/temp"
+        _ = source.sample(at: 1)
+        // The open file keeps a name (temp.old), so only a look at the path can tell.
+        #expect(rename(copy.url(temp).path, copy.url(temp + ".old").path) == 0)
+        try copy.write(temp, "64000\n")
+        var seen: Int?
+        for k in 0..<ThermalConfig().movedFileCheckReads where seen == nil {
+            if source.sample(at: Double(2 + k)).zone(zone.id)?.celsius == 64.0 { seen = k + 1 }
+        }
+        #expect(seen != nil, "still reading the moved-away file after \(ThermalConfig().movedFileCheckReads) samples")
+    }
+
     @Test("a value file replaced by rename() is read afresh, never stale")
     func renamedOver() throws {
         let copy = try FixtureCopy("arm-board")

@@ -168,10 +168,39 @@ public struct SensorTrend: Sendable, Equatable {
         return Estimate(slope: b, scatter: scatter, spread: spread)
     }
 
+    /// The median, by selection rather than a sort: Theil–Sen takes the median of every
+    /// pairwise slope of a sensor's history, each sample, for every sensor, and sorting them
+    /// was most of the forecast's cost.
     static func median(_ values: [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
-        let s = values.sorted()
-        let m = s.count / 2
-        return s.count % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2
+        var a = values
+        let m = a.count / 2
+        let upper = select(&a, m)
+        guard a.count % 2 == 0 else { return upper }
+        // Selection leaves everything before index m no greater than a[m]: the lower middle
+        // value is the largest of them.
+        return (a[0..<m].max()! + upper) / 2
+    }
+
+    /// Rearranges `a` so that `a[k]` is the value a sort would put there, with nothing greater
+    /// before it and nothing smaller after it (Hoare's selection, median-of-three pivot).
+    static func select(_ a: inout [Double], _ k: Int) -> Double {
+        var lo = 0, hi = a.count - 1
+        while lo < hi {
+            let x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi]
+            let pivot = max(min(x, y), min(max(x, y), z))
+            var i = lo, j = hi
+            while i <= j {
+                while a[i] < pivot { i += 1 }
+                while a[j] > pivot { j -= 1 }
+                if i <= j {
+                    a.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { break }
+        }
+        return a[k]
     }
 }

@@ -56,6 +56,11 @@ public struct ThermalConfig: Sendable, Equatable {
     /// attributes late, a copied tree) is read again within seconds. Counted in samples, not
     /// seconds, so a replay retries exactly where the recorded run did.
     public var missingFileRetrySamples: Int = 5
+    /// Outside sysfs (a fixture or a copied tree) an open value file is checked on every read
+    /// for having been deleted or renamed over (one `fstat` of the descriptor), and every this
+    /// many reads for having been moved away with something else put at its path (one `stat`
+    /// of the path, which costs a walk of the whole path).
+    public var movedFileCheckReads: Int = 5
 
     public init() {}
 
