@@ -27,6 +27,10 @@ public protocol SysfsBackend: Sendable {
     func release(keeping: Set<String>)
     /// A discovery pass starts: forget anything remembered about the tree's links.
     func discoveryStarts()
+    /// Whether a read can block (files: a hung driver, a FIFO). Reads that cannot (a replay's
+    /// recorded files, in memory) are made on the caller's thread, with no deadline and no
+    /// reader thread. Default true.
+    var readsCanBlock: Bool { get }
     /// Syscall counters, when the backend makes syscalls.
     var ioStats: SysfsIOStats? { get }
 }
@@ -34,6 +38,7 @@ public protocol SysfsBackend: Sendable {
 extension SysfsBackend {
     public func release(keeping: Set<String>) {}
     public func discoveryStarts() {}
+    public var readsCanBlock: Bool { true }
     public var ioStats: SysfsIOStats? { nil }
 }
 

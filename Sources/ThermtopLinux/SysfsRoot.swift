@@ -16,9 +16,11 @@ import ThermtopCore
 /// is still hung. On a `ReadingThread` (the monitor's sampler) the reads are made on that
 /// thread, guarded by the watchdog; a read that overruns retires the thread, and from then on
 /// that file, and every read until a pass completes without a stall, goes through reader
-/// threads (`ReadGate`). Elsewhere every read goes through reader threads. The source brackets its work in passes (`withPass`): within a `.sample`
-/// pass value files stay open and each is read once, with one `pread`; the files read in the
-/// previous pass of the same kind are read up front in one batch.
+/// threads (`ReadGate`). Elsewhere every read goes through reader threads, except on a backend
+/// whose reads cannot block (a replay), which is read on the caller's thread. The source
+/// brackets its work in passes (`withPass`): within a `.sample` pass value files stay open and
+/// each is read once, with one `pread`; the files read in the previous pass of the same kind
+/// are read up front in one batch.
 public final class SysfsRoot: Sendable {
     /// Absolute path of the root (`/sys`), or the label of a non-filesystem backend.
     public let path: String
@@ -224,6 +226,7 @@ public final class SysfsRoot: Sendable {
     /// Read files, in order: on this reading thread when it is one (files that overran before
     /// excepted), else through reader threads in one batch.
     private func readBatch(_ requests: [(path: String, keepOpen: Bool)]) -> [Result<String, ReadingIssue>] {
+        guard backend.readsCanBlock else { return requests.map { backend.read($0.path, keepOpen: $0.keepOpen) } }
         guard let thread = inlineThread() else { return gate.readAll(requests) }
         return requests.map { r in
             if state.withLock({ $0.slow.contains(r.path) }) || gate.isStuck(r.path) {
@@ -236,7 +239,7 @@ public final class SysfsRoot: Sendable {
     /// A listing or a lookup: on a reading thread it is a guarded step too (a hung directory
     /// on a FUSE or network mount must not stop the sampler either).
     private func blocking<T>(_ label: String, _ body: () -> T) -> T {
-        guard let thread = inlineThread() else { return body() }
+        guard backend.readsCanBlock, let thread = inlineThread() else { return body() }
         return thread.guarded { thread.step(label, owner: self, body) }
     }
 

@@ -252,9 +252,14 @@ struct MonitorHubTests {
             var p = pollfd(fd: hub.wakeDescriptor, events: Int16(POLLIN), revents: 0)
             return poll(&p, 1, 0) == 1
         }
-        // Past the start's samples (the first and "event sources up" wake: not timed).
+        // Past the start's samples (the first and "event sources up" wake: not timed), and one
+        // timed sample further: a publish writes the wake pipe just after it makes the status
+        // current, so the status seen here may still have its write to come; the sampler makes
+        // the next sample only once that write is done.
         let timed = await eventually { hub.current.sampler.wokenBy == "timer" }
         #expect(timed)
+        let seen = hub.current.sampler.samples
+        #expect(await eventually { hub.current.sampler.samples > seen })
         hub.consumeWake()
         let before = hub.current.sampler.samples
         try? await Task.sleep(nanoseconds: 400_000_000)

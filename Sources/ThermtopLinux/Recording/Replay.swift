@@ -5,6 +5,8 @@ import ThermtopCore
 /// recording, so the same readers, classifier and policy run on it as on a live `/sys`.
 /// Paths the recording never saw read as missing.
 package final class ReplayBackend: SysfsBackend {
+    /// Recorded answers, in memory: nothing to wait for.
+    package var readsCanBlock: Bool { false }
     public let recording: Recording
     private struct State {
         var next = 0
