@@ -15,6 +15,43 @@ struct ReportTests {
         #expect(parsed == [raw])
     }
 
+    @Test("JSON strings escape exactly the C0, DEL and C1 controls of every scalar, multi-byte ones kept whole")
+    func jsonEscapingOverEveryScalarClass() {
+        // The reference: one scalar at a time, as the spec says (named escapes, \u00xx for the
+        // other controls, everything else verbatim). The writer works on UTF-8 bytes instead.
+        func reference(_ u: Unicode.Scalar) -> String {
+            switch u {
+            case "\"": return "\\\""
+            case "\\": return "\\\\"
+            case "\n": return "\\n"
+            case "\r": return "\\r"
+            case "\t": return "\\t"
+            default:
+                guard u.value < 0x20 || u.value == 0x7F || (0x80..<0xA0).contains(u.value) else { return String(u) }
+                let hex = String(u.value, radix: 16)
+                return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        let scalars = (0..<0x800).compactMap(Unicode.Scalar.init)
+            + [0xFFFD, 0xFEFF, 0x1F525, 0x10FFFF].compactMap(Unicode.Scalar.init)
+        for u in scalars {
+            // Between multi-byte neighbours (U+0080 is C2 80): an escape that took or split a
+            // neighbour's bytes would show.
+            let raw = "\u{C2}" + String(u) + "\u{80}x"
+            let expected = "\"" + reference("\u{C2}") + reference(u) + reference("\u{80}") + "x\""
+            #expect(JSONValue.string(raw).serialized() == expected, "U+\(String(u.value, radix: 16))")
+        }
+    }
+
+    @Test("JSON pretty and compact layouts: two-space indent per level, empty containers inline")
+    func jsonLayout() {
+        let v = JSONValue.object([("a", .array([.number(1), .number(2.5), .bool(true)])), ("b", .object([])),
+                                  ("c", .array([])), ("d", .object([("e", .null)]))])
+        #expect(v.serialized() == "{\n  \"a\": [\n    1,\n    2.5,\n    true\n  ],\n  \"b\": {},\n  \"c\": [],\n  \"d\": {\n    \"e\": null\n  }\n}")
+        #expect(v.serialized(pretty: false) == "{\"a\":[1,2.5,true],\"b\":{},\"c\":[],\"d\":{\"e\":null}}")
+        #expect(JSONValue.array([.string("x")]).serialized(indent: 1) == "[\n    \"x\"\n  ]")
+    }
+
     @Test("JSON object keys are escaped too, and nulls are explicit")
     func jsonKeys() throws {
         let v = JSONValue.object([("a\u{1B}b", .null), ("n", .num(36857.4, places: 0)), ("t", .num(48.0))])
