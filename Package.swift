@@ -69,7 +69,17 @@ let package = Package(
             // less peak RSS (README "Performance"). Debug builds, and so `swift test`, keep the
             // default. (The Swift runtime is linked in with `--static-swift-stdlib` on the
             // command line: as an unsafe flag here it misses the libraries SwiftPM adds with it.)
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"], .when(configuration: .release))]
+            //
+            //
+            // Release builds also link libstdc++ (the Swift runtime's C++ library) statically:
+            // Linker/static/libstdc++.so is a one-line linker script (`INPUT(libstdc++.a)`) found
+            // first on the search path, which takes the system's static archive instead. The
+            // loader no longer maps and relocates libstdc++.so nor runs its initialisers at every
+            // start (--version: 3.1 -> 1.4 ms CPU), and only the few members the runtime uses are
+            // linked (~0.8 MB less peak RSS). ncursesw, tinfo and zlib stay shared: SwiftPM puts
+            // the system library directory ahead of this one for them.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie", "-L", Context.packageDirectory + "/Linker/static"],
+                                          .when(configuration: .release))]
         ),
         .testTarget(name: "ThermtopCoreTests", dependencies: ["ThermtopCore", "Thermtop"]),
         // Fixture sysfs trees live in Tests/Fixtures, outside any target: they hold symlinks
