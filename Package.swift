@@ -63,23 +63,37 @@ let package = Package(
                 "ThermtopCore", "ThermtopLinux", "ThermtopUI", "ThermtopTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Release builds: a position-dependent executable. A PIE build carries ~40 000
-            // relative relocations (Swift metadata is full of pointers) that the loader applies
-            // at every start, dirtying ~1 MB of data pages: -no-pie starts faster with ~1.3 MB
-            // less peak RSS (README "Performance"). Debug builds, and so `swift test`, keep the
-            // default. (The Swift runtime is linked in with `--static-swift-stdlib` on the
-            // command line: as an unsafe flag here it misses the libraries SwiftPM adds with it.)
-            //
-            //
-            // Release builds also link libstdc++ (the Swift runtime's C++ library) statically:
-            // Linker/static/libstdc++.so is a one-line linker script (`INPUT(libstdc++.a)`) found
-            // first on the search path, which takes the system's static archive instead. The
-            // loader no longer maps and relocates libstdc++.so nor runs its initialisers at every
-            // start (--version: 3.1 -> 1.4 ms CPU), and only the few members the runtime uses are
-            // linked (~0.8 MB less peak RSS). ncursesw, tinfo and zlib stay shared: SwiftPM puts
-            // the system library directory ahead of this one for them.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie", "-L", Context.packageDirectory + "/Linker/static"],
-                                          .when(configuration: .release))]
+            // Release builds only (debug builds, and so `swift test`, keep the defaults); every
+            // figure is in README "Performance":
+            // - A position-dependent executable (-no-pie). A PIE build carries ~40 000 relative
+            //   relocations (Swift metadata is full of pointers) that the loader applies at every
+            //   start, dirtying ~1 MB of data pages.
+            // - libstdc++ (the Swift runtime's C++ library) linked statically: Linker/static/
+            //   libstdc++.so is a one-line linker script (`INPUT(libstdc++.a)`) found first on
+            //   the search path, which takes the system's static archive instead. The loader no
+            //   longer maps, relocates and initialises libstdc++.so at every start, and only the
+            //   few members the runtime uses are linked. (ncursesw, tinfo and zlib stay shared:
+            //   SwiftPM puts the system library directory ahead of this one for them.)
+            // - Linked by lld with Linker/symbol-order.txt (Benchmarks/symbol-order.sh writes it):
+            //   the ~2 000 functions a run executes are placed together. The kernel maps code
+            //   64 KB around each page fault, so hot code spread over 10 MB of .text made most of
+            //   it resident. This module's functions get a section each (-function-sections) so
+            //   they can be moved one by one; the library targets cannot carry unsafe flags
+            //   (packages that depend on them would refuse them).
+            // - No --export-dynamic (the Swift driver adds it): nothing looks thermtop's own
+            //   symbols up at run time, and the loader no longer searches a 6 000-symbol table
+            //   first for every symbol libc and the others bind.
+            // (The Swift runtime is linked in with `--static-swift-stdlib` on the command line:
+            // as an unsafe flag here it misses the libraries SwiftPM adds with it.)
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))],
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", "-no-pie",
+                "-L", Context.packageDirectory + "/Linker/static",
+                "-use-ld=lld",
+                "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/Linker/symbol-order.txt",
+                "-Xlinker", "--no-warn-symbol-ordering",
+                "-Xlinker", "--no-export-dynamic",
+            ], .when(configuration: .release))]
         ),
         .testTarget(name: "ThermtopCoreTests", dependencies: ["ThermtopCore", "Thermtop"]),
         // Fixture sysfs trees live in Tests/Fixtures, outside any target: they hold symlinks

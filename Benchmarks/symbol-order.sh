@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Regenerates Linker/symbol-order.txt, the order in which release builds of thermtop place
+# functions (lld --symbol-ordering-file, Package.swift): the functions a run really executes
+# first, together, so the pages a run touches are few and adjacent. The kernel maps an
+# executable's code 64 KB around each page fault ("fault-around"), so hot code scattered over
+# the 10 MB of .text made most of it resident (6.6 MB of the dashboard's 13 MB peak RSS).
+#
+#   Benchmarks/symbol-order.sh [--scratch DIR (/tmp/thermtop-order-build)]
+#
+# Builds a release thermtop, runs it under valgrind's callgrind on the fake
+# laptop /sys (Benchmarks/fakesys.py, so root): `--version`, `status --json`, `status`, and the
+# dashboard in tmux at full and minimal tier with the debug overlay toggled; then writes every
+# executed function of the binary, in that order. Left out: names that are not unique in the
+# symbol table (local helpers such as objectdestroyTm exist in many objects, and lld would move
+# every copy, dragging whole cold sections of modules built without function sections, like
+# _RegexParser's, into the hot region). Tried and dropped: also leaving out functions that sit
+# in a large, mostly cold input section (ArgumentParser's or the standard library's bulk): the
+# dashboard's peak RSS came out ~0.15 MB higher, not lower.
+#
+# An order file that is out of date only costs locality (lld ignores names it does not find).
+# After regenerating, relink: SwiftPM does not track the file (remove the built binary first).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SCRATCH=/tmp/thermtop-order-build
+while [ $# -gt 0 ]; do
+  case $1 in
+    --scratch) SCRATCH=$2; shift 2 ;;
+    *) echo "usage: $0 [--scratch DIR]" >&2; exit 64 ;;
+  esac
+done
+[ "$(id -u)" = 0 ] || { echo "symbol-order.sh: needs root (a private mount namespace over /sys)" >&2; exit 69; }
+need=()
+for t in valgrind:valgrind tmux:tmux; do command -v "${t%%:*}" >/dev/null || need+=("${t#*:}"); done
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
+fi
+OUT=$(mktemp -d /tmp/thermtop-order.XXXXXX)
+BIN_DIR=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --product thermtop --scratch-path "$SCRATCH" --show-bin-path)
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product thermtop --scratch-path "$SCRATCH" >&2)
+cp "$BIN_DIR/thermtop" "$OUT/thermtop"
+
+/usr/bin/python3 "$ROOT/Benchmarks/fakesys.py" run -- bash -c '
+  set -e
+  b=$1; out=$2
+  vg="valgrind --tool=callgrind --demangle=no --dump-instr=no --collect-jumps=no"
+  $vg --callgrind-out-file=$out/1-version.cg "$b" --version >/dev/null 2>>$out/valgrind.log
+  $vg --callgrind-out-file=$out/2-status-json.cg "$b" status --json --no-config >/dev/null 2>>$out/valgrind.log
+  $vg --callgrind-out-file=$out/3-status.cg "$b" status --no-config >/dev/null 2>>$out/valgrind.log
+  sock=$out/tmux.sock
+  for mode in full minimal; do
+    extra=""; [ $mode = minimal ] && extra="--simulate-state serious"
+    tmux -S $sock -f /dev/null new-session -d -s d -x 120 -y 40 \
+      "$vg --callgrind-out-file=$out/4-dashboard-$mode.cg $b $extra --no-config 2>>$out/valgrind.log"
+    sleep 25; tmux -S $sock send-keys -t d d; sleep 3; tmux -S $sock send-keys -t d d; sleep 2
+    tmux -S $sock send-keys -t d q
+    for _ in $(seq 30); do tmux -S $sock has-session -t d 2>/dev/null || break; sleep 1; done
+    tmux -S $sock kill-server 2>/dev/null || true
+  done
+' symbol-order "$OUT/thermtop" "$OUT"
+
+nm -S --defined-only "$OUT/thermtop" > "$OUT/nm.txt"
+/usr/bin/python3 - "$OUT" "$ROOT/Linker/symbol-order.txt" <<'PY'
+import collections, glob, re, sys
+out, dest = sys.argv[1], sys.argv[2]
+# Text symbols of the binary: address, size, name; names defined more than once are ambiguous.
+count = collections.Counter(); text = []
+for line in open(f"{out}/nm.txt"):
+    p = line.split()
+    if len(p) >= 3:
+        count[p[-1]] += 1
+    if len(p) == 4 and p[2] in "tTwW":
+        text.append((int(p[0], 16), int(p[1], 16), p[3]))
+unique = {n: (a, s) for a, s, n in text if count[n] == 1}
+# Executed functions, in the order of the runs (startup first), each once.
+order, seen = [], set()
+for f in sorted(glob.glob(f"{out}/*.cg")):
+    for line in open(f):
+        m = re.match(r"^c?fn=\(\d+\) (.+)$", line)
+        if m:
+            name = re.sub(r"'\d+$", "", m.group(1).strip())
+            if name in unique and name not in seen:
+                seen.add(name); order.append(name)
+keep = order
+open(dest, "w").write("\n".join(keep) + "\n")
+size = sum(unique[n][1] for n in keep)
+print(f"symbol-order: {len(keep)} executed functions ({size // 1024} KB) -> {dest}")
+PY
+rm -rf "$OUT"
