@@ -31,6 +31,12 @@ enum Main {
                 try MainActor.assumeIsolated { try dashboard.runDashboard() }
                 return
             }
+            // `status` awaits nothing: run on this thread, without starting the concurrency
+            // runtime's executor threads (and their malloc arenas) for a one-shot report.
+            if let status = command as? Status {
+                try MainActor.assumeIsolated { try status.report() }
+                return
+            }
             guard let asyncCommand = command as? AsyncParsableCommand else {
                 try command.run()
                 return

@@ -41,7 +41,11 @@ struct Status: AsyncParsableCommand {
     }
 
     @MainActor
-    mutating func run() async throws {
+    mutating func run() async throws { try report() }
+
+    /// The whole command, synchronously (`Main` calls it on the main thread).
+    @MainActor
+    func report() throws {
         StandardStreams.guardClosedDescriptors()
         try StandardStreams.requireStdout()
         let cfg = try config.load()
