@@ -91,11 +91,14 @@ struct HwmonLayout: Sendable {
             var dir = entry
             var issues: [ReadingIssue] = []
             var chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false)
-            var files = root.list(dir) ?? []
+            let listing = root.list(dir)
+            var files = listing ?? []
+            var listed = listing != nil
             if !files.contains(where: isTempInput), let deviceFiles = root.list("\(dir)/device"),
                deviceFiles.contains(where: isTempInput) {
                 dir += "/device"
                 files = deviceFiles
+                listed = true
                 if chip == nil { chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false) }
             }
             if chip == nil { issues.append(ReadingIssue(file: "\(entry)/name", reason: .missing)) }
@@ -103,6 +106,10 @@ struct HwmonLayout: Sendable {
             let gate = DeviceLocator.gate(root, devicePath: devicePath, link: "\(entry)/device")
             let chipName = chip ?? device
             let fileSet = Set(files)
+            // An optional attribute not in the folder's listing is missing: not opened (most
+            // chips lack most of them, and each failed open is a path walk). Unlisted folder:
+            // every one is tried, as before.
+            func optional(_ name: String) -> Bool { !listed || fileSet.contains(name) }
 
             let numbers = indices(files, prefix: "temp", suffixes: ["_input"])
             // The thermal core registers an hwmon copy of each zone, named after the zone type
@@ -113,15 +120,21 @@ struct HwmonLayout: Sendable {
                 let c = "temp\(n)"
                 var ci: [ReadingIssue] = []
                 func lim(_ suffix: String) -> Double? {
-                    root.take("\(dir)/\(c)_\(suffix)", Parse.limit, into: &ci, required: false)
+                    guard optional("\(c)_\(suffix)") else { return nil }
+                    return root.take("\(dir)/\(c)_\(suffix)", Parse.limit, into: &ci, required: false)
                 }
-                let label = root.take("\(dir)/\(c)_label", Parse.string, into: &ci, required: false)
+                func silent(_ suffix: String) -> Double? {
+                    guard optional("\(c)_\(suffix)") else { return nil }
+                    return root.value("\(dir)/\(c)_\(suffix)", Parse.limit).value
+                }
+                let label = optional("\(c)_label")
+                    ? root.take("\(dir)/\(c)_label", Parse.string, into: &ci, required: false) : nil
                 return Channel(
                     channel: c, label: label,
                     max: lim("max"), crit: lim("crit"),
-                    critHyst: root.value("\(dir)/\(c)_crit_hyst", Parse.limit).value,
+                    critHyst: silent("crit_hyst"),
                     emergency: lim("emergency"),
-                    min: root.value("\(dir)/\(c)_min", Parse.limit).value,
+                    min: silent("min"),
                     mirrorsZone: mirrors?[i].id,
                     stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? c),
                     staticIssues: ci)
@@ -133,7 +146,8 @@ struct HwmonLayout: Sendable {
                 .union(indices(files, prefix: "pwm", suffixes: [""]))
             let fans = fanIdx.sorted().map { n -> FanChannel in
                 var fi: [ReadingIssue] = []
-                let label = root.take("\(dir)/fan\(n)_label", Parse.string, into: &fi, required: false)
+                let label = optional("fan\(n)_label")
+                    ? root.take("\(dir)/fan\(n)_label", Parse.string, into: &fi, required: false) : nil
                 func rpm(_ name: String) -> Double? {
                     guard fileSet.contains(name) else { return nil }
                     return root.take("\(dir)/\(name)", Parse.bounded(0...maxRPM), into: &fi, required: false)
@@ -151,7 +165,8 @@ struct HwmonLayout: Sendable {
             let power = powerIdx.sorted().map { n -> PowerChannel in
                 var pi: [ReadingIssue] = []
                 let p = "power\(n)"
-                let label = root.take("\(dir)/\(p)_label", Parse.string, into: &pi, required: false)
+                let label = optional("\(p)_label")
+                    ? root.take("\(dir)/\(p)_label", Parse.string, into: &pi, required: false) : nil
                 func watts(_ suffix: String) -> Double? {
                     guard fileSet.contains("\(p)_\(suffix)") else { return nil }
                     return root.take("\(dir)/\(p)_\(suffix)", Parse.micro(max: maxWatts), into: &pi, required: false)
@@ -169,7 +184,8 @@ struct HwmonLayout: Sendable {
                 let kind = String(stem.prefix { !$0.isNumber })
                 guard !kind.isEmpty, !known.contains(kind), stem.count > kind.count else { return nil }
                 var ei: [ReadingIssue] = []
-                let label = root.take("\(dir)/\(stem)_label", Parse.string, into: &ei, required: false)
+                let label = optional("\(stem)_label")
+                    ? root.take("\(dir)/\(stem)_label", Parse.string, into: &ei, required: false) : nil
                 return ExtraChannel(stem: stem, kind: kind, label: label,
                                     stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? stem))
             }

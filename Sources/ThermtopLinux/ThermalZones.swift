@@ -21,13 +21,19 @@ struct ZoneLayout: Sendable {
             let dir = "\(base)/\(id)"
             var issues: [ReadingIssue] = []
             let type = root.take("\(dir)/type", Parse.string, into: &issues)
-            let policy = root.take("\(dir)/policy", Parse.string, into: &issues, required: false)
-            let files = root.list(dir) ?? []
+            let listing = root.list(dir)
+            let files = listing ?? []
+            // Optional attributes not in the listing are missing: not opened (see HwmonLayout).
+            let listed = listing.map(Set.init)
+            func optional(_ name: String) -> Bool { listed?.contains(name) ?? true }
+            let policy = optional("policy") ? root.take("\(dir)/policy", Parse.string, into: &issues, required: false) : nil
             let tripIndices = Set(files.compactMap { name -> Int? in
                 guard name.hasPrefix("trip_point_"), name.hasSuffix("_type") || name.hasSuffix("_temp") else { return nil }
                 return Int(name.dropFirst("trip_point_".count).prefix { $0.isNumber })
             }).sorted()
-            let trips = tripIndices.map { k in readTrip(root, dir: dir, index: k) }
+            let trips = tripIndices.map { k in
+                readTrip(root, dir: dir, index: k, hasHysteresis: optional("trip_point_\(k)_hyst"))
+            }
             issues += trips.compactMap(\.ignored)
             let (info, path) = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device")
             // Only a zone with its own `device` link can belong to a device that sleeps.
@@ -42,7 +48,7 @@ struct ZoneLayout: Sendable {
         return zones
     }
 
-    static func readTrip(_ root: SysfsRoot, dir: String, index k: Int) -> TripPoint {
+    static func readTrip(_ root: SysfsRoot, dir: String, index k: Int, hasHysteresis: Bool = true) -> TripPoint {
         let prefix = "\(dir)/trip_point_\(k)"
         var kind: TripKind?
         var ignored: ReadingIssue?
@@ -59,7 +65,7 @@ struct ZoneLayout: Sendable {
         case .value(let c): celsius = c
         case .unknown(let issue): if ignored == nil { ignored = issue }
         }
-        let hyst = root.value("\(prefix)_hyst", Parse.hysteresis).value
+        let hyst = hasHysteresis ? root.value("\(prefix)_hyst", Parse.hysteresis).value : nil
         return TripPoint(index: k, kind: kind, celsius: celsius, hysteresis: hyst, ignored: ignored)
     }
 

@@ -277,6 +277,63 @@ struct ReadingLayerTests {
         #expect(!FileSystemBackend.isOnSysfs(fixture))
     }
 
+    @Test("discovery opens an optional hwmon or zone attribute only when its folder lists it", arguments: [
+        "intel-laptop", "two-battery-laptop", "arm-board", "amd-desktop", "fans-desktop", "gpu-disk-workstation",
+        "broken",
+    ])
+    func optionalAttributesOnlyWhenListed(name: String) throws {
+        let root = SysfsRoot(path: Fixture.path(name))
+        let log = TapLog()
+        root.setTap { log.append($0) }
+        let source = SysfsSource(root: root, ppdStatePath: nil)
+        _ = source.sample(at: 0)
+        var listings: [String: Set<String>] = [:]
+        var tried: [(folder: String, file: String)] = []
+        for a in log.take() {
+            switch a {
+            case .list(let p, let names?): listings[p] = Set(names)
+            case .read(let p, _):
+                guard let slash = p.lastIndex(of: "/") else { break }
+                tried.append((String(p[..<slash]), String(p[p.index(after: slash)...])))
+            default: break
+            }
+        }
+        let optionalNames = ["_label", "_max", "_min", "_crit", "_crit_hyst", "_emergency", "_hyst"]
+        let unlisted = tried.filter { t in
+            guard let listed = listings[t.folder], t.folder.hasPrefix("class/hwmon/") || t.folder.hasPrefix("class/thermal/thermal_zone")
+            else { return false }
+            let optional = t.file == "policy" || optionalNames.contains { t.file.hasSuffix($0) }
+            return optional && !listed.contains(t.file)
+        }
+        #expect(unlisted.isEmpty, "\(name): tried \(unlisted.map { "\($0.folder)/\($0.file)" })")
+        // And every listed one of a channel or trip that exists is still read (no limit or label lost).
+        let triedSet = Set(tried.map { "\($0.folder)/\($0.file)" })
+        var expected = 0
+        for (folder, names) in listings where folder.hasPrefix("class/hwmon/") || folder.hasPrefix("class/thermal/thermal_zone") {
+            for file in names {
+                let parts = file.split(separator: "_", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else {
+                    if file == "policy", folder.hasPrefix("class/thermal/") { expected += 1; #expect(triedSet.contains("\(folder)/policy")) }
+                    continue
+                }
+                let owner: [String]
+                if parts[0].hasPrefix("temp"), ["label", "max", "min", "crit", "crit_hyst", "emergency"].contains(parts[1]) {
+                    owner = ["\(parts[0])_input"]
+                } else if file.hasPrefix("trip_point_"), file.hasSuffix("_hyst") {
+                    let stem = String(file.dropLast("_hyst".count))
+                    owner = ["\(stem)_type", "\(stem)_temp"]
+                } else { continue }
+                // Only the folder the channels are read from (an hwmon entry may defer to device/).
+                guard owner.contains(where: names.contains),
+                      triedSet.contains(where: { $0.hasPrefix(folder + "/") && owner.contains(String($0.dropFirst(folder.count + 1))) })
+                      || folder.hasPrefix("class/thermal/") else { continue }
+                expected += 1
+                #expect(triedSet.contains("\(folder)/\(file)"), "\(name): \(folder)/\(file) listed but not read")
+            }
+        }
+        #expect(expected > 0, "\(name): no optional attribute to check")
+    }
+
     @Test("static attributes read at discovery are not kept open")
     func staticsClosed() throws {
         let source = SysfsSource(path: Fixture.path("intel-laptop"))
