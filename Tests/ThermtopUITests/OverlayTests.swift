@@ -140,6 +140,17 @@ struct OverlayTests {
         #expect(text.contains(RenderPolicy(tier: .minimal).helpLine))
     }
 
+    @Test("debug says how many sampler threads a hung read retired, and says nothing while none was")
+    func debugShowsRetiredSamplers() {
+        var state = Fixtures.appState([Fixtures.intelLaptop(time: 0, package: 60, skin: 40)], sourceLabel: "/sys", simulated: false)
+        state.overlay = .debug
+        #expect(!state.render(.large).text().contains("retired"))
+        var status = state.status
+        status.sampler.retiredSamplers = 2
+        _ = Reducer.reduce(&state, .statusArrived(status, FeedInfo(samples: 1, refreshDueAt: 17)))
+        #expect(state.render(.large).text().contains("sampler threads retired 2"))
+    }
+
     @Test("more than six reading issues are summarised with a count")
     func debugSummarisesIssues() {
         var snap = Fixtures.intelLaptop(time: 0, package: 60, skin: 40)

@@ -89,6 +89,9 @@ public final class ThermalStatusHub: Sendable {
         var pendingSample: String?
         var wakePending = false
         var wakePolicy = WakePolicy.everyStatus
+        /// Writes to the wake pipe since creation (tests count them: a descriptor can read
+        /// ready for reasons of its own).
+        var wakeSignals = 0
         var nextID = 0
         var listeners: [Int: @Sendable (MonitorUpdate) -> Void] = [:]
         var eventStreams: [Int: AsyncStream<MonitorEvent>.Continuation] = [:]
@@ -179,6 +182,9 @@ public final class ThermalStatusHub: Sendable {
 
     /// Set which statuses wake `wakeDescriptor`'s reader (applies from the next status).
     public func setWakePolicy(_ policy: WakePolicy) { state.withLock { $0.wakePolicy = policy } }
+
+    /// Times the wake descriptor was made readable since creation.
+    package var wakeSignalCount: Int { state.withLock { $0.wakeSignals } }
 
     /// Empty the wake descriptor.
     public func consumeWake() {
@@ -512,7 +518,10 @@ public final class ThermalStatusHub: Sendable {
             s.sequence += 1
             s.current = status
             let wake = !s.wakePending && (s.wakePolicy == .everyStatus || !routine)
-            if wake { s.wakePending = true }
+            if wake {
+                s.wakePending = true
+                s.wakeSignals += 1
+            }
             return (MonitorUpdate(sequence: s.sequence, status: status, events: events),
                     Array(s.listeners.values), Array(s.eventStreams.values), Array(s.statusStreams.values), wake)
         }

@@ -114,6 +114,8 @@ enum Overlays {
         if let r = sampler.reads {
             samplerLine += " · file reads \(r.fileReads), open \(r.openFiles), stuck \(r.stuckFiles.count), timed out \(r.timedOutReads)"
         }
+        // A hung read retires the sampler thread and a successor takes over: worth seeing.
+        if sampler.retiredSamplers > 0 { samplerLine += " · sampler threads retired \(sampler.retiredSamplers)" }
         lines.append(("Runtime", theme.title))
         lines.append((samplerLine, .plain))
         lines.append(("  sample \(Format.fixed(st.sampleMilliseconds, places: 2)) ms · render \(Format.fixed(st.renderMilliseconds, places: 2)) ms · frames \(st.frames), skipped \(st.framesSkipped) · samples \(st.samples)", .plain))
