@@ -24,7 +24,12 @@ enum DeviceLocator {
         if let slot {
             let comps = path.split(separator: "/")
             if let i = comps.lastIndex(where: { $0 == slot }) {
-                let pciDir = comps[...i].joined(separator: "/")
+                // Built by hand: `joined` costs a generic type lookup at its first use.
+                var pciDir = ""
+                for c in comps[...i] {
+                    if !pciDir.isEmpty { pciDir += "/" }
+                    pciDir += c
+                }
                 info.pciVendor = root.value("\(pciDir)/vendor", Parse.string).value
             }
         }

@@ -142,9 +142,9 @@ struct HwmonLayout: Sendable {
 
             // Fans: every index that has a tachometer or a PWM output (a PWM-only header is
             // still a fan, shown with "no reading").
-            let fanIdx = Set(indices(files, prefix: "fan", suffixes: ["_input"]))
-                .union(indices(files, prefix: "pwm", suffixes: [""]))
-            let fans = fanIdx.sorted().map { n -> FanChannel in
+            let fanIdx = sortedUnique(indices(files, prefix: "fan", suffixes: ["_input"])
+                + indices(files, prefix: "pwm", suffixes: [""]))
+            let fans = fanIdx.map { n -> FanChannel in
                 var fi: [ReadingIssue] = []
                 let label = optional("fan\(n)_label")
                     ? root.take("\(dir)/fan\(n)_label", Parse.string, into: &fi, required: false) : nil
@@ -161,8 +161,8 @@ struct HwmonLayout: Sendable {
                     staticIssues: fi)
             }
 
-            let powerIdx = Set(indices(files, prefix: "power", suffixes: ["_average", "_input"]))
-            let power = powerIdx.sorted().map { n -> PowerChannel in
+            let powerIdx = indices(files, prefix: "power", suffixes: ["_average", "_input"])
+            let power = powerIdx.map { n -> PowerChannel in
                 var pi: [ReadingIssue] = []
                 let p = "power\(n)"
                 let label = optional("\(p)_label")
@@ -219,14 +219,14 @@ struct HwmonLayout: Sendable {
 
     /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted.
     static func indices(_ files: [String], prefix: String, suffixes: [String]) -> [Int] {
-        var out = Set<Int>()
+        var out: [Int] = []
         for name in files where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
             let digits = rest.prefix { $0.isASCII && $0.isNumber }
             guard !digits.isEmpty, let n = Int(digits) else { continue }
-            if suffixes.contains(String(rest.dropFirst(digits.count))) { out.insert(n) }
+            if suffixes.contains(String(rest.dropFirst(digits.count))) { out.append(n) }
         }
-        return out.sorted()
+        return sortedUnique(out)
     }
 
     mutating func sample(_ root: SysfsRoot, zones: [ThermalZone], time: Double) -> HwmonSample {
@@ -308,4 +308,12 @@ struct HwmonLayout: Sendable {
         }
         return out
     }
+}
+
+/// Ascending, each once: what `Set(xs).sorted()` gives, without a `Set<Int>` (whose first use
+/// costs a runtime conformance lookup in a one-shot run). Lists here are a handful long.
+func sortedUnique(_ xs: [Int]) -> [Int] {
+    var out: [Int] = []
+    for x in xs.sorted() where out.last != x { out.append(x) }
+    return out
 }

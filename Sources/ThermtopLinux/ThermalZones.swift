@@ -27,10 +27,10 @@ struct ZoneLayout: Sendable {
             let listed = listing.map(Set.init)
             func optional(_ name: String) -> Bool { listed?.contains(name) ?? true }
             let policy = optional("policy") ? root.take("\(dir)/policy", Parse.string, into: &issues, required: false) : nil
-            let tripIndices = Set(files.compactMap { name -> Int? in
+            let tripIndices = sortedUnique(files.compactMap { name -> Int? in
                 guard name.hasPrefix("trip_point_"), name.hasSuffix("_type") || name.hasSuffix("_temp") else { return nil }
                 return Int(name.dropFirst("trip_point_".count).prefix { $0.isNumber })
-            }).sorted()
+            })
             let trips = tripIndices.map { k in
                 readTrip(root, dir: dir, index: k, hasHysteresis: optional("trip_point_\(k)_hyst"))
             }

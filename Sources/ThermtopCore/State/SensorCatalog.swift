@@ -26,8 +26,8 @@ package enum SensorCatalog {
         if cpuNames.contains(n) || isARMCPUZone(n) { return .cpu }
         if gpuNames.contains(n) || (n.hasPrefix("gpu") && n.hasSuffix("_thermal")) { return .gpu }
         if diskNames.contains(n) { return .disk }
-        if wifiPrefixes.contains(where: n.hasPrefix) || n.contains("wifi") || n.contains("wlan") { return .wifi }
-        if n.hasPrefix("bat") || n.contains("battery") || n == "sbs" { return .battery }
+        if wifiPrefixes.contains(where: n.hasPrefix) || n.hasSubstring("wifi") || n.hasSubstring("wlan") { return .wifi }
+        if n.hasPrefix("bat") || n.hasSubstring("battery") || n == "sbs" { return .battery }
         if boardNames.contains(n) || boardPrefixes.contains(where: n.hasPrefix) { return .board }
         return .other
     }

@@ -98,7 +98,7 @@ extension TemperatureSensor {
             passiveTrips: usable.filter { $0.kind == .passive }.sorted { $0.celsius! < $1.celsius! },
             hotTrip: usable.filter { $0.kind == .hot }.min { $0.celsius! < $1.celsius! },
             criticalTrip: usable.filter { $0.kind == .critical }.min { $0.celsius! < $1.celsius! },
-            isBattery: name.lowercased().contains("bat"),
+            isBattery: name.lowercased().hasSubstring("bat"),
             location: zone.id, chip: zone.type, deviceInfo: zone.deviceInfo
         )
         asleep = zone.asleep
