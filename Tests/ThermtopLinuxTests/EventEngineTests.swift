@@ -24,15 +24,6 @@ struct EventEngineTests {
         return copy
     }
 
-    private func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = monotonicSeconds() + seconds
-        while monotonicSeconds() < end {
-            if condition() { return true }
-            usleep(2_000)
-        }
-        return condition()
-    }
-
     @Test("charger plugged: a power_supply-style uevent makes the sampler re-read, low power and tier update within 100 ms",
           .enabled(if: Needs.run(when: Needs.isRoot), "needs root to make the kernel send a uevent"))
     func chargerPluggedByUevent() throws {

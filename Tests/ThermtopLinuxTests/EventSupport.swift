@@ -58,6 +58,16 @@ func waitReadable(_ fd: Int32, events: Int16 = Int16(POLLIN), timeout: Double) -
     }
 }
 
+/// Check `condition` every 2 ms until it holds or `seconds` pass; whether it held.
+func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    let end = monotonicSeconds() + seconds
+    while monotonicSeconds() < end {
+        if condition() { return true }
+        usleep(2_000)
+    }
+    return condition()
+}
+
 func monotonicSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)

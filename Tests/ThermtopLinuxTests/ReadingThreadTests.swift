@@ -9,15 +9,6 @@ import Testing
 /// file never retires another thread.
 @Suite("Reading threads: reads on the sampler itself, retired by the watchdog when one hangs", .serialized)
 struct ReadingThreadTests {
-    private func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = monotonicSeconds() + seconds
-        while monotonicSeconds() < end {
-            if condition() { return true }
-            usleep(2_000)
-        }
-        return condition()
-    }
-
     /// Replace a file of a fixture copy by a FIFO nobody writes to (its open() blocks).
     private func hang(_ copy: FixtureCopy, _ file: String) throws -> String {
         let real = copy.url(file).resolvingSymlinksInPath().path
