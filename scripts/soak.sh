@@ -89,7 +89,10 @@ tmux -L "$sock" -f /dev/null new-session -d -s soak -x 120 -y 40 \
   "env LANG=C.UTF-8 TERM=tmux-256color '$binary' --delay '$delay' --sysfs-root '$root' --ppd-state '$work/state.ini'; sleep 600"
 shell=$(tmux -L "$sock" display-message -p -t soak '#{pane_pid}')
 pid=""
-for _ in $(seq 50); do pid=$(pgrep -P "$shell" -x thermtop || true); [ -n "$pid" ] && break; sleep 0.1; done
+# The process name is the binary's file name, cut to 15 characters by the kernel (a build
+# copied to /tmp/thermtop-5685e1d is "thermtop-5685e1").
+comm=$(basename "$binary" | cut -c1-15)
+for _ in $(seq 50); do pid=$(pgrep -P "$shell" -x "$comm" || true); [ -n "$pid" ] && break; sleep 0.1; done
 [ -n "$pid" ] || { echo "soak.sh: thermtop did not start" >&2; tmux -L "$sock" capture-pane -p -t soak >&2; exit 1; }
 
 sample() { # rss_kb fds threads
