@@ -66,11 +66,12 @@ public final class SysfsRoot: Sendable {
     public convenience init(path: String = "/sys", readDeadline: Double = ThermalConfig().readDeadlineSeconds,
                             stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds,
                             missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples,
-                movedCheckReads: Int = ThermalConfig().movedFileCheckReads) {
+                            movedCheckReads: Int = ThermalConfig().movedFileCheckReads) {
         var p = path
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
-        self.init(backend: FileSystemBackend(rootPath: p, movedCheckReads: movedCheckReads), path: p, readDeadline: readDeadline,
-                  stalledReadGrace: stalledReadGrace, missingRetrySamples: missingRetrySamples)
+        self.init(backend: FileSystemBackend(rootPath: p, movedCheckReads: movedCheckReads), path: p,
+                  readDeadline: readDeadline, stalledReadGrace: stalledReadGrace,
+                  missingRetrySamples: missingRetrySamples)
     }
 
     /// A root served by any backend (a replay); `path` is what it is shown as.
