@@ -4,4 +4,10 @@
 // is nothing to link.
 #include <sys/timerfd.h>   // the read watchdog's timer
 #include <sys/vfs.h>       // fstatfs: is an open file on sysfs?
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// The calling thread's kernel id (glibc's gettid() needs _GNU_SOURCE, which the Glibc module
+// is not built with): the watchdog looks at a reading thread's state in /proc by it.
+static inline int thermtop_gettid(void) { return (int)syscall(SYS_gettid); }
 #endif

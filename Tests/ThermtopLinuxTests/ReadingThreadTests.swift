@@ -9,6 +9,42 @@ import Testing
 /// file never retires another thread.
 @Suite("Reading threads: reads on the sampler itself, retired by the watchdog when one hangs", .serialized)
 struct ReadingThreadTests {
+    final class RecordingOwner: BlockingStepOwner {
+        let overran = Mutex<[String]>([])
+        let late = Mutex<[String]>([])
+        func stepOverran(_ label: String, started: Double, on thread: ReadingThread) { overran.withLock { $0.append(label) } }
+        func stepReturnedLate(_ label: String) { late.withLock { $0.append(label) } }
+    }
+
+    @Test("the watchdog retires a reading thread asleep in a step past its deadline, never one that is only busy or waiting for a CPU")
+    func onlyBlockedStepsAreHung() {
+        let owner = RecordingOwner()
+        let retired = Mutex<[String]>([])
+        let busyDone = Mutex(false)
+        // Runnable throughout (computing, or preempted on a loaded machine): not hung.
+        let busy = ReadingThread(name: "test-busy", deadline: 0.05) { t in retired.withLock { $0.append(t.name) } }
+        busy.start {
+            busy.guarded {
+                busy.step("busy", owner: owner) {
+                    let end = monotonicSeconds() + 0.3
+                    while monotonicSeconds() < end {}
+                }
+            }
+            busyDone.withLock { $0 = true }
+        }
+        #expect(waitUntil(3) { busyDone.withLock { $0 } })
+        #expect(retired.withLock { $0 }.isEmpty)
+        #expect(owner.overran.withLock { $0 }.isEmpty)
+        // Asleep in the step (as in a read that does not return): retired at the deadline; it
+        // reports coming back when the sleep ends, and then parks.
+        let sleeper = ReadingThread(name: "test-sleeper", deadline: 0.05) { t in retired.withLock { $0.append(t.name) } }
+        sleeper.start { sleeper.guarded { sleeper.step("sleep", owner: owner) { usleep(300_000) } } }
+        #expect(waitUntil(3) { retired.withLock { $0 } == ["test-sleeper"] })
+        #expect(owner.overran.withLock { $0 } == ["sleep"])
+        #expect(waitUntil(3) { owner.late.withLock { $0 } == ["sleep"] })
+        #expect(sleeper.isRetired && !busy.isRetired)
+    }
+
     /// Replace a file of a fixture copy by a FIFO nobody writes to (its open() blocks).
     private func hang(_ copy: FixtureCopy, _ file: String) throws -> String {
         let real = copy.url(file).resolvingSymlinksInPath().path

@@ -47,6 +47,8 @@ package final class ReadingThread: Sendable {
         var guardDepth = 0
         var retired = false
         var thread: UInt = 0
+        /// The kernel's id of the thread, for its state in /proc.
+        var tid: Int32 = 0
         /// Handover locks taken on this thread and not yet released: released for it when it
         /// is retired.
         var held: [ObjectIdentifier: HandoverLock] = [:]
@@ -70,7 +72,11 @@ package final class ReadingThread: Sendable {
     /// Run `body` on a new OS thread that is this reading thread.
     package func start(_ body: @escaping @Sendable () -> Void) {
         startThread(name: name) { [self] in
-            state.withLock { $0.thread = UInt(pthread_self()) }
+            let tid = thermtop_gettid()
+            state.withLock { s in
+                s.thread = UInt(pthread_self())
+                s.tid = tid
+            }
             pthread_setspecific(readingThreadKey, Unmanaged.passUnretained(self).toOpaque())
             body()
             pthread_setspecific(readingThreadKey, nil)
@@ -121,16 +127,46 @@ package final class ReadingThread: Sendable {
 
     enum Check { case overran(label: String, started: Double, owner: any BlockingStepOwner), recheck(at: Double) }
 
-    /// The watchdog's question at `now`: is the step in progress past its deadline? If so the
-    /// thread is retired (atomically with the step's end, so a read returning right now
-    /// either finishes normally or sees the retirement).
+    /// The watchdog's question at `now`: is the step in progress past its deadline, and is
+    /// the thread blocked in it? If so the thread is retired (atomically with the step's end,
+    /// so a read returning right now either finishes normally or sees the retirement).
+    ///
+    /// A thread the kernel has runnable is not hung, only not given a CPU (a loaded machine,
+    /// exactly when a thermal monitor runs): it is looked at again a deadline later rather
+    /// than retired for the scheduler's delay.
     func check(now: Double) -> Check {
-        state.withLock { s in
-            guard let step = s.step else { return .recheck(at: now + deadline) }
-            guard now >= step.started + deadline else { return .recheck(at: step.started + deadline) }
+        let (overdue, tid) = state.withLock { s -> (Step?, Int32) in
+            guard let step = s.step, now >= step.started + deadline else { return (nil, s.tid) }
+            return (step, s.tid)
+        }
+        guard let overdue else {
+            return state.withLock { s in .recheck(at: (s.step?.started ?? now) + deadline) }
+        }
+        if Self.isRunnable(tid) { return .recheck(at: now + deadline) }
+        return state.withLock { s in
+            // Only the step that was found blocked, if it is still the one in progress.
+            guard let step = s.step, step.started == overdue.started, step.label == overdue.label else {
+                return .recheck(at: (s.step?.started ?? now) + deadline)
+            }
             s.retired = true
             return .overran(label: step.label, started: step.started, owner: step.owner)
         }
+    }
+
+    /// Whether the kernel says the thread is running or runnable (state `R` in
+    /// /proc/self/task/TID/stat), as opposed to asleep in a syscall (`S`, `D`). Unknown (no
+    /// /proc): false, so a step past its deadline is treated as hung.
+    static func isRunnable(_ tid: Int32) -> Bool {
+        guard tid > 0 else { return false }
+        let fd = open("/proc/self/task/\(tid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0 else { return false }
+        // `tid (comm) S …`: the state follows the last ')' (comm may hold anything).
+        guard let paren = buffer[0..<n].lastIndex(of: UInt8(ascii: ")")), paren + 2 < n else { return false }
+        return buffer[paren + 2] == UInt8(ascii: "R")
     }
 
     func retire(label: String, started: Double, owner: any BlockingStepOwner) {
