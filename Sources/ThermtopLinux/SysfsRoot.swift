@@ -28,6 +28,8 @@ public final class SysfsRoot: Sendable {
     let gate: ReadGate
     /// Sample passes after which a missing value file is looked up again.
     let missingRetrySamples: Int
+    /// `ThermalConfig.inlineReadRetirementLimit`.
+    let retirementLimit: Int
     /// Released for a retired reading thread that held it (see `stepOverran`).
     private let passLock = HandoverLock()
     private let state = Mutex(PassState())
@@ -58,6 +60,8 @@ public final class SysfsRoot: Sendable {
         var gatedUntilClean = false
         /// A discovery pass was cut short by a retirement: the source's layout is half made.
         var abandonedDiscovery = false
+        /// Reading threads retired by this root's reads; at `retirementLimit`, no more inline reads.
+        var retirements = 0
     }
 
     /// - Parameters:
@@ -66,21 +70,24 @@ public final class SysfsRoot: Sendable {
     public convenience init(path: String = "/sys", readDeadline: Double = ThermalConfig().readDeadlineSeconds,
                             stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds,
                             missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples,
-                            movedCheckReads: Int = ThermalConfig().movedFileCheckReads) {
+                            movedCheckReads: Int = ThermalConfig().movedFileCheckReads,
+                            retirementLimit: Int = ThermalConfig().inlineReadRetirementLimit) {
         var p = path
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         self.init(backend: FileSystemBackend(rootPath: p, movedCheckReads: movedCheckReads), path: p,
                   readDeadline: readDeadline, stalledReadGrace: stalledReadGrace,
-                  missingRetrySamples: missingRetrySamples)
+                  missingRetrySamples: missingRetrySamples, retirementLimit: retirementLimit)
     }
 
     /// A root served by any backend (a replay); `path` is what it is shown as.
     public init(backend: any SysfsBackend, path: String, readDeadline: Double = ThermalConfig().readDeadlineSeconds,
                 stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds,
-                missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples) {
+                missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples,
+                retirementLimit: Int = ThermalConfig().inlineReadRetirementLimit) {
         self.path = path
         self.backend = backend
         self.missingRetrySamples = max(1, missingRetrySamples)
+        self.retirementLimit = max(0, retirementLimit)
         gate = ReadGate(backend: backend, deadline: readDeadline, grace: stalledReadGrace)
     }
 
@@ -220,7 +227,7 @@ public final class SysfsRoot: Sendable {
     /// The reading thread to read on inline, nil when reads go through reader threads.
     private func inlineThread() -> ReadingThread? {
         guard let thread = ReadingThread.current, ReadingThread.canGuard,
-              !state.withLock({ $0.gatedUntilClean }) else { return nil }
+              !state.withLock({ $0.gatedUntilClean || $0.retirements >= retirementLimit }) else { return nil }
         return thread
     }
 
@@ -311,6 +318,7 @@ extension SysfsRoot: BlockingStepOwner {
         state.withLock { s in
             s.slow.insert(label)
             s.gatedUntilClean = true
+            s.retirements += 1
             if s.kind == .discovery { s.abandonedDiscovery = true }
         }
     }

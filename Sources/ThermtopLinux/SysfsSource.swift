@@ -37,7 +37,8 @@ public final class SysfsSource: SensorSource {
         let root = SysfsRoot(path: path, readDeadline: config.readDeadlineSeconds,
                              stalledReadGrace: config.stalledReadGraceSeconds,
                              missingRetrySamples: config.missingFileRetrySamples,
-                             movedCheckReads: config.movedFileCheckReads)
+                             movedCheckReads: config.movedFileCheckReads,
+                             retirementLimit: config.inlineReadRetirementLimit)
         self.init(root: root, ppdStatePath: LinuxWakeSources.apply(toRoot: root.path) ? Self.defaultPPDStatePath : nil)
     }
 

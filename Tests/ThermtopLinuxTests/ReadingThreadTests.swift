@@ -136,6 +136,29 @@ struct ReadingThreadTests {
                 "\(String(describing: hub.current.snapshot.zone("thermal_zone0")))")
     }
 
+    @Test("after inlineReadRetirementLimit retirements a root reads through reader threads only, also once the file is fine again")
+    func retirementLimit() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        let root = SysfsRoot(path: copy.path, retirementLimit: 1)
+        let source = SysfsSource(root: root, ppdStatePath: nil)
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 0.05)
+        hub.start()
+        defer { hub.stop() }
+        #expect(waitUntil(5) { hub.current.sampler.samples >= 2 })
+        let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
+        #expect(waitUntil(3) { hub.current.sampler.retiredSamplers == 1 })
+        release(fifo)
+        try FileManager.default.removeItem(atPath: fifo)
+        try Data("45000\n".utf8).write(to: URL(fileURLWithPath: fifo))
+        #expect(waitUntil(3) { hub.current.snapshot.zone("thermal_zone0")?.celsius == 45.0 })
+        // Clean passes from here on, yet every sample still hands its reads over.
+        let batches = root.handedOffBatches, samples = hub.current.sampler.samples
+        #expect(waitUntil(3) { hub.current.sampler.samples >= samples + 5 })
+        #expect(root.handedOffBatches >= batches + 5, "the root read inline again after its limit")
+        #expect(hub.current.sampler.retiredSamplers == 1)
+    }
+
     @Test("a sampler retired inside a discovery pass: its successor rediscovers and every other device is there")
     func retiredDuringDiscovery() throws {
         let copy = try FixtureCopy("intel-laptop")

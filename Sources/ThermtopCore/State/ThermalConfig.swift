@@ -61,6 +61,11 @@ public struct ThermalConfig: Sendable, Equatable {
     /// many reads for having been moved away with something else put at its path (one `stat`
     /// of the path, which costs a walk of the whole path).
     public var movedFileCheckReads: Int = 5
+    /// After this many reads on a root have overrun the deadline on the sampler's own thread
+    /// (each retires that thread for a successor), the root reads through short-lived reader
+    /// threads only, as when a file hangs: a tree where reads keep stalling (a loaded
+    /// machine with a fixture being rewritten, a flaky bus) costs hand-offs, not threads.
+    public var inlineReadRetirementLimit: Int = 3
 
     public init() {}
 
