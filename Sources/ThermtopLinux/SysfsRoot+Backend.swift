@@ -181,7 +181,7 @@ package final class FileSystemBackend: SysfsBackend {
             var st = stat()
             let known = fstat(fd.rawValue, &st) == 0
             let onSysfs = known && Self.isOnSysfs(fd.rawValue)
-            let folder = onSysfs ? nil : identity(of: Self.folder(of: relative))
+            let folder = onSysfs ? nil : folderIdentity(of: relative)
             let kept = state.withLock { s -> Bool in
                 guard s.open[relative] == nil else { return false }
                 s.open[relative] = OpenFile(fd: fd, onSysfs: onSysfs, device: known ? UInt64(st.st_dev) : 0,
@@ -226,16 +226,7 @@ package final class FileSystemBackend: SysfsBackend {
     private func wasReplaced(_ file: OpenFile, _ relative: String) -> Bool {
         var open = stat()
         guard fstat(file.fd.rawValue, &open) == 0, open.st_nlink > 0 else { return true }
-        let folder = Self.folder(of: relative)
-        let seen = state.withLock { $0.foldersSeen[folder] }
-        let now: FileIdentity?
-        if let seen {
-            now = seen
-        } else {
-            now = identity(of: folder)
-            state.withLock { $0.foldersSeen[folder] = .some(now) }
-        }
-        guard let now, now == file.folder else { return true }
+        guard let now = folderIdentity(of: relative), now == file.folder else { return true }
         let due = state.withLock { s -> Bool in
             guard var f = s.open[relative] else { return true }
             f.readsSincePathCheck += 1
@@ -253,6 +244,16 @@ package final class FileSystemBackend: SysfsBackend {
         var st = stat()
         guard stat(absolute(relative), &st) == 0 else { return nil }
         return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
+    /// The identity of the folder holding `relative`: one `stat` per folder per sample, shared
+    /// by the folder's files (a reopen in the same sample takes it from there too).
+    private func folderIdentity(of relative: String) -> FileIdentity? {
+        let folder = Self.folder(of: relative)
+        if let seen = state.withLock({ $0.foldersSeen[folder] }) { return seen }
+        let now = identity(of: folder)
+        state.withLock { $0.foldersSeen[folder] = .some(now) }
+        return now
     }
 
     static func folder(of relative: String) -> String {

@@ -74,7 +74,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         lock.withLock { Set(stuck.keys).union(inFlight.values.map(\.path)) }
     }
 
-    var stuckPaths: [String] { lock.withLock { stuck.keys.sorted() } }
+    var stuckPaths: [String] { stuckSet.sorted() }
     var stallCount: Int { lock.withLock { stalls } }
     var batchCount: Int { lock.withLock { batches } }
     var readerThreads: Int { lock.withLock { readers.count + abandoned.count } }
@@ -89,7 +89,8 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         }
     }
 
-    func isStuck(_ path: String) -> Bool { lock.withLock { stuck[path] != nil } }
+    /// The paths stuck right now.
+    var stuckSet: Set<String> { lock.withLock { Set(stuck.keys) } }
 
     /// A read made outside the gate (on a reading thread) overran: answered like one of ours
     /// that hung, until `unstick`.

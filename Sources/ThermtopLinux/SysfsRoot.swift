@@ -236,10 +236,11 @@ public final class SysfsRoot: Sendable {
     private func readBatch(_ requests: [(path: String, keepOpen: Bool)]) -> [Result<String, ReadingIssue>] {
         guard backend.readsCanBlock else { return requests.map { backend.read($0.path, keepOpen: $0.keepOpen) } }
         guard let thread = inlineThread() else { return gate.readAll(requests) }
+        // Once per batch, not per file: a step that overruns retires this thread, which then
+        // never reads the rest of the batch, so the sets cannot go stale under it.
+        let avoid = state.withLock { $0.slow }.union(gate.stuckSet)
         return requests.map { r in
-            if state.withLock({ $0.slow.contains(r.path) }) || gate.isStuck(r.path) {
-                return gate.readAll([r])[0]
-            }
+            if avoid.contains(r.path) { return gate.readAll([r])[0] }
             return thread.guarded { thread.step(r.path, owner: self) { backend.read(r.path, keepOpen: r.keepOpen) } }
         }
     }

@@ -59,15 +59,21 @@ struct ReadingThreadTests {
         if fd >= 0 { close(fd) }
     }
 
+    /// A hub sampling `source` every 50 ms, started and past its first samples (stop it).
+    private func startedHub(_ source: SysfsSource) -> ThermalStatusHub {
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 0.05)
+        hub.start()
+        #expect(waitUntil(5) { hub.current.sampler.samples >= 3 })
+        return hub
+    }
+
     @Test("a started hub reads on its sampler thread: no batch is handed to reader threads in steady state")
     func steadyStateReadsInline() throws {
         let copy = try FixtureCopy("intel-laptop")
         defer { copy.remove() }
         let source = SysfsSource(path: copy.path)
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 0.05)
-        hub.start()
+        let hub = startedHub(source)
         defer { hub.stop() }
-        #expect(waitUntil(5) { hub.current.sampler.samples >= 3 })
         let batches = source.root.handedOffBatches
         let samples = hub.current.sampler.samples
         #expect(waitUntil(5) { hub.current.sampler.samples >= samples + 10 })
@@ -92,10 +98,8 @@ struct ReadingThreadTests {
         let copy = try FixtureCopy("intel-laptop")
         defer { copy.remove() }
         let source = SysfsSource(path: copy.path)
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 0.05)
-        hub.start()
+        let hub = startedHub(source)
         defer { hub.stop() }
-        #expect(waitUntil(5) { hub.current.sampler.samples >= 2 })
         let file = "class/thermal/thermal_zone0/temp"
         let fifo = try hang(copy, file)
         defer { release(fifo) }
@@ -142,10 +146,8 @@ struct ReadingThreadTests {
         defer { copy.remove() }
         let root = SysfsRoot(path: copy.path, retirementLimit: 1)
         let source = SysfsSource(root: root, ppdStatePath: nil)
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 0.05)
-        hub.start()
+        let hub = startedHub(source)
         defer { hub.stop() }
-        #expect(waitUntil(5) { hub.current.sampler.samples >= 2 })
         let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
         #expect(waitUntil(3) { hub.current.sampler.retiredSamplers == 1 })
         release(fifo)

@@ -27,7 +27,7 @@ package protocol BlockingStepOwner: AnyObject, Sendable {
     /// `label` has been blocked since `started`, past the deadline; its thread is retired.
     /// Called on the watchdog's thread.
     func stepOverran(_ label: String, started: Double, on thread: ReadingThread)
-    /// A step that overran has come back; its (retired) thread parks next.
+    /// A step that overran has come back; its (retired) thread ends next.
     func stepReturnedLate(_ label: String)
 }
 
@@ -110,7 +110,7 @@ package final class ReadingThread: Sendable {
 
     /// One blocking step (a read, a listing) on this thread. If it overran and the thread was
     /// retired meanwhile, this does not return: the owner hears that it came back, and the
-    /// thread parks.
+    /// thread ends.
     package func step<T>(_ label: String, owner: any BlockingStepOwner, _ body: () -> T) -> T {
         state.withLock { $0.step = Step(label: label, started: monotonicSeconds(), owner: owner) }
         let result = body()
@@ -120,7 +120,7 @@ package final class ReadingThread: Sendable {
         }
         if retired {
             owner.stepReturnedLate(label)
-            Self.park()
+            Self.end()
         }
         return result
     }
@@ -183,7 +183,7 @@ package final class ReadingThread: Sendable {
     /// successor. The thread ends here (`pthread_exit`: its stack is freed, the Swift frames
     /// above are not unwound, so what they retained stays retained; it holds no lock at this
     /// point, and the handover locks it took were released for it at retirement).
-    static func park() -> Never {
+    static func end() -> Never {
         pthread_exit(nil)
     }
 }
