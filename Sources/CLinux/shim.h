@@ -10,4 +10,10 @@
 // The calling thread's kernel id (glibc's gettid() needs _GNU_SOURCE, which the Glibc module
 // is not built with): the watchdog looks at a reading thread's state in /proc by it.
 static inline int thermtop_gettid(void) { return (int)syscall(SYS_gettid); }
+
+// getdents64(2) (glibc declares it only under _GNU_SOURCE): a folder listed from a descriptor
+// the reading layer keeps, to open the folder's files relative to it.
+static inline long thermtop_getdents64(int fd, void *buffer, unsigned long size) {
+    return syscall(SYS_getdents64, fd, buffer, size);
+}
 #endif

@@ -4,10 +4,48 @@ import ThermtopCore
 /// labels, and finds the power-management files that say whether it sleeps. Everything here
 /// is read once per rediscovery and never touches the sensor itself.
 enum DeviceLocator {
+    /// What one discovery has learnt about device folders: devices share ancestors (every
+    /// platform device has `devices/platform`, the zones and chips of one PCI device the same
+    /// folder), and each is looked at once per discovery, not once per device under it.
+    /// Made per discovery pass and dropped with it, so a device that changes is seen afresh.
+    final class Memo {
+        /// By device folder: whether `power/runtime_status` is there and managed.
+        var managedRuntimeStatus: [String: Bool] = [:]
+        /// By device folder: whether `power_state` is there.
+        var hasPowerState: [String: Bool] = [:]
+        /// By file: the text of `vendor` and `model` files read.
+        var strings: [String: String?] = [:]
+        init() {}
+
+        func string(_ root: SysfsRoot, _ file: String) -> String? {
+            if let known = strings[file] { return known }
+            let v = root.value(file, Parse.string).value
+            strings[file] = .some(v)
+            return v
+        }
+
+        /// Whether `folder/power/runtime_status` is managed, remembered as `key`'s answer (the
+        /// device folder a `device` link names, or the folder itself).
+        func runtimeStatusIsManaged(_ root: SysfsRoot, _ folder: String, key: String) -> Bool {
+            if let known = managedRuntimeStatus[key] { return known }
+            let m = DeviceLocator.managedRuntimeStatus(root, "\(folder)/power/runtime_status")
+            managedRuntimeStatus[key] = m
+            return m
+        }
+
+        /// Whether `folder/power_state` is there, remembered as `key`'s answer.
+        func hasPowerState(_ root: SysfsRoot, _ folder: String, key: String) -> Bool {
+            if let known = hasPowerState[key] { return known }
+            let e = root.exists("\(folder)/power_state")
+            hasPowerState[key] = e
+            return e
+        }
+    }
+
     /// The device a class entry belongs to. `link` is the entry's `device` link
     /// (`class/hwmon/hwmon2/device`); `entry` the class entry itself, used when there is no
     /// link (virtual zones, copied trees).
-    static func locate(_ root: SysfsRoot, entry: String, link: String) -> (info: DeviceInfo, path: String?) {
+    static func locate(_ root: SysfsRoot, entry: String, link: String, memo: Memo = Memo()) -> (info: DeviceInfo, path: String?) {
         let path: String?
         if let p = root.resolved(link), p.hasPrefix("devices/") {
             path = p
@@ -30,29 +68,33 @@ enum DeviceLocator {
                     if !pciDir.isEmpty { pciDir += "/" }
                     pciDir += c
                 }
-                info.pciVendor = root.value("\(pciDir)/vendor", Parse.string).value
+                info.pciVendor = memo.string(root, "\(pciDir)/vendor")
             }
         }
-        if key != "virtual", root.exists("\(path)/model") {
-            info.model = root.value("\(path)/model", Parse.string).value
-        }
+        // One read, not a lookup and a read: a missing `model` reads as missing, which is nil.
+        if key != "virtual" { info.model = memo.string(root, "\(path)/model") }
         return (info, path)
     }
 
     /// The files to check before reading a device's sensors: the first device up from it
     /// whose `power/runtime_status` is managed (not `unsupported`: class devices such as
     /// `nvme0` report that), and the nearest PCI `power_state`.
-    static func gate(_ root: SysfsRoot, devicePath: String?, link: String) -> PowerGate {
+    static func gate(_ root: SysfsRoot, devicePath: String?, link: String, memo: Memo = Memo()) -> PowerGate {
         var gate = PowerGate()
-        // A copied tree may hold the device as a plain folder: look there first.
-        if root.exists("\(link)/power_state") { gate.powerStateFile = "\(link)/power_state" }
-        if managedRuntimeStatus(root, "\(link)/power/runtime_status") { gate.runtimeStatusFile = "\(link)/power/runtime_status" }
+        // A copied tree may hold the device as a plain folder: look there first. When the link
+        // resolves to the device folder (as on sysfs), that is the folder's own answer, for the
+        // walk up from it and for the other devices under it.
+        let linkKey = devicePath.flatMap { root.resolved(link) == $0 ? $0 : nil } ?? link
+        if memo.hasPowerState(root, link, key: linkKey) { gate.powerStateFile = "\(link)/power_state" }
+        if memo.runtimeStatusIsManaged(root, link, key: linkKey) { gate.runtimeStatusFile = "\(link)/power/runtime_status" }
         guard var p = devicePath else { return gate }
         while p.hasPrefix("devices/"), gate.runtimeStatusFile == nil || gate.powerStateFile == nil {
-            if gate.runtimeStatusFile == nil, managedRuntimeStatus(root, "\(p)/power/runtime_status") {
+            if gate.runtimeStatusFile == nil, memo.runtimeStatusIsManaged(root, p, key: p) {
                 gate.runtimeStatusFile = "\(p)/power/runtime_status"
             }
-            if gate.powerStateFile == nil, root.exists("\(p)/power_state") { gate.powerStateFile = "\(p)/power_state" }
+            if gate.powerStateFile == nil, memo.hasPowerState(root, p, key: p) {
+                gate.powerStateFile = "\(p)/power_state"
+            }
             guard let slash = p.lastIndex(of: "/") else { break }
             p = String(p[..<slash])
         }

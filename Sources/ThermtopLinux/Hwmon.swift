@@ -82,7 +82,8 @@ struct HwmonLayout: Sendable {
     static let maxRPM = 50_000.0
     static let maxWatts = 2_000.0
 
-    static func discover(_ root: SysfsRoot, zones: [ZoneLayout], previous: [HwmonLayout] = []) -> [HwmonLayout] {
+    static func discover(_ root: SysfsRoot, zones: [ZoneLayout], previous: [HwmonLayout] = [],
+                         devices: DeviceLocator.Memo = DeviceLocator.Memo()) -> [HwmonLayout] {
         let base = "class/hwmon"
         var zonesByType: [String: [ZoneLayout]] = [:]
         for z in zones { if let t = z.type { zonesByType[normalise(t), default: []].append(z) } }
@@ -90,8 +91,9 @@ struct HwmonLayout: Sendable {
             let entry = "\(base)/\(device)"
             var dir = entry
             var issues: [ReadingIssue] = []
-            var chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false)
+            // Listed first: the folder's files are then opened relative to it (FileSystemBackend).
             let listing = root.list(dir)
+            var chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false)
             var files = listing ?? []
             var listed = listing != nil
             if !files.contains(where: isTempInput), let deviceFiles = root.list("\(dir)/device"),
@@ -102,8 +104,8 @@ struct HwmonLayout: Sendable {
                 if chip == nil { chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false) }
             }
             if chip == nil { issues.append(ReadingIssue(file: "\(entry)/name", reason: .missing)) }
-            let (info, devicePath) = DeviceLocator.locate(root, entry: entry, link: "\(entry)/device")
-            let gate = DeviceLocator.gate(root, devicePath: devicePath, link: "\(entry)/device")
+            let (info, devicePath) = DeviceLocator.locate(root, entry: entry, link: "\(entry)/device", memo: devices)
+            let gate = DeviceLocator.gate(root, devicePath: devicePath, link: "\(entry)/device", memo: devices)
             let chipName = chip ?? device
             let fileSet = Set(files)
             // An optional attribute not in the folder's listing is missing: not opened (most

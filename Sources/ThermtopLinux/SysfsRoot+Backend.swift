@@ -56,6 +56,12 @@ public struct SysfsIOStats: Sendable, Equatable {
     public var reopens = 0
     /// Descriptors currently kept open.
     public var openFiles = 0
+    /// Opens made relative to a listed folder's descriptor (one path component), included in
+    /// `opens` and `failedOpens`.
+    public var relativeOpens = 0
+    /// Folders kept open from a discovery's listings right now (closed when the sample after
+    /// it ends).
+    public var keptFolders = 0
     public init() {}
 }
 
@@ -72,6 +78,28 @@ public enum SysfsAccess: Sendable, Equatable {
 struct ValueFile: Equatable, Sendable {
     let rawValue: Int32
     func close() { _ = Glibc.close(rawValue) }
+}
+
+/// A folder listed during a discovery, kept open until the sample after it ends: its files are
+/// opened (`openat`), checked (`faccessat`) and stat'ed (`fstatat`) relative to it, one path
+/// component each, instead of by a walk of the whole path through the class links
+/// (`/sys/class/hwmon/hwmon2` -> `../../devices/pci0000:00/...`) for every attribute. Whoever
+/// uses the descriptor holds the object, so it is closed only once no reader is using it.
+final class ListedFolder: Sendable {
+    let fd: Int32
+    /// The entries as `getdents64` gave them (with `.` and `..`).
+    let names: [String]
+    init(fd: Int32, names: [String]) {
+        self.fd = fd
+        self.names = names
+    }
+    deinit { _ = Glibc.close(fd) }
+
+    /// Whether a name is in the listing: a name that is not was not there when the folder was
+    /// listed (in this pass), so looking it up would only fail.
+    func has(_ name: Substring) -> Bool {
+        names.contains { $0.utf8.elementsEqual(name.utf8) }
+    }
 }
 
 /// The real filesystem under `rootPath`. Value files (`keepOpen`) stay open and are read with
@@ -119,6 +147,9 @@ package final class FileSystemBackend: SysfsBackend {
         /// Folders of open value files looked at since the last sample ended (off sysfs): one
         /// `stat` per device folder per sample, not one per file.
         var foldersSeen: [String: FileIdentity?] = [:]
+        /// Folders listed since the last discovery started, until the sample after it ends
+        /// (at most `keptFolderLimit`).
+        var listed: [String: ListedFolder] = [:]
     }
 
     private let state = Mutex(State())
@@ -127,9 +158,14 @@ package final class FileSystemBackend: SysfsBackend {
     /// sysfs; `ThermalConfig.movedFileCheckReads`).
     let movedCheckReads: Int
 
-    public init(rootPath: String, movedCheckReads: Int = ThermalConfig().movedFileCheckReads) {
+    /// `ThermalConfig.discoveryFoldersKeptOpen`.
+    let keptFolderLimit: Int
+
+    public init(rootPath: String, movedCheckReads: Int = ThermalConfig().movedFileCheckReads,
+                keptFolderLimit: Int = ThermalConfig().discoveryFoldersKeptOpen) {
         self.rootPath = rootPath
         self.movedCheckReads = max(1, movedCheckReads)
+        self.keptFolderLimit = max(0, keptFolderLimit)
     }
 
     deinit {
@@ -143,10 +179,37 @@ package final class FileSystemBackend: SysfsBackend {
         relative.isEmpty ? rootPath : rootPath + "/" + relative
     }
 
+    /// The listed folder holding `relative` and the file's name in it, when the folder is
+    /// kept open (nil: go by the whole path).
+    private func inListedFolder(_ relative: String) -> (folder: ListedFolder, name: Substring)? {
+        guard let slash = relative.lastIndex(of: "/") else { return nil }
+        let name = relative[relative.index(after: slash)...]
+        guard !name.isEmpty, name != ".", name != ".." else { return nil }
+        let dir = relative[..<slash]
+        guard let folder = state.withLock({ s in s.listed.isEmpty ? nil : s.listed[String(dir)] }) else { return nil }
+        return (folder, name)
+    }
+
+    /// `open(2)` of a file by its path relative to the root: relative to its folder's kept
+    /// descriptor when there is one (a name not in that folder's listing fails as the kernel
+    /// would, ENOENT, without a lookup).
+    private func openFile(_ relative: String) -> Int32 {
+        if let (folder, name) = inListedFolder(relative) {
+            guard folder.has(name) else {
+                errno = ENOENT
+                return -1
+            }
+            state.withLock { $0.stats.relativeOpens += 1 }
+            return openat(folder.fd, String(name), O_RDONLY | O_CLOEXEC)
+        }
+        return open(absolute(relative), O_RDONLY | O_CLOEXEC)
+    }
+
     public var ioStats: SysfsIOStats? {
         state.withLock { s in
             var st = s.stats
             st.openFiles = s.open.count
+            st.keptFolders = s.listed.count
             return st
         }
     }
@@ -168,7 +231,7 @@ package final class FileSystemBackend: SysfsBackend {
                 }
             }
         }
-        let raw = open(absolute(relative), O_RDONLY | O_CLOEXEC)
+        let raw = openFile(relative)
         guard raw >= 0 else {
             let code = errno
             state.withLock { $0.stats.failedOpens += 1 }
@@ -251,7 +314,15 @@ package final class FileSystemBackend: SysfsBackend {
     private func folderIdentity(of relative: String) -> FileIdentity? {
         let folder = Self.folder(of: relative)
         if let seen = state.withLock({ $0.foldersSeen[folder] }) { return seen }
-        let now = identity(of: folder)
+        let now: FileIdentity?
+        if let listed = state.withLock({ $0.listed[folder] }) {
+            // The folder the path named when it was listed (in this pass): what a `stat` of
+            // its path gives, without the walk.
+            var st = stat()
+            now = fstat(listed.fd, &st) == 0 ? FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)) : nil
+        } else {
+            now = identity(of: folder)
+        }
         state.withLock { $0.foldersSeen[folder] = .some(now) }
         return now
     }
@@ -277,6 +348,7 @@ package final class FileSystemBackend: SysfsBackend {
     public func release(keeping: Set<String>) {
         let stale = state.withLock { s -> [ValueFile] in
             s.foldersSeen = [:]
+            s.listed = [:]
             let gone = s.open.filter { !keeping.contains($0.key) }
             for key in gone.keys { s.open[key] = nil }
             return gone.values.map(\.fd)
@@ -284,21 +356,55 @@ package final class FileSystemBackend: SysfsBackend {
         for fd in stale { closeCounted(fd) }
     }
 
+    /// What `opendir`/`readdir` give (with `.` and `..`), from one `open` and `getdents64`
+    /// into a stack buffer. The folder stays open (see `ListedFolder`) until the sample after
+    /// this discovery ends; a folder listed again meanwhile is answered from that listing.
     public func list(_ relative: String) -> [String]? {
-        guard let dir = opendir(absolute(relative)) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            names.append(name)
+        if let kept = state.withLock({ $0.listed[relative] }) { return kept.names }
+        // The flags opendir uses: O_DIRECTORY makes a FIFO or a file fail at once (ENOTDIR).
+        let fd = open(absolute(relative), O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard let names = Self.entries(fd) else {
+            _ = Glibc.close(fd)
+            return nil
+        }
+        let folder = ListedFolder(fd: fd, names: names)
+        state.withLock { s in
+            if s.listed[relative] == nil, s.listed.count < keptFolderLimit { s.listed[relative] = folder }
         }
         return names
     }
 
+    /// Every entry name of an open folder (`linux_dirent64` records: d_ino 8, d_off 8,
+    /// d_reclen 2, d_type 1, then the NUL-terminated name); nil when the kernel refuses.
+    static func entries(_ fd: Int32) -> [String]? {
+        withUnsafeTemporaryAllocation(byteCount: 16384, alignment: 8) { buffer -> [String]? in
+            var names: [String] = []
+            while true {
+                var n: Int
+                repeat {
+                    n = thermtop_getdents64(fd, buffer.baseAddress, UInt(buffer.count))
+                } while n < 0 && errno == EINTR
+                if n < 0 { return nil }
+                if n == 0 { return names }
+                var offset = 0
+                while offset < n {
+                    let record = buffer.baseAddress! + offset
+                    let length = Int(record.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
+                    guard length > 19 else { return nil }
+                    let name = (record + 19).assumingMemoryBound(to: CChar.self)
+                    names.append(String(cString: name))
+                    offset += length
+                }
+            }
+        }
+    }
+
     public func exists(_ relative: String) -> Bool {
-        access(absolute(relative), F_OK) == 0
+        if let (folder, name) = inListedFolder(relative) {
+            return folder.has(name) && faccessat(folder.fd, String(name), F_OK, 0) == 0
+        }
+        return access(absolute(relative), F_OK) == 0
     }
 
     public func resolved(_ relative: String) -> String? {
@@ -310,7 +416,10 @@ package final class FileSystemBackend: SysfsBackend {
     }
 
     public func discoveryStarts() {
-        state.withLock { $0.canonical = [:] }
+        state.withLock { s in
+            s.canonical = [:]
+            s.listed = [:]
+        }
     }
 
     /// What realpath(3) answers (every link followed, `.` and `..` applied to the resolved
@@ -358,7 +467,11 @@ package final class FileSystemBackend: SysfsBackend {
 
     public func isDirectory(_ relative: String) -> Bool {
         var st = stat()
-        guard stat(absolute(relative), &st) == 0 else { return false }
+        if let (folder, name) = inListedFolder(relative) {
+            guard folder.has(name), fstatat(folder.fd, String(name), &st, 0) == 0 else { return false }
+        } else {
+            guard stat(absolute(relative), &st) == 0 else { return false }
+        }
         return (st.st_mode & S_IFMT) == S_IFDIR
     }
 }

@@ -71,10 +71,11 @@ public final class SysfsRoot: Sendable {
                             stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds,
                             missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples,
                             movedCheckReads: Int = ThermalConfig().movedFileCheckReads,
-                            retirementLimit: Int = ThermalConfig().inlineReadRetirementLimit) {
+                            retirementLimit: Int = ThermalConfig().inlineReadRetirementLimit,
+                            keptFolderLimit: Int = ThermalConfig().discoveryFoldersKeptOpen) {
         var p = path
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
-        self.init(backend: FileSystemBackend(rootPath: p, movedCheckReads: movedCheckReads), path: p,
+        self.init(backend: FileSystemBackend(rootPath: p, movedCheckReads: movedCheckReads, keptFolderLimit: keptFolderLimit), path: p,
                   readDeadline: readDeadline, stalledReadGrace: stalledReadGrace,
                   missingRetrySamples: missingRetrySamples, retirementLimit: retirementLimit)
     }

@@ -38,7 +38,8 @@ public final class SysfsSource: SensorSource {
                              stalledReadGrace: config.stalledReadGraceSeconds,
                              missingRetrySamples: config.missingFileRetrySamples,
                              movedCheckReads: config.movedFileCheckReads,
-                             retirementLimit: config.inlineReadRetirementLimit)
+                             retirementLimit: config.inlineReadRetirementLimit,
+                             keptFolderLimit: config.discoveryFoldersKeptOpen)
         self.init(root: root, ppdStatePath: LinuxWakeSources.apply(toRoot: root.path) ? Self.defaultPPDStatePath : nil)
     }
 
@@ -74,9 +75,12 @@ public final class SysfsSource: SensorSource {
         // properties while its successor rediscovers.
         let previous = hwmon
         let found = root.withPass(.discovery) { () -> Layout in
-            let zones = ZoneLayout.discover(root)
-            var found = Layout(zones: zones, cooling: CoolingLayout.discover(root),
-                               hwmon: HwmonLayout.discover(root, zones: zones, previous: previous),
+            // Devices share folders (ancestors, a PCI device's zones and chips): each is looked
+            // at once in this discovery.
+            let devices = DeviceLocator.Memo()
+            let zones = ZoneLayout.discover(root, devices: devices)
+            var found = Layout(zones: zones, cooling: CoolingLayout.discover(root, devices: devices),
+                               hwmon: HwmonLayout.discover(root, zones: zones, previous: previous, devices: devices),
                                supplies: SupplyLayout.discover(root),
                                lowPower: LowPowerReader.discover(root, ppdState: ppdState),
                                throttle: ThrottleReader.discover(root), issues: [])

@@ -15,13 +15,14 @@ struct ZoneLayout: Sendable {
     /// For zones of a real device (iwlwifi, a PCI thermal device): whether it sleeps.
     var gate: PowerGate?
 
-    static func discover(_ root: SysfsRoot) -> [ZoneLayout] {
+    static func discover(_ root: SysfsRoot, devices: DeviceLocator.Memo = DeviceLocator.Memo()) -> [ZoneLayout] {
         let base = "class/thermal"
         var zones = (root.list(base) ?? []).filter { $0.hasPrefix("thermal_zone") }.map { id in
             let dir = "\(base)/\(id)"
             var issues: [ReadingIssue] = []
-            let type = root.take("\(dir)/type", Parse.string, into: &issues)
+            // Listed first: the folder's files are then opened relative to it (FileSystemBackend).
             let listing = root.list(dir)
+            let type = root.take("\(dir)/type", Parse.string, into: &issues)
             let files = listing ?? []
             // Optional attributes not in the listing are missing: not opened (see HwmonLayout).
             let listed = listing.map(Set.init)
@@ -35,14 +36,14 @@ struct ZoneLayout: Sendable {
                 readTrip(root, dir: dir, index: k, hasHysteresis: optional("trip_point_\(k)_hyst"))
             }
             issues += trips.compactMap(\.ignored)
-            let (info, path) = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device")
+            let (info, path) = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device", memo: devices)
             // Only a zone with its own `device` link can belong to a device that sleeps.
             let linked = root.resolved("\(dir)/device").map { $0.hasPrefix("devices/") } ?? false
             return ZoneLayout(id: id, dir: dir, type: type, policy: policy, trips: trips, staticIssues: issues,
                               hasMode: files.contains("mode"),
                               stableID: SensorIDs.make(device: info, middle: "thermal", channel: type ?? "zone"),
                               deviceInfo: info,
-                              gate: linked ? DeviceLocator.gate(root, devicePath: path, link: "\(dir)/device") : nil)
+                              gate: linked ? DeviceLocator.gate(root, devicePath: path, link: "\(dir)/device", memo: devices) : nil)
         }
         for (i, sid) in SensorIDs.disambiguate(zones.map(\.stableID)).enumerated() { zones[i].stableID = sid }
         return zones
@@ -92,7 +93,7 @@ struct CoolingLayout: Sendable {
     var staticIssues: [ReadingIssue]
     var stableID = ""
 
-    static func discover(_ root: SysfsRoot) -> [CoolingLayout] {
+    static func discover(_ root: SysfsRoot, devices: DeviceLocator.Memo = DeviceLocator.Memo()) -> [CoolingLayout] {
         let base = "class/thermal"
         var devices = (root.list(base) ?? []).filter { $0.hasPrefix("cooling_device") }.map { id in
             let dir = "\(base)/\(id)"
@@ -103,7 +104,7 @@ struct CoolingLayout: Sendable {
                 issues.append(ReadingIssue(file: "\(dir)/max_state", reason: .implausible, detail: "\(m)"))
                 maxState = nil
             }
-            let (info, _) = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device")
+            let (info, _) = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device", memo: devices)
             return CoolingLayout(id: id, dir: dir, type: type, maxState: maxState, staticIssues: issues,
                                  stableID: SensorIDs.make(device: info, middle: "cooling", channel: type ?? "cooling"))
         }

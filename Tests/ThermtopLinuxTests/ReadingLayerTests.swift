@@ -334,6 +334,78 @@ struct ReadingLayerTests {
         #expect(expected > 0, "\(name): no optional attribute to check")
     }
 
+    @Test("a discovery opens the attributes of the folders it listed relative to them, and closes those folders when the sample after it ends", arguments: [
+        "intel-laptop", "amd-desktop", "legion-go-s-couchside",
+    ])
+    func listedFoldersOpenRelative(name: String) throws {
+        let source = SysfsSource(path: Fixture.path(name))
+        let log = TapLog()
+        source.root.setTap { log.append($0) }
+        source.rediscover()
+        let accesses = log.take()
+        let listed = Set(accesses.compactMap { a -> String? in if case .list(let p, let names?) = a, !names.isEmpty { p } else { nil } })
+        let readInListed = accesses.filter { a in
+            guard case .read(let p, .success) = a else { return false }
+            return listed.contains(FileSystemBackend.folder(of: p))
+        }.count
+        let afterDiscovery = try #require(source.root.ioStats)
+        #expect(readInListed > 0)
+        // Each file read in a listed folder was opened relative to it (a whole-path open would
+        // walk the class link and the device path again for every attribute).
+        #expect(afterDiscovery.relativeOpens >= readInListed, "\(name): \(afterDiscovery.relativeOpens) relative opens for \(readInListed) files")
+        #expect(afterDiscovery.keptFolders > 0)
+        #expect(afterDiscovery.keptFolders <= ThermalConfig().discoveryFoldersKeptOpen)
+        _ = source.sample(at: 0)
+        #expect(try #require(source.root.ioStats).keptFolders == 0, "\(name): listed folders stay open after the sample")
+    }
+
+    @Test("no more folders than discoveryFoldersKeptOpen are kept open, and the rest still read the same")
+    func keptFolderLimit() throws {
+        var config = ThermalConfig()
+        config.discoveryFoldersKeptOpen = 2
+        let limited = SysfsSource(path: Fixture.path("intel-laptop"), config: config)
+        limited.rediscover()
+        #expect(try #require(limited.root.ioStats).keptFolders == 2)
+        config.discoveryFoldersKeptOpen = 0
+        let none = SysfsSource(path: Fixture.path("intel-laptop"), config: config)
+        let full = SysfsSource(path: Fixture.path("intel-laptop"))
+        let a = none.sample(at: 0), b = full.sample(at: 0)
+        #expect(try #require(none.root.ioStats).relativeOpens == 0)
+        #expect(a.zones.map(\.celsius) == b.zones.map(\.celsius))
+        #expect(a.zones.map(\.trips) == b.zones.map(\.trips))
+        #expect(a.hwmon.map(\.label) == b.hwmon.map(\.label))
+        #expect(a.hwmon.map(\.crit) == b.hwmon.map(\.crit))
+        #expect(a.batteries.map(\.model) == b.batteries.map(\.model))
+    }
+
+    @Test("a device folder shared by several devices (an ancestor, a PCI device) is looked at once per discovery", arguments: [
+        "intel-laptop", "amd-desktop", "gpu-disk-workstation",
+    ])
+    func sharedDeviceFoldersOncePerDiscovery(name: String) throws {
+        let source = SysfsSource(path: Fixture.path(name))
+        let log = TapLog()
+        source.root.setTap { log.append($0) }
+        func lookups() -> [String] {
+            log.take().compactMap { a -> String? in
+                switch a {
+                case .exists(let p, _): return "exists \(p)"
+                case .read(let p, _) where p.hasSuffix("/power/runtime_status") || p.hasSuffix("/vendor") || p.hasSuffix("/model"):
+                    return "read \(p)"
+                default: return nil
+                }
+            }
+        }
+        source.rediscover()
+        let first = lookups()
+        var seen: [String: Int] = [:]
+        for l in first { seen[l, default: 0] += 1 }
+        #expect(!first.isEmpty)
+        #expect(seen.filter { $0.value > 1 }.isEmpty, "\(name): looked up again: \(seen.filter { $0.value > 1 }.keys.sorted())")
+        // Remembered for one discovery only: the next one looks again.
+        source.rediscover()
+        #expect(Set(lookups()) == Set(first))
+    }
+
     @Test("static attributes read at discovery are not kept open")
     func staticsClosed() throws {
         let source = SysfsSource(path: Fixture.path("intel-laptop"))
