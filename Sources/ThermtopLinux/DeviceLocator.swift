@@ -95,7 +95,7 @@ enum DeviceLocator {
             if gate.powerStateFile == nil, memo.hasPowerState(root, p, key: p) {
                 gate.powerStateFile = "\(p)/power_state"
             }
-            guard let slash = p.lastIndex(of: "/") else { break }
+            guard let slash = p.utf8.lastIndex(of: UInt8(ascii: "/")) else { break }
             p = String(p[..<slash])
         }
         return gate

@@ -94,12 +94,6 @@ final class ListedFolder: Sendable {
         self.names = names
     }
     deinit { _ = Glibc.close(fd) }
-
-    /// Whether a name is in the listing: a name that is not was not there when the folder was
-    /// listed (in this pass), so looking it up would only fail.
-    func has(_ name: Substring) -> Bool {
-        names.contains { $0.utf8.elementsEqual(name.utf8) }
-    }
 }
 
 /// The real filesystem under `rootPath`. Value files (`keepOpen`) stay open and are read with
@@ -182,8 +176,8 @@ package final class FileSystemBackend: SysfsBackend {
     /// The listed folder holding `relative` and the file's name in it, when the folder is
     /// kept open (nil: go by the whole path).
     private func inListedFolder(_ relative: String) -> (folder: ListedFolder, name: Substring)? {
-        guard let slash = relative.lastIndex(of: "/") else { return nil }
-        let name = relative[relative.index(after: slash)...]
+        guard let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let name = relative[relative.utf8.index(after: slash)...]
         guard !name.isEmpty, name != ".", name != ".." else { return nil }
         let dir = relative[..<slash]
         guard let folder = state.withLock({ s in s.listed.isEmpty ? nil : s.listed[String(dir)] }) else { return nil }
@@ -191,14 +185,9 @@ package final class FileSystemBackend: SysfsBackend {
     }
 
     /// `open(2)` of a file by its path relative to the root: relative to its folder's kept
-    /// descriptor when there is one (a name not in that folder's listing fails as the kernel
-    /// would, ENOENT, without a lookup).
+    /// descriptor when there is one.
     private func openFile(_ relative: String) -> Int32 {
         if let (folder, name) = inListedFolder(relative) {
-            guard folder.has(name) else {
-                errno = ENOENT
-                return -1
-            }
             state.withLock { $0.stats.relativeOpens += 1 }
             return openat(folder.fd, String(name), O_RDONLY | O_CLOEXEC)
         }
@@ -328,7 +317,7 @@ package final class FileSystemBackend: SysfsBackend {
     }
 
     static func folder(of relative: String) -> String {
-        relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
+        relative.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(relative[..<$0]) } ?? ""
     }
 
     private func forget(_ relative: String, _ fd: ValueFile) {
@@ -402,7 +391,7 @@ package final class FileSystemBackend: SysfsBackend {
 
     public func exists(_ relative: String) -> Bool {
         if let (folder, name) = inListedFolder(relative) {
-            return folder.has(name) && faccessat(folder.fd, String(name), F_OK, 0) == 0
+            return faccessat(folder.fd, String(name), F_OK, 0) == 0
         }
         return access(absolute(relative), F_OK) == 0
     }
@@ -425,14 +414,19 @@ package final class FileSystemBackend: SysfsBackend {
     /// What realpath(3) answers (every link followed, `.` and `..` applied to the resolved
     /// path, nil when a component is missing, not a directory or loops), remembering each
     /// prefix it resolves until the next discovery.
+    ///
+    /// Paths are split at `/` bytes, as the kernel does (and far cheaper than by Characters).
     private func canonical(_ path: String, depth: Int = 0) -> String? {
         guard depth <= 40 else { return nil }   // ELOOP, as the kernel counts
+        if let known = state.withLock({ $0.canonical[path] }) { return known }
         let start = path.hasPrefix("/") ? "" : currentDirectory()
         var result = start
-        for part in (start + "/" + path).split(separator: "/", omittingEmptySubsequences: true) {
+        let full = start + "/" + path
+        for bytes in full.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            let part = Substring(bytes)
             if part == "." { continue }
             if part == ".." {
-                result = String(result[..<(result.lastIndex(of: "/") ?? result.startIndex)])
+                result = String(result[..<(result.utf8.lastIndex(of: UInt8(ascii: "/")) ?? result.startIndex)])
                 continue
             }
             let candidate = result + "/" + part
@@ -442,21 +436,28 @@ package final class FileSystemBackend: SysfsBackend {
                 continue
             }
             let resolved: String?
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let n = readlink(candidate, &buffer, Int(PATH_MAX))
-            if n >= 0 {
-                let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let link = withUnsafeTemporaryAllocation(byteCount: Int(PATH_MAX), alignment: 1) { buffer -> (String?, Int32) in
+                let n = readlink(candidate, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), buffer.count)
+                guard n >= 0 else { return (nil, errno) }
+                return (String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self), 0)
+            }
+            if let target = link.0 {
                 resolved = canonical(target.hasPrefix("/") ? target : result + "/" + target, depth: depth + 1)
-            } else if errno == EINVAL {
+            } else if link.1 == EINVAL {
                 resolved = candidate   // there, and not a link
             } else {
                 resolved = nil
             }
             state.withLock { $0.canonical[candidate] = .some(resolved) }
-            guard let resolved else { return nil }
+            guard let resolved else {
+                state.withLock { $0.canonical[path] = .some(nil) }
+                return nil
+            }
             result = resolved
         }
-        return result.isEmpty ? "/" : result
+        let answer = result.isEmpty ? "/" : result
+        state.withLock { $0.canonical[path] = .some(answer) }
+        return answer
     }
 
     private func currentDirectory() -> String {
@@ -468,7 +469,7 @@ package final class FileSystemBackend: SysfsBackend {
     public func isDirectory(_ relative: String) -> Bool {
         var st = stat()
         if let (folder, name) = inListedFolder(relative) {
-            guard folder.has(name), fstatat(folder.fd, String(name), &st, 0) == 0 else { return false }
+            guard fstatat(folder.fd, String(name), &st, 0) == 0 else { return false }
         } else {
             guard stat(absolute(relative), &st) == 0 else { return false }
         }

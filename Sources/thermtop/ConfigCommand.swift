@@ -11,19 +11,40 @@ struct ConfigOptions: ParsableArguments {
     @Flag(name: .customLong("no-config"), help: "Ignore the config file.")
     var noConfig = false
 
+    /// The same choice as plain values (`FastArguments` makes one without building this
+    /// struct's property wrappers).
+    var choice: ConfigChoice { ConfigChoice(configFile: configFile, noConfig: noConfig) }
+
+    func validate() throws { try choice.validate() }
+
+    /// The file that would be read: `--config`, else the default path (which may not exist).
+    var path: (path: String, required: Bool)? { choice.path }
+
+    /// The config in force. A broken file stops the command before anything starts, with every
+    /// problem on stderr and exit code 78 (EX_CONFIG).
+    func load() throws -> UserConfig { try choice.load() }
+
+    /// Warnings for rules that match none of `sensors` (not fatal outside `config --check`).
+    static func warnings(_ config: UserConfig, status: MonitorStatus) -> [String] {
+        ConfigFile.unknownSensors(config, sensors: status.snapshot.temperatureSensors).map(\.description)
+    }
+}
+
+/// `ConfigOptions` as plain values, and the config they give.
+struct ConfigChoice: Equatable {
+    var configFile: String?
+    var noConfig = false
+
     func validate() throws {
         if noConfig && configFile != nil { throw ValidationError("--config and --no-config cannot be used together.") }
     }
 
-    /// The file that would be read: `--config`, else the default path (which may not exist).
     var path: (path: String, required: Bool)? {
         if noConfig { return nil }
         if let f = configFile { return (f, true) }
         return ConfigFile.defaultPath(environment: ConfigFile.processEnvironment()).map { ($0, false) }
     }
 
-    /// The config in force. A broken file stops the command before anything starts, with every
-    /// problem on stderr and exit code 78 (EX_CONFIG).
     func load() throws -> UserConfig {
         guard let (path, required) = path else { return .empty }
         switch ConfigFile.load(path, required: required, parse: TOMLHelper.parse) {
@@ -39,11 +60,6 @@ struct ConfigOptions: ParsableArguments {
             printError("(`thermtop config --check` checks it; `--no-config` ignores it.)")
             throw ExitCode(78)
         }
-    }
-
-    /// Warnings for rules that match none of `sensors` (not fatal outside `config --check`).
-    static func warnings(_ config: UserConfig, status: MonitorStatus) -> [String] {
-        ConfigFile.unknownSensors(config, sensors: status.snapshot.temperatureSensors).map(\.description)
     }
 }
 

@@ -9,8 +9,9 @@ import ThermtopCore
 /// (`Benchmarks/oneshot.sh`, README "Performance").
 ///
 /// The rule: this either returns exactly the value `Thermtop.parseAsRoot` would (same command,
-/// same fields, validated the same way) or declines with nil, and ArgumentParser parses as
-/// always. It declines everything it does not fully understand: help, `--name=value`, `--`,
+/// same fields, validated the same way; for `status`, the same values as plain `StatusRun`,
+/// so no ArgumentParser struct is built at all on a one-shot's path) or declines with nil, and
+/// ArgumentParser parses as always. It declines everything it does not fully understand: help, `--name=value`, `--`,
 /// short or abbreviated names, repeats, values that look like options, any other subcommand or
 /// option, and any invocation whose validation fails (so every error message is still
 /// ArgumentParser's). `FastArgumentsTests` checks the equivalence on a corpus of vectors.
@@ -18,6 +19,8 @@ enum FastArguments {
     enum Parsed {
         /// `--version`: the text ArgumentParser prints (exit 0).
         case version(String)
+        /// `status`, as plain values (no ArgumentParser struct is built).
+        case status(StatusRun)
         case command(any ParsableCommand)
     }
 
@@ -66,6 +69,23 @@ enum FastArguments {
             }
         }
 
+        if status {
+            // What Status's validation checks of these (a root option after `status` is
+            // refused there: declined here).
+            guard delay == nil, !noColor, !ascii else { return nil }
+            let run = StatusRun(
+                source: SourceChoice(sysfsRoot: sysfsRoot, simulate: simulate, simulateState: simulateState,
+                                     lowPower: lowPower, ppdState: ppdState),
+                config: ConfigChoice(configFile: configFile, noConfig: noConfig), json: json)
+            do {
+                try run.source.validate()
+                try run.config.validate()
+            } catch {
+                return nil
+            }
+            return .status(run)
+        }
+
         var source = SourceOptions()
         source.sysfsRoot = sysfsRoot
         source.simulate = simulate
@@ -94,18 +114,7 @@ enum FastArguments {
             try config.validate()
             try hook.validate()
             try root.validate()
-            guard status else { return .command(root) }
-            var command = Status()
-            command.source = source
-            command.config = config
-            command.json = json
-            command.replay = nil
-            command.root = root
-            command.at = nil
-            try source.validate()
-            try config.validate()
-            try command.validate()
-            return .command(command)
+            return .command(root)
         } catch {
             return nil
         }

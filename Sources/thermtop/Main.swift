@@ -22,6 +22,9 @@ enum Main {
             case .version(let text)?:
                 print(text)
                 return
+            case .status(let run)?:
+                try MainActor.assumeIsolated { try run.report() }
+                return
             case .command(let parsed)?:
                 command = parsed
             case nil:

@@ -33,6 +33,43 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .customLong("ppd-state"), help: ArgumentHelp("power-profiles-daemon state file (default: /var/lib/power-profiles-daemon/state.ini for the live /sys).", valueName: "file"))
     var ppdState: String?
 
+    /// The same choices as plain values (what the commands act on; `FastArguments` makes one
+    /// without building this struct's property wrappers).
+    var choice: SourceChoice {
+        SourceChoice(sysfsRoot: sysfsRoot, simulate: simulate, simulateState: simulateState, lowPower: lowPower,
+                     ppdState: ppdState)
+    }
+
+    func validate() throws { try choice.validate() }
+
+    /// The checks on a `--sysfs-root` directory (also used by `record` and `capture`).
+    static func validateRoot(_ root: String) throws { try SourceChoice.validateRoot(root) }
+
+    var overrides: Overrides { choice.overrides }
+
+    /// The source the options ask for. `powerProfiles` (from `makeWakeSources`) gives the live
+    /// machine's source its D-Bus profile.
+    func makeSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
+        choice.makeSource(powerProfiles: powerProfiles)
+    }
+
+    /// The real sensors: `--sysfs-root` or the live `/sys` (what `0` goes back to).
+    func makeLiveSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
+        choice.makeLiveSource(powerProfiles: powerProfiles)
+    }
+
+    /// The live machine's event sources; nil for --simulate and --sysfs-root trees.
+    func makeWakeSources() -> LinuxWakeSources? { choice.makeWakeSources() }
+}
+
+/// `SourceOptions` as plain values, and what they make.
+struct SourceChoice: Equatable {
+    var sysfsRoot: String?
+    var simulate = false
+    var simulateState: ThermalState?
+    var lowPower: OnOff?
+    var ppdState: String?
+
     func validate() throws {
         if let root = sysfsRoot {
             if simulate { throw ValidationError("--sysfs-root and --simulate cannot be used together.") }
@@ -40,7 +77,6 @@ struct SourceOptions: ParsableArguments {
         }
     }
 
-    /// The checks on a `--sysfs-root` directory (also used by `record` and `capture`).
     static func validateRoot(_ root: String) throws {
             if root.isEmpty { throw ValidationError("--sysfs-root needs a directory (got an empty string).") }
             var st = stat()
@@ -72,13 +108,10 @@ struct SourceOptions: ParsableArguments {
 
     var overrides: Overrides { Overrides(thermalState: simulateState, lowPower: lowPower?.bool) }
 
-    /// The source the options ask for. `powerProfiles` (from `makeWakeSources`) gives the live
-    /// machine's source its D-Bus profile.
     func makeSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
         simulate ? SimulatedLaptop() : makeLiveSource(powerProfiles: powerProfiles)
     }
 
-    /// The real sensors: `--sysfs-root` or the live `/sys` (what `0` goes back to).
     func makeLiveSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
         let path = sysfsRoot ?? "/sys"
         let sysfs = ppdState.map { SysfsSource(root: SysfsRoot(path: path), ppdStatePath: $0) } ?? SysfsSource(path: path)

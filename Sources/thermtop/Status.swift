@@ -45,6 +45,34 @@ struct Status: AsyncParsableCommand {
 
     /// The whole command, synchronously (`Main` calls it on the main thread).
     @MainActor
+    func report() throws { try StatusRun(self).report() }
+}
+
+/// `thermtop status` as plain values, and the command itself. Made from a parsed `Status`, or
+/// by `FastArguments` straight from the command line: ArgumentParser's property wrappers cost
+/// runtime type lookups at their first use (a set of names per option, metadata per option
+/// type), which a one-shot report would pay on every run.
+struct StatusRun: Equatable {
+    var source: SourceChoice
+    var config: ConfigChoice
+    var json = false
+    var replayFile: String?
+    var at: Double?
+
+    init(source: SourceChoice, config: ConfigChoice, json: Bool, replayFile: String? = nil, at: Double? = nil) {
+        self.source = source
+        self.config = config
+        self.json = json
+        self.replayFile = replayFile
+        self.at = at
+    }
+
+    init(_ command: Status) {
+        self.init(source: command.source.choice, config: command.config.choice, json: command.json,
+                  replayFile: command.replayFile, at: command.at)
+    }
+
+    @MainActor
     func report() throws {
         StandardStreams.guardClosedDescriptors()
         try StandardStreams.requireStdout()

@@ -23,6 +23,8 @@ struct FastArgumentsTests {
     static func reference(_ arguments: [String]) -> String? {
         do {
             let command = try Thermtop.parseAsRoot(arguments)
+            // The fast path gives `status` as plain values: the parsed command's, compared.
+            if let status = command as? Status { return "StatusRun: \(StatusRun(status))" }
             return "\(type(of: command)): \(command)"
         } catch {
             guard Thermtop.exitCode(for: error) == .success else { return nil }
@@ -33,6 +35,7 @@ struct FastArgumentsTests {
     static func fast(_ arguments: [String]) -> String? {
         switch FastArguments.parse(arguments) {
         case .version(let text)?: return "exit 0: " + text
+        case .status(let run)?: return "StatusRun: \(run)"
         case .command(let command)?: return "\(type(of: command)): \(command)"
         case nil: return nil
         }
