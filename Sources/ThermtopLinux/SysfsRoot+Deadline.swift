@@ -8,7 +8,9 @@ import Glibc
 /// deadline, so a hung driver, a slow SMBus sensor or a FIFO in a fixture tree costs one
 /// deadline, not the sample.
 ///
-/// - One persistent reader thread serves every batch (it sleeps, untimed, between batches).
+/// - One reader thread serves every batch; it sleeps between batches, and ends after
+///   `idleExit` seconds without one (the next batch starts another), so a root that reads
+///   through the gate only for a while (a sampler after a stall) keeps no extra thread.
 /// - A read past its deadline is answered `timed-out`; its thread is abandoned (it exits
 ///   when the kernel finally returns) and the path is *stuck*: later batches answer it
 ///   `timed-out` at once, without touching it, until that read returns.
@@ -28,6 +30,8 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     let maxReaders: Int
     /// Seconds a hand-off spins before sleeping (0: sleep at once).
     let handoffSpin: Double
+    /// Seconds an idle reader waits for a batch before it ends.
+    let idleExit: Double
 
     private let lock = ConditionLock()
     private let work: ConditionLock.Condition
@@ -59,8 +63,9 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     private var closing = false
 
     init(backend: any SysfsBackend, deadline: Double, grace: Double, maxReaders: Int = 4,
-         handoffSpin: Double = 0.000_1) {
+         handoffSpin: Double = 0.000_1, idleExit: Double = ThermalConfig().idleReaderSeconds) {
         self.backend = backend
+        self.idleExit = max(0.001, idleExit)
         self.handoffSpin = max(0, min(handoffSpin, 0.001))
         self.deadline = max(0.001, deadline)
         self.grace = max(0.001, min(grace, deadline))
@@ -219,14 +224,21 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
                 continue
             }
             // Extra readers started after a stall leave once the queue is empty; the first
-            // stays, asleep until the next batch.
+            // stays, asleep until the next batch or for `idleExit`.
             if readers.count > 1 || closing {
                 readers.remove(id)
                 lock.unlock()
                 return
             }
             if spin(until: monotonicSeconds() + handoffSpin, while: { $0.head >= $0.queue.count }) { continue }
-            work.wait(until: nil)
+            let idleUntil = monotonicSeconds() + idleExit
+            work.wait(until: idleUntil)
+            if head >= queue.count, monotonicSeconds() >= idleUntil {
+                // `staffReaders` starts a reader for the next batch when none is left.
+                readers.remove(id)
+                lock.unlock()
+                return
+            }
         }
     }
 

@@ -14,9 +14,9 @@ import ThermtopCore
 /// Reads go through a deadline (`ThermalConfig.readDeadlineSeconds`): a file that does not
 /// answer in time is `timed-out`, the rest goes on, and it is not touched again while its read
 /// is still hung. On a `ReadingThread` (the monitor's sampler) the reads are made on that
-/// thread, guarded by the watchdog; a read that overruns retires the thread, and from then on
-/// that file, and every read until a pass completes without a stall, goes through reader
-/// threads (`ReadGate`). Elsewhere every read goes through reader threads, except on a backend
+/// thread, guarded by the watchdog; a read that overruns retires the thread, and then that
+/// file (for `ThermalConfig.inlineReadRetirementWindowSeconds`), and every read until a pass
+/// completes without a stall, goes through reader threads (`ReadGate`). Elsewhere every read goes through reader threads, except on a backend
 /// whose reads cannot block (a replay), which is read on the caller's thread. The source
 /// brackets its work in passes (`withPass`): within a `.sample` pass value files stay open and
 /// each is read once, with one `pread`; the files read in the previous pass of the same kind
@@ -30,6 +30,8 @@ public final class SysfsRoot: Sendable {
     let missingRetrySamples: Int
     /// `ThermalConfig.inlineReadRetirementLimit`.
     let retirementLimit: Int
+    /// `ThermalConfig.inlineReadRetirementWindowSeconds`.
+    let retirementWindow: Double
     /// Released for a retired reading thread that held it (see `stepOverran`).
     private let passLock = HandoverLock()
     private let state = Mutex(PassState())
@@ -52,16 +54,26 @@ public final class SysfsRoot: Sendable {
         var samplePasses = 0
         var readCount = 0
         var tap: (@Sendable (SysfsAccess) -> Void)?
-        /// Files whose read overran on a reading thread: read through reader threads from then
-        /// on, so one file cannot retire thread after thread.
-        var slow: Set<String> = []
+        /// Files whose read overran on a reading thread, with when: read through reader
+        /// threads for `retirementWindow`, so one file cannot retire thread after thread.
+        var slow: [String: Double] = [:]
         /// A read overran: every read goes through reader threads (which share one budget
         /// however many files hang) until a pass completes without a stall.
         var gatedUntilClean = false
         /// A discovery pass was cut short by a retirement: the source's layout is half made.
         var abandonedDiscovery = false
-        /// Reading threads retired by this root's reads; at `retirementLimit`, no more inline reads.
-        var retirements = 0
+        /// When this root's reads retired a reading thread, within the last `retirementWindow`;
+        /// at `retirementLimit` of them, no inline reads until the oldest leaves the window.
+        var retirements: [Double] = []
+
+        /// Forget what left the window; true when the root may read inline.
+        mutating func mayReadInline(now: Double, limit: Int, window: Double) -> Bool {
+            if let first = retirements.first, first <= now - window { retirements.removeAll { $0 <= now - window } }
+            if !slow.isEmpty, slow.values.contains(where: { $0 <= now - window }) {
+                slow = slow.filter { $0.value > now - window }
+            }
+            return !gatedUntilClean && retirements.count < limit
+        }
     }
 
     /// - Parameters:
@@ -72,24 +84,30 @@ public final class SysfsRoot: Sendable {
                             missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples,
                             movedCheckReads: Int = ThermalConfig().movedFileCheckReads,
                             retirementLimit: Int = ThermalConfig().inlineReadRetirementLimit,
+                            retirementWindow: Double = ThermalConfig().inlineReadRetirementWindowSeconds,
+                            idleReader: Double = ThermalConfig().idleReaderSeconds,
                             keptFolderLimit: Int = ThermalConfig().discoveryFoldersKeptOpen) {
         var p = path
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         self.init(backend: FileSystemBackend(rootPath: p, movedCheckReads: movedCheckReads, keptFolderLimit: keptFolderLimit), path: p,
                   readDeadline: readDeadline, stalledReadGrace: stalledReadGrace,
-                  missingRetrySamples: missingRetrySamples, retirementLimit: retirementLimit)
+                  missingRetrySamples: missingRetrySamples, retirementLimit: retirementLimit,
+                  retirementWindow: retirementWindow, idleReader: idleReader)
     }
 
     /// A root served by any backend (a replay); `path` is what it is shown as.
     public init(backend: any SysfsBackend, path: String, readDeadline: Double = ThermalConfig().readDeadlineSeconds,
                 stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds,
                 missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples,
-                retirementLimit: Int = ThermalConfig().inlineReadRetirementLimit) {
+                retirementLimit: Int = ThermalConfig().inlineReadRetirementLimit,
+                retirementWindow: Double = ThermalConfig().inlineReadRetirementWindowSeconds,
+                idleReader: Double = ThermalConfig().idleReaderSeconds) {
         self.path = path
         self.backend = backend
         self.missingRetrySamples = max(1, missingRetrySamples)
         self.retirementLimit = max(0, retirementLimit)
-        gate = ReadGate(backend: backend, deadline: readDeadline, grace: stalledReadGrace)
+        self.retirementWindow = max(0, retirementWindow)
+        gate = ReadGate(backend: backend, deadline: readDeadline, grace: stalledReadGrace, idleExit: idleReader)
     }
 
     deinit { gate.shutdown() }
@@ -227,8 +245,11 @@ public final class SysfsRoot: Sendable {
 
     /// The reading thread to read on inline, nil when reads go through reader threads.
     private func inlineThread() -> ReadingThread? {
-        guard let thread = ReadingThread.current, ReadingThread.canGuard,
-              !state.withLock({ $0.gatedUntilClean || $0.retirements >= retirementLimit }) else { return nil }
+        guard let thread = ReadingThread.current, ReadingThread.canGuard else { return nil }
+        let now = monotonicSeconds()
+        guard state.withLock({ $0.mayReadInline(now: now, limit: retirementLimit, window: retirementWindow) }) else {
+            return nil
+        }
         return thread
     }
 
@@ -239,7 +260,7 @@ public final class SysfsRoot: Sendable {
         guard let thread = inlineThread() else { return gate.readAll(requests) }
         // Once per batch, not per file: a step that overruns retires this thread, which then
         // never reads the rest of the batch, so the sets cannot go stale under it.
-        let avoid = state.withLock { $0.slow }.union(gate.stuckSet)
+        let avoid = state.withLock { Set($0.slow.keys) }.union(gate.stuckSet)
         return requests.map { r in
             if avoid.contains(r.path) { return gate.readAll([r])[0] }
             return thread.guarded { thread.step(r.path, owner: self) { backend.read(r.path, keepOpen: r.keepOpen) } }
@@ -317,10 +338,11 @@ public final class SysfsRoot: Sendable {
 extension SysfsRoot: BlockingStepOwner {
     package func stepOverran(_ label: String, started: Double, on thread: ReadingThread) {
         gate.markStuck(label, since: started)
+        let now = monotonicSeconds()
         state.withLock { s in
-            s.slow.insert(label)
+            s.slow[label] = now
             s.gatedUntilClean = true
-            s.retirements += 1
+            s.retirements.append(now)
             if s.kind == .discovery { s.abandonedDiscovery = true }
         }
     }

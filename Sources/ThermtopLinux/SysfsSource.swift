@@ -39,6 +39,8 @@ public final class SysfsSource: SensorSource {
                              missingRetrySamples: config.missingFileRetrySamples,
                              movedCheckReads: config.movedFileCheckReads,
                              retirementLimit: config.inlineReadRetirementLimit,
+                             retirementWindow: config.inlineReadRetirementWindowSeconds,
+                             idleReader: config.idleReaderSeconds,
                              keptFolderLimit: config.discoveryFoldersKeptOpen)
         self.init(root: root, ppdStatePath: LinuxWakeSources.apply(toRoot: root.path) ? Self.defaultPPDStatePath : nil)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import CLinux
 @testable import ThermtopCore
 @testable import ThermtopLinux
 
@@ -43,6 +44,97 @@ struct ReadingThreadTests {
         #expect(owner.overran.withLock { $0 } == ["sleep"])
         #expect(waitUntil(3) { owner.late.withLock { $0 } == ["sleep"] })
         #expect(sleeper.isRetired && !busy.isRetired)
+    }
+
+    @Test("a step past its deadline: retired if asleep interruptibly, waited for until the uninterruptible deadline if asleep in D, never retired while runnable")
+    func verdictByKernelState() {
+        let d = 0.25, u = 5.0
+        func v(_ now: Double, _ state: ReadingThread.KernelState) -> ReadingThread.Verdict {
+            ReadingThread.verdict(started: 100, now: now, state: state, deadline: d, uninterruptibleDeadline: u)
+        }
+        // A FIFO with no writer, a device that never answers: hung at the deadline.
+        #expect(v(100.25, .asleep) == .retire)
+        // A lock, a page, the disk: looked at again every deadline, up to 5 s from the start.
+        #expect(v(100.25, .uninterruptible) == .recheck(at: 100.5))
+        #expect(v(104.9, .uninterruptible) == .recheck(at: 105))
+        #expect(v(105, .uninterruptible) == .retire)
+        // It may turn into an interruptible wait meanwhile: retired when seen so.
+        #expect(v(101, .asleep) == .retire)
+        // Waiting for a CPU is never a hang, however long.
+        #expect(v(100.25, .runnable) == .recheck(at: 100.5))
+        #expect(v(200, .runnable) == .recheck(at: 200.25))
+        // The uninterruptible deadline is never shorter than the deadline.
+        #expect(ReadingThread(name: "t", deadline: 1, uninterruptibleDeadline: 0.1) { _ in }.uninterruptibleDeadline == 1)
+    }
+
+    @Test("the kernel state of a reading thread: asleep in a FIFO read is interruptible, computing is runnable")
+    func kernelStateOfThreads() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-kstate-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let tids = Mutex<[String: Int32]>([:])
+        let stop = Mutex(false)
+        startThread(name: "test-fifo") {
+            tids.withLock { $0["fifo"] = thermtop_gettid() }
+            let fd = open(fifo, O_RDONLY)   // blocks until a writer opens it
+            if fd >= 0 { close(fd) }
+        }
+        startThread(name: "test-busy") {
+            tids.withLock { $0["busy"] = thermtop_gettid() }
+            while !stop.withLock({ $0 }) {}
+        }
+        defer {
+            stop.withLock { $0 = true }
+            let w = open(fifo, O_WRONLY | O_NONBLOCK)
+            if w >= 0 { close(w) }
+        }
+        #expect(waitUntil(3) { tids.withLock { $0.count } == 2 })
+        let fifoTid = try #require(tids.withLock { $0["fifo"] })
+        let busyTid = try #require(tids.withLock { $0["busy"] })
+        #expect(waitUntil(3) { ReadingThread.kernelState(fifoTid) == .asleep })
+        #expect(waitUntil(3) { ReadingThread.kernelState(busyTid) == .runnable })
+        #expect(ReadingThread.kernelState(0) == .asleep, "an unknown thread must count as asleep (hung), not runnable")
+    }
+
+    @Test("a reader thread with no batch for idleReaderSeconds ends, and the next batch starts one")
+    func idleReaderEnds() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        let root = SysfsRoot(path: copy.path, idleReader: 0.1)
+        #expect((try? root.read("class/thermal/thermal_zone0/temp").get()) != nil)
+        #expect(root.handedOffBatches == 1)
+        #expect(waitUntil(5) { root.gate.readerThreads == 0 }, "the idle reader stayed")
+        #expect((try? root.read("class/thermal/thermal_zone1/temp").get()) != nil)
+        #expect(root.handedOffBatches == 2)
+        #expect(waitUntil(5) { root.gate.readerThreads == 0 })
+    }
+
+    @Test("retirements leave the budget after inlineReadRetirementWindowSeconds: the root reads inline again and keeps no reader thread")
+    func retirementBudgetRecovers() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        let root = SysfsRoot(path: copy.path, retirementLimit: 1, retirementWindow: 1, idleReader: 0.1)
+        let source = SysfsSource(root: root, ppdStatePath: nil)
+        let hub = startedHub(source)
+        defer { hub.stop() }
+        let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
+        #expect(waitUntil(3) { hub.current.sampler.retiredSamplers == 1 })
+        release(fifo)
+        try FileManager.default.removeItem(atPath: fifo)
+        try Data("45000\n".utf8).write(to: URL(fileURLWithPath: fifo))
+        #expect(waitUntil(3) { hub.current.snapshot.zone("thermal_zone0")?.celsius == 45.0 })
+        // Past the window: every read inline again (the once-slow file too), and the reader
+        // thread the gated samples used has ended.
+        #expect(waitUntil(5) {
+            let batches = root.handedOffBatches, samples = hub.current.sampler.samples
+            guard waitUntil(2, { hub.current.sampler.samples >= samples + 5 }) else { return false }
+            return root.handedOffBatches == batches
+        }, "the root still hands reads over after its retirements left the window")
+        #expect(waitUntil(3) { root.gate.readerThreads == 0 }, "a reader thread stayed after the stall")
+        #expect(hub.current.snapshot.zone("thermal_zone0")?.celsius == 45.0)
+        #expect(hub.current.sampler.retiredSamplers == 1)
     }
 
     /// Replace a file of a fixture copy by a FIFO nobody writes to (its open() blocks).

@@ -18,9 +18,10 @@ import Synchronization
 // *retires* the thread: the step's owner marks the file stuck, and the thread's owner starts a
 // successor that carries on without that file. The retired thread is never resumed into the
 // code it was running (that code's state now belongs to the successor): when its read finally
-// returns it reports that, then ends. Owners bound how often that can happen (a file that
-// overran once is read through reader threads from then on, and a root stops reading inline
-// after a few retirements).
+// returns it reports that, then ends. A read the kernel has asleep uninterruptibly (a lock, a
+// page, the disk) is not hung but slow, and gets a longer deadline first (see `verdict`).
+// Owners bound how often a retirement can happen (a file that overran is read through reader
+// threads for a while, and a root stops reading inline after a few retirements in a window).
 
 /// Told about the blocking steps it started on a reading thread.
 package protocol BlockingStepOwner: AnyObject, Sendable {
@@ -34,6 +35,8 @@ package protocol BlockingStepOwner: AnyObject, Sendable {
 /// A thread that makes its own blocking reads and may be retired when one overruns.
 package final class ReadingThread: Sendable {
     package let deadline: Double
+    /// How long a step asleep uninterruptibly (state `D`) may run before it counts as hung.
+    package let uninterruptibleDeadline: Double
     package let name: String
     private let onRetire: @Sendable (ReadingThread) -> Void
 
@@ -55,11 +58,18 @@ package final class ReadingThread: Sendable {
     }
     private let state = Mutex(State())
 
-    /// - Parameter onRetire: called on the watchdog's thread once this thread is retired
-    ///   (after the step's owner was told): start a successor there.
-    package init(name: String, deadline: Double, onRetire: @escaping @Sendable (ReadingThread) -> Void) {
+    /// - Parameters:
+    ///   - deadline: `ThermalConfig.readDeadlineSeconds`.
+    ///   - uninterruptibleDeadline: `ThermalConfig.uninterruptibleReadDeadlineSeconds` (never
+    ///     shorter than `deadline`).
+    ///   - onRetire: called on the watchdog's thread once this thread is retired (after the
+    ///     step's owner was told): start a successor there.
+    package init(name: String, deadline: Double,
+                 uninterruptibleDeadline: Double = ThermalConfig().uninterruptibleReadDeadlineSeconds,
+                 onRetire: @escaping @Sendable (ReadingThread) -> Void) {
         self.name = name
         self.deadline = max(0.001, deadline)
+        self.uninterruptibleDeadline = max(self.deadline, uninterruptibleDeadline)
         self.onRetire = onRetire
     }
 
@@ -127,13 +137,42 @@ package final class ReadingThread: Sendable {
 
     enum Check { case overran(label: String, started: Double, owner: any BlockingStepOwner), recheck(at: Double) }
 
+    /// What the kernel says a thread is doing (the state letter in /proc/self/task/TID/stat).
+    package enum KernelState: Sendable, Equatable {
+        /// `R`: running, or runnable and waiting for a CPU.
+        case runnable
+        /// `D`: asleep uninterruptibly, on a lock, a page, the disk or a driver's transfer.
+        case uninterruptible
+        /// Anything else (`S`: asleep until an event that may never come, such as a FIFO's
+        /// writer), or unknown (no /proc).
+        case asleep
+    }
+
+    package enum Verdict: Sendable, Equatable { case retire, recheck(at: Double) }
+
+    /// The rule for a step that started at `started` and is past `deadline` at `now`:
+    /// - runnable: not hung, only not given a CPU (a loaded machine, exactly when a thermal
+    ///   monitor runs): looked at again a deadline later;
+    /// - asleep uninterruptibly: a wait the kernel ends by itself, slow under load, or a driver
+    ///   stuck in its transfer: waited for until `uninterruptibleDeadline` after its start,
+    ///   looked at every deadline meanwhile (it may turn into an interruptible wait);
+    /// - asleep otherwise: hung, retired.
+    package static func verdict(started: Double, now: Double, state: KernelState,
+                                deadline: Double, uninterruptibleDeadline: Double) -> Verdict {
+        switch state {
+        case .runnable:
+            return .recheck(at: now + deadline)
+        case .uninterruptible where now < started + uninterruptibleDeadline:
+            return .recheck(at: min(started + uninterruptibleDeadline, now + deadline))
+        case .uninterruptible, .asleep:
+            return .retire
+        }
+    }
+
     /// The watchdog's question at `now`: is the step in progress past its deadline, and is
-    /// the thread blocked in it? If so the thread is retired (atomically with the step's end,
-    /// so a read returning right now either finishes normally or sees the retirement).
-    ///
-    /// A thread the kernel has runnable is not hung, only not given a CPU (a loaded machine,
-    /// exactly when a thermal monitor runs): it is looked at again a deadline later rather
-    /// than retired for the scheduler's delay.
+    /// the thread hung in it (`verdict`)? If so the thread is retired (atomically with the
+    /// step's end, so a read returning right now either finishes normally or sees the
+    /// retirement).
     func check(now: Double) -> Check {
         let (overdue, tid) = state.withLock { s -> (Step?, Int32) in
             guard let step = s.step, now >= step.started + deadline else { return (nil, s.tid) }
@@ -142,7 +181,9 @@ package final class ReadingThread: Sendable {
         guard let overdue else {
             return state.withLock { s in .recheck(at: (s.step?.started ?? now) + deadline) }
         }
-        if Self.isRunnable(tid) { return .recheck(at: now + deadline) }
+        let verdict = Self.verdict(started: overdue.started, now: now, state: Self.kernelState(tid),
+                                   deadline: deadline, uninterruptibleDeadline: uninterruptibleDeadline)
+        if case .recheck(let at) = verdict { return .recheck(at: at) }
         return state.withLock { s in
             // Only the step that was found blocked, if it is still the one in progress.
             guard let step = s.step, step.started == overdue.started, step.label == overdue.label else {
@@ -153,20 +194,24 @@ package final class ReadingThread: Sendable {
         }
     }
 
-    /// Whether the kernel says the thread is running or runnable (state `R` in
-    /// /proc/self/task/TID/stat), as opposed to asleep in a syscall (`S`, `D`). Unknown (no
-    /// /proc): false, so a step past its deadline is treated as hung.
-    static func isRunnable(_ tid: Int32) -> Bool {
-        guard tid > 0 else { return false }
+    /// The thread's state in /proc/self/task/TID/stat. Unknown (no /proc): `.asleep`, so a
+    /// step past its deadline is treated as hung.
+    package static func kernelState(_ tid: Int32) -> KernelState {
+        guard tid > 0 else { return .asleep }
         let fd = open("/proc/self/task/\(tid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return .asleep }
         defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let n = read(fd, &buffer, buffer.count)
-        guard n > 0 else { return false }
-        // `tid (comm) S …`: the state follows the last ')' (comm may hold anything).
-        guard let paren = buffer[0..<n].lastIndex(of: UInt8(ascii: ")")), paren + 2 < n else { return false }
-        return buffer[paren + 2] == UInt8(ascii: "R")
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            guard n > 0 else { return .asleep }
+            // `tid (comm) S …`: the state follows the last ')' (comm may hold anything).
+            guard let paren = buffer[0..<n].lastIndex(of: UInt8(ascii: ")")), paren + 2 < n else { return .asleep }
+            switch buffer[paren + 2] {
+            case UInt8(ascii: "R"): return .runnable
+            case UInt8(ascii: "D"): return .uninterruptible
+            default: return .asleep
+            }
+        }
     }
 
     func retire(label: String, started: Double, owner: any BlockingStepOwner) {
@@ -183,7 +228,15 @@ package final class ReadingThread: Sendable {
     /// successor. The thread ends here (`pthread_exit`: its stack is freed, the Swift frames
     /// above are not unwound, so what they retained stays retained; it holds no lock at this
     /// point, and the handover locks it took were released for it at retirement).
+    ///
+    /// Its malloc arena (glibc gives a thread started while the others live an arena of its
+    /// own) goes to the next thread started, but keeps the pages it had touched: they are
+    /// handed back first (`malloc_trim`, which walks every arena's free chunks once), so a
+    /// retirement costs the frames' few retained objects, not the arena's whole footprint.
     static func end() -> Never {
+        #if canImport(Glibc)
+        _ = malloc_trim(0)
+        #endif
         pthread_exit(nil)
     }
 }
@@ -323,11 +376,15 @@ extension ReadingThread {
     /// Run `work` on a reading thread and return its result: on this thread if it is one (the
     /// sampler), else on a new one the caller waits for. If a read retires that thread, a
     /// successor runs `work` again (the file that hung is then answered `timed-out` at once).
-    package static func run<T: Sendable>(name: String, deadline: Double, _ work: @escaping @Sendable () -> T) -> T {
+    package static func run<T: Sendable>(name: String, deadline: Double,
+                                         uninterruptibleDeadline: Double = ThermalConfig().uninterruptibleReadDeadlineSeconds,
+                                         _ work: @escaping @Sendable () -> T) -> T {
         if current != nil { return work() }
         let result = Handoff<T>()
         @Sendable func launch() {
-            ReadingThread(name: name, deadline: deadline) { _ in launch() }.start { result.put(work()) }
+            ReadingThread(name: name, deadline: deadline, uninterruptibleDeadline: uninterruptibleDeadline) { _ in
+                launch()
+            }.start { result.put(work()) }
         }
         launch()
         return result.take()

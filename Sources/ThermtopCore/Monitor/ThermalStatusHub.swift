@@ -331,8 +331,10 @@ public final class ThermalStatusHub: Sendable {
 
     /// The sampler thread, or its successor when a read retired the last one.
     private func startSampler(succeeding: Bool) {
-        let deadline = model.withLock { $0.config.readDeadlineSeconds }
-        ReadingThread(name: "thermtop-sample", deadline: deadline) { [self] _ in
+        let (deadline, uninterruptible) = model.withLock {
+            ($0.config.readDeadlineSeconds, $0.config.uninterruptibleReadDeadlineSeconds)
+        }
+        ReadingThread(name: "thermtop-sample", deadline: deadline, uninterruptibleDeadline: uninterruptible) { [self] _ in
             state.withLock { $0.sampler.retiredSamplers += 1 }
             startSampler(succeeding: true)
         }.start { [self] in samplerLoop(succeeding: succeeding) }
@@ -488,8 +490,10 @@ public final class ThermalStatusHub: Sendable {
     /// or for `sample()`/`refresh()` without `start()` a thread the caller waits for.
     private func onReadingThread<T: Sendable>(_ work: @escaping @Sendable () -> T) -> T {
         guard box.source.readsCanBlock else { return work() }
-        let deadline = model.withLock { $0.config.readDeadlineSeconds }
-        return ReadingThread.run(name: "thermtop-read", deadline: deadline, work)
+        let (deadline, uninterruptible) = model.withLock {
+            ($0.config.readDeadlineSeconds, $0.config.uninterruptibleReadDeadlineSeconds)
+        }
+        return ReadingThread.run(name: "thermtop-read", deadline: deadline, uninterruptibleDeadline: uninterruptible, work)
     }
 
     /// Publish the last status again with the sampler's current info (an event source came

@@ -70,6 +70,24 @@ public struct ThermalConfig: Sendable, Equatable {
     /// threads only, as when a file hangs: a tree where reads keep stalling (a loaded
     /// machine with a fixture being rewritten, a flaky bus) costs hand-offs, not threads.
     public var inlineReadRetirementLimit: Int = 3
+    /// `inlineReadRetirementLimit` counts the retirements of this many seconds, and a file
+    /// whose read overran on the sampler's thread is read through reader threads for this long:
+    /// a stall that passed (a load that ended, a bus that recovered) does not keep costing a
+    /// hand-off per read, and a reader thread, for the rest of the run.
+    public var inlineReadRetirementWindowSeconds: Double = 300
+    /// A read on the sampler's own thread past `readDeadlineSeconds` that the kernel has asleep
+    /// *uninterruptibly* (state `D`: waiting for a lock, a page, the disk or a bus transfer,
+    /// waits the kernel ends by itself) is given this long, counted from its start, before the
+    /// thread is retired. On a loaded machine such waits pass `readDeadlineSeconds` routinely
+    /// (a directory lock held by a starved writer, an inode freed with a synchronous discard,
+    /// a code page read back under heavy I/O); retiring the sampler for them cost a thread, its
+    /// retained frames and a malloc arena each time. A read asleep *interruptibly* (`S`: a FIFO
+    /// with no writer, a device that never answers) is retired at `readDeadlineSeconds` as
+    /// before. Reads through reader threads (`status`, files that overran) keep the short deadline.
+    public var uninterruptibleReadDeadlineSeconds: Double = 5
+    /// A reader thread with nothing to read for this long ends (the next batch starts one): a
+    /// root that went through reader threads for a while (after a stall) keeps no extra thread.
+    public var idleReaderSeconds: Double = 2
 
     public init() {}
 
