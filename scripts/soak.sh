@@ -6,6 +6,7 @@
 # devices coming and going do on a live /sys.
 #
 #   scripts/soak.sh [--seconds N (600)] [--warmup W (N/10, at least 30)] [--delay D (0.2)] [--binary PATH]
+#                   [--log FILE (keep the samples: seconds rss_kb fds threads)]
 #
 # Samples thermtop's RSS, open descriptors and threads from /proc every 2 s. Passes when the
 # process is alive and answering keys at the end, RSS grew < 1024 kB after warm-up (mean of
@@ -15,16 +16,20 @@
 # last third after warm-up may not exceed the maximum over everything before it, warm-up
 # included). Prints one line:
 #   SOAK seconds=600 delay=0.2 samples=… rss_warm_kb=… rss_end_kb=… growth_kb=… … result=pass
+# with the thread count's range and every change of it (`thread_changes=t:n,…`, seconds since
+# start, warm-up included) and the sampler threads retired by reads that hung past their
+# deadline (`retired=`, from the debug overlay at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=600; warmup=""; delay=0.2; binary=.build/debug/thermtop
+seconds=600; warmup=""; delay=0.2; binary=.build/debug/thermtop; keep_log=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds=$2; shift 2 ;;
     --warmup) warmup=$2; shift 2 ;;
     --delay) delay=$2; shift 2 ;;
     --binary) binary=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --log) keep_log=$2; shift 2 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "soak.sh: unknown argument $1" >&2; exit 64 ;;
   esac
 done
@@ -115,8 +120,15 @@ while :; do
 done
 # Keys still answered: d opens the debug overlay.
 tmux -L "$sock" send-keys -t soak d; sleep 1
-keys=no; tmux -L "$sock" capture-pane -p -t soak | grep -q "debug (d closes)" && keys=yes
+overlay=$(tmux -L "$sock" capture-pane -p -t soak)
+keys=no; grep -q "debug (d closes)" <<<"$overlay" && keys=yes
+# The overlay names retired sampler threads only when there were some.
+retired=0; [ "$keys" = yes ] || retired=unknown
+r=$(grep -o 'sampler threads retired [0-9]*' <<<"$overlay" | grep -o '[0-9]*$' || true); [ -n "$r" ] && retired=$r
 tmux -L "$sock" send-keys -t soak q
+[ -n "$keep_log" ] && cp "$log" "$keep_log"
+thread_changes=$(awk '$4 != last { printf "%s%d:%d", sep, $1, $4; sep = ","; last = $4 }' "$log")
+thread_range=$(awk 'NR == 1 || $4 < lo { lo = $4 } NR == 1 || $4 > hi { hi = $4 } END { print lo "-" hi }' "$log")
 stats=$(awk -v w="$warmup" '
   { all++; fall[all] = $3; if (all == 1) r0 = $2 }
   $1 >= w { n++; r[n] = $2; f[n] = $3; h[n] = $4 }
@@ -133,5 +145,5 @@ result=pass
 [ "$fds_last" -le "$fds_first" ] || result=fail
 [ "$threads_moved" = 0 ] || result=fail
 [ "$keys" = yes ] || result=fail
-echo "SOAK seconds=$seconds warmup=$warmup delay=$delay samples=$n rss_start_kb=$rss_0 rss_warm_kb=$rss_w rss_end_kb=$rss_e rss_max_kb=$max_rss growth_kb=$growth fds_max_before=$fds_first fds_max_last_third=$fds_last threads=$thr_w→$thr_e keys=$keys result=$result date=$(date -u +%Y-%m-%dT%H:%MZ)"
+echo "SOAK seconds=$seconds warmup=$warmup delay=$delay samples=$n rss_start_kb=$rss_0 rss_warm_kb=$rss_w rss_end_kb=$rss_e rss_max_kb=$max_rss growth_kb=$growth fds_max_before=$fds_first fds_max_last_third=$fds_last threads=$thr_w→$thr_e threads_range=$thread_range thread_changes=$thread_changes retired=$retired keys=$keys result=$result date=$(date -u +%Y-%m-%dT%H:%MZ)"
 [ "$result" = pass ]
