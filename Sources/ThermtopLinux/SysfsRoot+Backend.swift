@@ -27,6 +27,8 @@ public protocol SysfsBackend: Sendable {
     func release(keeping: Set<String>)
     /// A discovery pass starts: forget anything remembered about the tree's links.
     func discoveryStarts()
+    /// A discovery pass is over: let go of what only it needed (folders kept open).
+    func discoveryEnds()
     /// Whether a read can block (files: a hung driver, a FIFO). Reads that cannot (a replay's
     /// recorded files, in memory) are made on the caller's thread, with no deadline and no
     /// reader thread. Default true.
@@ -38,6 +40,7 @@ public protocol SysfsBackend: Sendable {
 extension SysfsBackend {
     public func release(keeping: Set<String>) {}
     public func discoveryStarts() {}
+    public func discoveryEnds() {}
     public var readsCanBlock: Bool { true }
     public var ioStats: SysfsIOStats? { nil }
 }
@@ -59,9 +62,10 @@ public struct SysfsIOStats: Sendable, Equatable {
     /// Opens made relative to a listed folder's descriptor (one path component), included in
     /// `opens` and `failedOpens`.
     public var relativeOpens = 0
-    /// Folders kept open from a discovery's listings right now (closed when the sample after
-    /// it ends).
+    /// Folders kept open from a discovery's listings right now (closed when it ends).
     public var keptFolders = 0
+    /// The most folders kept open at once since creation.
+    public var peakKeptFolders = 0
     public init() {}
 }
 
@@ -80,11 +84,16 @@ struct ValueFile: Equatable, Sendable {
     func close() { _ = Glibc.close(rawValue) }
 }
 
-/// A folder listed during a discovery, kept open until the sample after it ends: its files are
-/// opened (`openat`), checked (`faccessat`) and stat'ed (`fstatat`) relative to it, one path
-/// component each, instead of by a walk of the whole path through the class links
+/// A folder listed during a discovery, kept open until the discovery ends: its files are opened
+/// (`openat`), checked (`faccessat`) and stat'ed (`fstatat`) relative to it, one path component
+/// each, instead of by a walk of the whole path through the class links
 /// (`/sys/class/hwmon/hwmon2` -> `../../devices/pci0000:00/...`) for every attribute. Whoever
 /// uses the descriptor holds the object, so it is closed only once no reader is using it.
+///
+/// Not kept into the sample that follows: with the value files that sample opens, a laptop's
+/// tree passes 64 open descriptors, and the kernel grows a multi-threaded process's descriptor
+/// table past 64 only after an RCU grace period (`expand_fdtable` -> `synchronize_rcu`): 7-15 ms
+/// of waiting in one `openat` on the benchmark's fake laptop, far more than the walks saved.
 final class ListedFolder: Sendable {
     let fd: Int32
     /// The entries as `getdents64` gave them (with `.` and `..`).
@@ -141,9 +150,9 @@ package final class FileSystemBackend: SysfsBackend {
         /// Folders of open value files looked at since the last sample ended (off sysfs): one
         /// `stat` per device folder per sample, not one per file.
         var foldersSeen: [String: FileIdentity?] = [:]
-        /// Folders listed since the last discovery started, until the sample after it ends
-        /// (at most `keptFolderLimit`).
+        /// Folders listed in the discovery under way (at most `keptFolderLimit`).
         var listed: [String: ListedFolder] = [:]
+        var discovering = false
     }
 
     private let state = Mutex(State())
@@ -337,7 +346,6 @@ package final class FileSystemBackend: SysfsBackend {
     public func release(keeping: Set<String>) {
         let stale = state.withLock { s -> [ValueFile] in
             s.foldersSeen = [:]
-            s.listed = [:]
             let gone = s.open.filter { !keeping.contains($0.key) }
             for key in gone.keys { s.open[key] = nil }
             return gone.values.map(\.fd)
@@ -346,8 +354,8 @@ package final class FileSystemBackend: SysfsBackend {
     }
 
     /// What `opendir`/`readdir` give (with `.` and `..`), from one `open` and `getdents64`
-    /// into a stack buffer. The folder stays open (see `ListedFolder`) until the sample after
-    /// this discovery ends; a folder listed again meanwhile is answered from that listing.
+    /// into a stack buffer. In a discovery the folder stays open (see `ListedFolder`) until it
+    /// ends; a folder listed again meanwhile is answered from that listing.
     public func list(_ relative: String) -> [String]? {
         if let kept = state.withLock({ $0.listed[relative] }) { return kept.names }
         // The flags opendir uses: O_DIRECTORY makes a FIFO or a file fail at once (ENOTDIR).
@@ -359,7 +367,9 @@ package final class FileSystemBackend: SysfsBackend {
         }
         let folder = ListedFolder(fd: fd, names: names)
         state.withLock { s in
-            if s.listed[relative] == nil, s.listed.count < keptFolderLimit { s.listed[relative] = folder }
+            guard s.discovering, s.listed[relative] == nil, s.listed.count < keptFolderLimit else { return }
+            s.listed[relative] = folder
+            s.stats.peakKeptFolders = max(s.stats.peakKeptFolders, s.listed.count)
         }
         return names
     }
@@ -408,7 +418,19 @@ package final class FileSystemBackend: SysfsBackend {
         state.withLock { s in
             s.canonical = [:]
             s.listed = [:]
+            s.discovering = true
         }
+    }
+
+    public func discoveryEnds() {
+        // Taken out under the lock, closed outside it (a folder a reader still holds closes
+        // when that reader lets go).
+        let closing = state.withLock { s -> [String: ListedFolder] in
+            s.discovering = false
+            defer { s.listed = [:] }
+            return s.listed
+        }
+        _ = closing
     }
 
     /// What realpath(3) answers (every link followed, `.` and `..` applied to the resolved

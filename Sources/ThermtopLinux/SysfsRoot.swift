@@ -182,6 +182,8 @@ public final class SysfsRoot: Sendable {
             if kind == .sample {
                 backend.release(keeping: Set(recorded).union(gate.busyPaths))
                 gate.closeStallWindow()
+            } else {
+                backend.discoveryEnds()
             }
         }
         return try body()

@@ -334,7 +334,7 @@ struct ReadingLayerTests {
         #expect(expected > 0, "\(name): no optional attribute to check")
     }
 
-    @Test("a discovery opens the attributes of the folders it listed relative to them, and closes those folders when the sample after it ends", arguments: [
+    @Test("a discovery opens the attributes of the folders it listed relative to them, and closes those folders when it ends", arguments: [
         "intel-laptop", "amd-desktop", "legion-go-s-couchside",
     ])
     func listedFoldersOpenRelative(name: String) throws {
@@ -353,10 +353,13 @@ struct ReadingLayerTests {
         // Each file read in a listed folder was opened relative to it (a whole-path open would
         // walk the class link and the device path again for every attribute).
         #expect(afterDiscovery.relativeOpens >= readInListed, "\(name): \(afterDiscovery.relativeOpens) relative opens for \(readInListed) files")
-        #expect(afterDiscovery.keptFolders > 0)
-        #expect(afterDiscovery.keptFolders <= ThermalConfig().discoveryFoldersKeptOpen)
+        #expect(afterDiscovery.peakKeptFolders > 0)
+        #expect(afterDiscovery.peakKeptFolders <= ThermalConfig().discoveryFoldersKeptOpen)
+        // Closed with the discovery, before a sample opens its value files (descriptors past
+        // 64 cost a threaded process an RCU grace period).
+        #expect(afterDiscovery.keptFolders == 0, "\(name): listed folders stay open after the discovery")
         _ = source.sample(at: 0)
-        #expect(try #require(source.root.ioStats).keptFolders == 0, "\(name): listed folders stay open after the sample")
+        #expect(try #require(source.root.ioStats).keptFolders == 0)
     }
 
     @Test("no more folders than discoveryFoldersKeptOpen are kept open, and the rest still read the same")
@@ -365,7 +368,7 @@ struct ReadingLayerTests {
         config.discoveryFoldersKeptOpen = 2
         let limited = SysfsSource(path: Fixture.path("intel-laptop"), config: config)
         limited.rediscover()
-        #expect(try #require(limited.root.ioStats).keptFolders == 2)
+        #expect(try #require(limited.root.ioStats).peakKeptFolders == 2)
         config.discoveryFoldersKeptOpen = 0
         let none = SysfsSource(path: Fixture.path("intel-laptop"), config: config)
         let full = SysfsSource(path: Fixture.path("intel-laptop"))

@@ -61,10 +61,12 @@ public struct ThermalConfig: Sendable, Equatable {
     /// many reads for having been moved away with something else put at its path (one `stat`
     /// of the path, which costs a walk of the whole path).
     public var movedFileCheckReads: Int = 5
-    /// Folders a discovery lists are kept open (at most this many) until the sample after it
-    /// ends, so the files in them are opened, checked and stat'ed relative to the folder (one
-    /// path component) instead of by a walk of the whole path through the class links.
-    public var discoveryFoldersKeptOpen: Int = 64
+    /// Folders a discovery lists are kept open (at most this many) until it ends, so the files
+    /// in them are opened, checked and stat'ed relative to the folder (one path component)
+    /// instead of by a walk of the whole path through the class links. Kept under 64 with the
+    /// process's other descriptors: growing the descriptor table past 64 costs a threaded
+    /// process an RCU grace period (milliseconds).
+    public var discoveryFoldersKeptOpen: Int = 32
     /// After this many reads on a root have overrun the deadline on the sampler's own thread
     /// (each retires that thread for a successor), the root reads through short-lived reader
     /// threads only, as when a file hangs: a tree where reads keep stalling (a loaded
