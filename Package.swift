@@ -65,30 +65,35 @@ let package = Package(
             ],
             // Release builds only (debug builds, and so `swift test`, keep the defaults); every
             // figure is in README "Performance":
-            // - A position-dependent executable (-no-pie). A PIE build carries ~40 000 relative
-            //   relocations (Swift metadata is full of pointers) that the loader applies at every
-            //   start, dirtying ~1 MB of data pages.
-            // - libstdc++ (the Swift runtime's C++ library) linked statically: Linker/static/
-            //   libstdc++.so is a one-line linker script (`INPUT(libstdc++.a)`) found first on
-            //   the search path, which takes the system's static archive instead. The loader no
-            //   longer maps, relocates and initialises libstdc++.so at every start, and only the
-            //   few members the runtime uses are linked. (ncursesw, tinfo and zlib stay shared:
-            //   SwiftPM puts the system library directory ahead of this one for them.)
+            // - A fully static executable (-static-executable: glibc, libm, libstdc++, ncursesw,
+            //   tinfo and zlib from their static archives, no ld.so). The dashboard's peak RSS was
+            //   ~40% shared libraries the process maps whole and faults in 64 KB at a time (libc
+            //   alone 1.65 MB resident, libm 0.4, ld.so 0.2, ncurses/tinfo/zlib/libgcc_s 0.6 MB);
+            //   linked in, only the functions used are there, placed with the rest (below).
+            //   libsystemd is still dlopen'ed by CSystemd on first use: glibc's static dlopen
+            //   loads it with its own libc.so, which sd-bus only uses behind its own API (no
+            //   pointer it allocates is freed here; StatusPowerProfilesTests runs the binary
+            //   against a real bus: THERMTOP_BINARY=<release thermtop> swift test --filter
+            //   PowerProfiles).
+            // - Position-dependent (-no-pie). A PIE build carries ~40 000 relative relocations
+            //   (Swift metadata is full of pointers) applied at every start, dirtying ~1 MB of
+            //   data pages.
             // - Linked by lld with Linker/symbol-order.txt (Benchmarks/symbol-order.sh writes it):
-            //   the ~2 000 functions a run executes are placed together. The kernel maps code
-            //   64 KB around each page fault, so hot code spread over 10 MB of .text made most of
-            //   it resident. This module's functions get a section each (-function-sections) so
-            //   they can be moved one by one; the library targets cannot carry unsafe flags
-            //   (packages that depend on them would refuse them).
+            //   the functions the dashboard executes first, together, then those only --version
+            //   and status add. The kernel maps code 64 KB around each page fault, so hot code
+            //   spread over 10 MB of .text made most of it resident. This module's functions get a
+            //   section each (-function-sections) so they can be moved one by one; the library
+            //   targets cannot carry unsafe flags (packages that depend on them would refuse
+            //   them), so the install line gives the flag to every module on the command line
+            //   (README "Try it").
             // - No --export-dynamic (the Swift driver adds it): nothing looks thermtop's own
-            //   symbols up at run time, and the loader no longer searches a 6 000-symbol table
-            //   first for every symbol libc and the others bind.
+            //   symbols up at run time.
             // (The Swift runtime is linked in with `--static-swift-stdlib` on the command line:
             // as an unsafe flag here it misses the libraries SwiftPM adds with it.)
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))],
             linkerSettings: [.unsafeFlags([
+                "-static-executable",
                 "-Xlinker", "-no-pie",
-                "-L", Context.packageDirectory + "/Linker/static",
                 "-use-ld=lld",
                 "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/Linker/symbol-order.txt",
                 "-Xlinker", "--no-warn-symbol-ordering",

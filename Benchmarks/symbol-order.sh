@@ -6,16 +6,21 @@
 # the 10 MB of .text made most of it resident (6.6 MB of the dashboard's 13 MB peak RSS).
 #
 #   Benchmarks/symbol-order.sh [--scratch DIR (/tmp/thermtop-order-build)]
+#   KEEP_PROFILES=1 Benchmarks/symbol-order.sh ...   keeps the callgrind profiles and nm listing
 #
-# Builds a release thermtop, runs it under valgrind's callgrind on the fake
-# laptop /sys (Benchmarks/fakesys.py, so root): `--version`, `status --json`, `status`, and the
-# dashboard in tmux at full and minimal tier with the debug overlay toggled; then writes every
-# executed function of the binary, in that order. Left out: names that are not unique in the
-# symbol table (local helpers such as objectdestroyTm exist in many objects, and lld would move
-# every copy, dragging whole cold sections of modules built without function sections, like
-# _RegexParser's, into the hot region). Tried and dropped: also leaving out functions that sit
-# in a large, mostly cold input section (ArgumentParser's or the standard library's bulk): the
-# dashboard's peak RSS came out ~0.15 MB higher, not lower.
+# Builds a release thermtop the way README "Try it" does (static executable, -function-sections
+# for every module), runs it under valgrind's callgrind on the fake laptop /sys
+# (Benchmarks/fakesys.py, so root): the dashboard in tmux at full and minimal tier with the debug
+# overlay toggled, then `--version`, `status --json` and `status`; then writes every executed
+# function of the binary: the dashboard's first, then what only the one-shot commands add, so
+# the code the dashboard runs is one block (status-first order interleaved status-only code
+# with the dashboard's and left ~0.2 MB more of it resident). glibc's CPU-specific variants
+# (memmove, strlen, sin ...) bring their siblings: valgrind's CPU picks other variants than the
+# machine does natively (0.3 MB of the dashboard's RSS when only valgrind's were ordered).
+# Left out: names that are not unique in the symbol table (local helpers such as
+# objectdestroyTm exist in many objects). Tried and dropped: keeping them (+0.15 MB: lld moves
+# every copy, and the copies in the toolchain's archives sit in large sections); leaving out
+# functions that sit in a large, mostly cold input section (+0.15 MB).
 #
 # An order file that is out of date only costs locality (lld ignores names it does not find).
 # After regenerating, relink: SwiftPM does not track the file (remove the built binary first).
@@ -35,22 +40,22 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
 fi
 OUT=$(mktemp -d /tmp/thermtop-order.XXXXXX)
-BIN_DIR=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --product thermtop --scratch-path "$SCRATCH" --show-bin-path)
-(cd "$ROOT" && swift build -c release --static-swift-stdlib --product thermtop --scratch-path "$SCRATCH" >&2)
+BIN_DIR=$(cd "$ROOT" && swift build -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --product thermtop --scratch-path "$SCRATCH" --show-bin-path)
+(cd "$ROOT" && swift build -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --product thermtop --scratch-path "$SCRATCH" >&2)
 cp "$BIN_DIR/thermtop" "$OUT/thermtop"
 
 /usr/bin/python3 "$ROOT/Benchmarks/fakesys.py" run -- bash -c '
   set -e
   b=$1; out=$2
   vg="valgrind --tool=callgrind --demangle=no --dump-instr=no --collect-jumps=no"
-  $vg --callgrind-out-file=$out/1-version.cg "$b" --version >/dev/null 2>>$out/valgrind.log
-  $vg --callgrind-out-file=$out/2-status-json.cg "$b" status --json --no-config >/dev/null 2>>$out/valgrind.log
-  $vg --callgrind-out-file=$out/3-status.cg "$b" status --no-config >/dev/null 2>>$out/valgrind.log
+  $vg --callgrind-out-file=$out/3-version.cg "$b" --version >/dev/null 2>>$out/valgrind.log
+  $vg --callgrind-out-file=$out/4-status-json.cg "$b" status --json --no-config >/dev/null 2>>$out/valgrind.log
+  $vg --callgrind-out-file=$out/5-status.cg "$b" status --no-config >/dev/null 2>>$out/valgrind.log
   sock=$out/tmux.sock
   for mode in full minimal; do
-    extra=""; [ $mode = minimal ] && extra="--simulate-state serious"
+    n=1; extra=""; [ $mode = minimal ] && { n=2; extra="--simulate-state serious"; }
     tmux -S $sock -f /dev/null new-session -d -s d -x 120 -y 40 \
-      "$vg --callgrind-out-file=$out/4-dashboard-$mode.cg $b $extra --no-config 2>>$out/valgrind.log"
+      "$vg --callgrind-out-file=$out/$n-dashboard-$mode.cg $b $extra --no-config 2>>$out/valgrind.log"
     sleep 25; tmux -S $sock send-keys -t d d; sleep 3; tmux -S $sock send-keys -t d d; sleep 2
     tmux -S $sock send-keys -t d q
     for _ in $(seq 30); do tmux -S $sock has-session -t d 2>/dev/null || break; sleep 1; done
@@ -68,21 +73,38 @@ for line in open(f"{out}/nm.txt"):
     p = line.split()
     if len(p) >= 3:
         count[p[-1]] += 1
-    if len(p) == 4 and p[2] in "tTwW":
+    if len(p) == 4 and p[2] in "tTwWi":
         text.append((int(p[0], 16), int(p[1], 16), p[3]))
 unique = {n: (a, s) for a, s, n in text if count[n] == 1}
-# Executed functions, in the order of the runs (startup first), each once.
+# glibc picks its string and math functions by CPU (IFUNC): valgrind's CPU is not the one the
+# binary runs on natively (no AVX-512, so __memmove_avx_unaligned_erms where the machine runs
+# __memmove_evex_unaligned_erms). An executed variant brings all its siblings (a few KB each).
+variant = re.compile(r"^(__[a-z0-9]+?)_(sse2|ssse3|sse4_1|sse4_2|avx2|avx|evex512|evex|avx512|fma4|fma|erms)")
+siblings = collections.defaultdict(list)
+for a, s, n in sorted(text):
+    m = variant.match(n)
+    if m and n in unique:
+        siblings[m.group(1)].append(n)
+# Executed functions, each once: the dashboard's first (its runs are numbered 1 and 2), then
+# what only --version and status add, so the code the dashboard runs is one block.
 order, seen = [], set()
 for f in sorted(glob.glob(f"{out}/*.cg")):
+    before = len(order)
     for line in open(f):
         m = re.match(r"^c?fn=\(\d+\) (.+)$", line)
         if m:
             name = re.sub(r"'\d+$", "", m.group(1).strip())
             if name in unique and name not in seen:
                 seen.add(name); order.append(name)
+                m = variant.match(name)
+                for sibling in siblings[m.group(1)] if m else []:
+                    if sibling not in seen:
+                        seen.add(sibling); order.append(sibling)
+    size = sum(unique[n][1] for n in order[before:])
+    print(f"symbol-order: {f.split('/')[-1]}: {len(order) - before} functions more ({size // 1024} KB)")
 keep = order
 open(dest, "w").write("\n".join(keep) + "\n")
 size = sum(unique[n][1] for n in keep)
 print(f"symbol-order: {len(keep)} executed functions ({size // 1024} KB) -> {dest}")
 PY
-rm -rf "$OUT"
+[ -n "${KEEP_PROFILES:-}" ] && echo "symbol-order: profiles kept in $OUT" || rm -rf "$OUT"
