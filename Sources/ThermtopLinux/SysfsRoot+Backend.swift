@@ -150,8 +150,9 @@ package final class FileSystemBackend: SysfsBackend {
         /// Folders of open value files looked at since the last sample ended (off sysfs): one
         /// `stat` per device folder per sample, not one per file.
         var foldersSeen: [String: FileIdentity?] = [:]
-        /// Folders listed in the discovery under way (at most `keptFolderLimit`).
-        var listed: [String: ListedFolder] = [:]
+        /// Folders listed in the discovery under way (at most `keptFolderLimit`), by their path
+        /// (keyed by substrings, so a lookup by a prefix of a file's path allocates nothing).
+        var listed: [Substring: ListedFolder] = [:]
         var discovering = false
     }
 
@@ -182,15 +183,31 @@ package final class FileSystemBackend: SysfsBackend {
         relative.isEmpty ? rootPath : rootPath + "/" + relative
     }
 
-    /// The listed folder holding `relative` and the file's name in it, when the folder is
-    /// kept open (nil: go by the whole path).
+    /// Folders up from a file looked at for a kept one: the file's own (`zone/trip_point_0_type`)
+    /// and up to two more (`zone/device/power_state`, `cpu/cpu0/thermal_throttle/…`).
+    static let listedFolderLevels = 3
+
+    /// The nearest kept folder holding `relative` (at most `listedFolderLevels` up) and the
+    /// rest of the path from it, nil when there is none (go by the whole path). The kernel
+    /// resolves the rest from the folder exactly as it would the whole path: links in it are
+    /// followed from where they are, `..` from the folder's real place. Only plain names are
+    /// taken (no empty, `.` or `..` component).
     private func inListedFolder(_ relative: String) -> (folder: ListedFolder, name: Substring)? {
-        guard let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-        let name = relative[relative.utf8.index(after: slash)...]
-        guard !name.isEmpty, name != ".", name != ".." else { return nil }
-        let dir = relative[..<slash]
-        guard let folder = state.withLock({ s in s.listed.isEmpty ? nil : s.listed[String(dir)] }) else { return nil }
-        return (folder, name)
+        let utf8 = relative.utf8
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        return state.withLock { st -> (folder: ListedFolder, name: Substring)? in
+            guard !st.listed.isEmpty else { return nil }
+            var end = utf8.endIndex
+            for _ in 0..<Self.listedFolderLevels {
+                guard let s = utf8[..<end].lastIndex(of: slash) else { return nil }
+                // Each component below the folder must be a plain name.
+                let part = utf8[utf8.index(after: s)..<end]
+                if part.isEmpty || (part.count <= 2 && part.allSatisfy { $0 == dot }) { return nil }
+                if let f = st.listed[relative[..<s]] { return (f, relative[utf8.index(after: s)...]) }
+                end = s
+            }
+            return nil
+        }
     }
 
     /// `open(2)` of a file by its path relative to the root: relative to its folder's kept
@@ -313,7 +330,7 @@ package final class FileSystemBackend: SysfsBackend {
         let folder = Self.folder(of: relative)
         if let seen = state.withLock({ $0.foldersSeen[folder] }) { return seen }
         let now: FileIdentity?
-        if let listed = state.withLock({ $0.listed[folder] }) {
+        if let listed = state.withLock({ $0.listed[Substring(folder)] }) {
             // The folder the path named when it was listed (in this pass): what a `stat` of
             // its path gives, without the walk.
             var st = stat()
@@ -357,7 +374,7 @@ package final class FileSystemBackend: SysfsBackend {
     /// into a stack buffer. In a discovery the folder stays open (see `ListedFolder`) until it
     /// ends; a folder listed again meanwhile is answered from that listing.
     public func list(_ relative: String) -> [String]? {
-        if let kept = state.withLock({ $0.listed[relative] }) { return kept.names }
+        if let kept = state.withLock({ $0.listed[Substring(relative)] }) { return kept.names }
         // The flags opendir uses: O_DIRECTORY makes a FIFO or a file fail at once (ENOTDIR).
         let fd = open(absolute(relative), O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -367,8 +384,8 @@ package final class FileSystemBackend: SysfsBackend {
         }
         let folder = ListedFolder(fd: fd, names: names)
         state.withLock { s in
-            guard s.discovering, s.listed[relative] == nil, s.listed.count < keptFolderLimit else { return }
-            s.listed[relative] = folder
+            guard s.discovering, s.listed[Substring(relative)] == nil, s.listed.count < keptFolderLimit else { return }
+            s.listed[Substring(relative)] = folder
             s.stats.peakKeptFolders = max(s.stats.peakKeptFolders, s.listed.count)
         }
         return names
@@ -425,7 +442,7 @@ package final class FileSystemBackend: SysfsBackend {
     public func discoveryEnds() {
         // Taken out under the lock, closed outside it (a folder a reader still holds closes
         // when that reader lets go).
-        let closing = state.withLock { s -> [String: ListedFolder] in
+        let closing = state.withLock { s -> [Substring: ListedFolder] in
             s.discovering = false
             defer { s.listed = [:] }
             return s.listed
