@@ -31,8 +31,9 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
 fi
 if [ -z "$binary" ]; then
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product thermtop >&2)
-  binary=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/thermtop
+  # Built as README "Try it" builds it (and Benchmarks/peer-cost.sh).
+  (cd "$ROOT" && swift build -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --product thermtop >&2)
+  binary=$(cd "$ROOT" && swift build -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --show-bin-path)/thermtop
 fi
 out=$(mktemp -d /tmp/thermtop-oneshot.XXXXXX)
 # Drop the binaries' pages from the page cache first, so each is read back the way a program is

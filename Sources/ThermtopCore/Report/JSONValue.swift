@@ -29,7 +29,7 @@ package indirect enum JSONValue: Sendable, Equatable {
     }
 
     private static func indent(_ out: inout [UInt8], _ level: Int) {
-        for _ in 0..<(2 * level) { out.append(0x20) }
+        out.append(contentsOf: repeatElement(0x20, count: 2 * level))
     }
 
     private static func append(_ out: inout [UInt8], _ s: String) {
@@ -92,6 +92,12 @@ package indirect enum JSONValue: Sendable, Equatable {
         var s = s
         s.withUTF8 { bytes in
             out.append(0x22)
+            // Most strings (keys, names, reasons) need no escape: copied whole.
+            if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5c || $0 == 0x7f || $0 == 0xc2 }) {
+                out.append(contentsOf: bytes)
+                out.append(0x22)
+                return
+            }
             var i = 0
             let n = bytes.count
             while i < n {
