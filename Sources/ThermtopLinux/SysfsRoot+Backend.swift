@@ -150,9 +150,8 @@ package final class FileSystemBackend: SysfsBackend {
         /// Folders of open value files looked at since the last sample ended (off sysfs): one
         /// `stat` per device folder per sample, not one per file.
         var foldersSeen: [String: FileIdentity?] = [:]
-        /// Folders listed in the discovery under way (at most `keptFolderLimit`), by their path
-        /// (keyed by substrings, so a lookup by a prefix of a file's path allocates nothing).
-        var listed: [Substring: ListedFolder] = [:]
+        /// Folders listed in the discovery under way (at most `keptFolderLimit`).
+        var listed: [String: ListedFolder] = [:]
         var discovering = false
     }
 
@@ -203,7 +202,7 @@ package final class FileSystemBackend: SysfsBackend {
                 // Each component below the folder must be a plain name.
                 let part = utf8[utf8.index(after: s)..<end]
                 if part.isEmpty || (part.count <= 2 && part.allSatisfy { $0 == dot }) { return nil }
-                if let f = st.listed[relative[..<s]] { return (f, relative[utf8.index(after: s)...]) }
+                if let f = st.listed[String(relative[..<s])] { return (f, relative[utf8.index(after: s)...]) }
                 end = s
             }
             return nil
@@ -330,7 +329,7 @@ package final class FileSystemBackend: SysfsBackend {
         let folder = Self.folder(of: relative)
         if let seen = state.withLock({ $0.foldersSeen[folder] }) { return seen }
         let now: FileIdentity?
-        if let listed = state.withLock({ $0.listed[Substring(folder)] }) {
+        if let listed = state.withLock({ $0.listed[folder] }) {
             // The folder the path named when it was listed (in this pass): what a `stat` of
             // its path gives, without the walk.
             var st = stat()
@@ -374,7 +373,7 @@ package final class FileSystemBackend: SysfsBackend {
     /// into a stack buffer. In a discovery the folder stays open (see `ListedFolder`) until it
     /// ends; a folder listed again meanwhile is answered from that listing.
     public func list(_ relative: String) -> [String]? {
-        if let kept = state.withLock({ $0.listed[Substring(relative)] }) { return kept.names }
+        if let kept = state.withLock({ $0.listed[relative] }) { return kept.names }
         // The flags opendir uses: O_DIRECTORY makes a FIFO or a file fail at once (ENOTDIR).
         let fd = open(absolute(relative), O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -384,8 +383,8 @@ package final class FileSystemBackend: SysfsBackend {
         }
         let folder = ListedFolder(fd: fd, names: names)
         state.withLock { s in
-            guard s.discovering, s.listed[Substring(relative)] == nil, s.listed.count < keptFolderLimit else { return }
-            s.listed[Substring(relative)] = folder
+            guard s.discovering, s.listed[relative] == nil, s.listed.count < keptFolderLimit else { return }
+            s.listed[relative] = folder
             s.stats.peakKeptFolders = max(s.stats.peakKeptFolders, s.listed.count)
         }
         return names
@@ -442,7 +441,7 @@ package final class FileSystemBackend: SysfsBackend {
     public func discoveryEnds() {
         // Taken out under the lock, closed outside it (a folder a reader still holds closes
         // when that reader lets go).
-        let closing = state.withLock { s -> [Substring: ListedFolder] in
+        let closing = state.withLock { s -> [String: ListedFolder] in
             s.discovering = false
             defer { s.listed = [:] }
             return s.listed
