@@ -376,13 +376,15 @@ extension ReadingThread {
     /// Run `work` on a reading thread and return its result: on this thread if it is one (the
     /// sampler), else on a new one the caller waits for. If a read retires that thread, a
     /// successor runs `work` again (the file that hung is then answered `timed-out` at once).
-    package static func run<T: Sendable>(name: String, deadline: Double,
-                                         uninterruptibleDeadline: Double = ThermalConfig().uninterruptibleReadDeadlineSeconds,
-                                         _ work: @escaping @Sendable () -> T) -> T {
+    ///
+    /// A step asleep uninterruptibly gets no longer deadline here: the caller is waiting (a
+    /// one-shot `status` must answer within its deadline), and the thread is new for this one
+    /// call anyway, so retiring it costs nothing a long-lived sampler would keep paying for.
+    package static func run<T: Sendable>(name: String, deadline: Double, _ work: @escaping @Sendable () -> T) -> T {
         if current != nil { return work() }
         let result = Handoff<T>()
         @Sendable func launch() {
-            ReadingThread(name: name, deadline: deadline, uninterruptibleDeadline: uninterruptibleDeadline) { _ in
+            ReadingThread(name: name, deadline: deadline, uninterruptibleDeadline: deadline) { _ in
                 launch()
             }.start { result.put(work()) }
         }

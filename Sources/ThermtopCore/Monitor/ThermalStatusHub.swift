@@ -490,10 +490,8 @@ public final class ThermalStatusHub: Sendable {
     /// or for `sample()`/`refresh()` without `start()` a thread the caller waits for.
     private func onReadingThread<T: Sendable>(_ work: @escaping @Sendable () -> T) -> T {
         guard box.source.readsCanBlock else { return work() }
-        let (deadline, uninterruptible) = model.withLock {
-            ($0.config.readDeadlineSeconds, $0.config.uninterruptibleReadDeadlineSeconds)
-        }
-        return ReadingThread.run(name: "thermtop-read", deadline: deadline, uninterruptibleDeadline: uninterruptible, work)
+        let deadline = model.withLock { $0.config.readDeadlineSeconds }
+        return ReadingThread.run(name: "thermtop-read", deadline: deadline, work)
     }
 
     /// Publish the last status again with the sampler's current info (an event source came

@@ -85,7 +85,8 @@ public struct ThermalConfig: Sendable, Equatable {
     /// a code page read back under heavy I/O); retiring the sampler for them cost a thread, its
     /// retained frames and a malloc arena each time. A read asleep *interruptibly* (`S`: a FIFO
     /// with no writer, a device that never answers) is retired at `readDeadlineSeconds` as
-    /// before. Reads through reader threads (`status`, files that overran) keep the short deadline.
+    /// before. One-shot readings (`status`, a hub's `sample()` without `start()`) and reads
+    /// through reader threads (files that overran) keep the short deadline for every wait.
     public var uninterruptibleReadDeadlineSeconds: Double = 5
     /// A reader thread with nothing to read for this long ends (the next batch starts one): a
     /// root that went through reader threads for a while (after a stall) keeps no extra thread.
