@@ -52,6 +52,18 @@ struct ReportTests {
         #expect(JSONValue.array([.string("x")]).serialized(indent: 1) == "[\n    \"x\"\n  ]")
     }
 
+    @Test("JSON whole numbers are spelled as Int64 spells them: sign, zero, and the largest written as integers")
+    func jsonIntegers() {
+        let values: [Double] = [0, -0.0, 1, -1, 9, 10, -274, 105_000, 36_857, -2_147_483_648, 999_999_999_999_999,
+                                -999_999_999_999_999]
+        for d in values {
+            #expect(JSONValue.number(d).serialized() == String(Int64(d)), "\(d)")
+        }
+        // Beyond 1e15, and fractions, keep Double's own spelling.
+        #expect(JSONValue.number(1e15).serialized() == "\(1e15)")
+        #expect(JSONValue.number(-2.5).serialized() == "-2.5")
+    }
+
     @Test("JSON object keys are escaped too, and nulls are explicit")
     func jsonKeys() throws {
         let v = JSONValue.object([("a\u{1B}b", .null), ("n", .num(36857.4, places: 0)), ("t", .num(48.0))])
