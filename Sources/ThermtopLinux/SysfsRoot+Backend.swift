@@ -460,13 +460,23 @@ package final class FileSystemBackend: SysfsBackend {
         let start = path.hasPrefix("/") ? "" : currentDirectory()
         var result = start
         let full = start + "/" + path
-        for bytes in full.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
-            let part = Substring(bytes)
-            if part == "." { continue }
-            if part == ".." {
-                result = String(result[..<(result.utf8.lastIndex(of: UInt8(ascii: "/")) ?? result.startIndex)])
+        let utf8 = full.utf8
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var next = utf8.startIndex
+        while next < utf8.endIndex {
+            // The next component, by bytes (no split array, no String comparison).
+            let from = next
+            let to = utf8[from...].firstIndex(of: slash) ?? utf8.endIndex
+            next = to < utf8.endIndex ? utf8.index(after: to) : to
+            let length = utf8.distance(from: from, to: to)
+            if length == 0 { continue }
+            if length <= 2, utf8[from..<to].allSatisfy({ $0 == dot }) {
+                if length == 2 {   // ..
+                    result = String(result[..<(result.utf8.lastIndex(of: slash) ?? result.startIndex)])
+                }
                 continue
             }
+            let part = full[from..<to]
             let candidate = result + "/" + part
             if let known = state.withLock({ $0.canonical[candidate] }) {
                 guard let known else { return nil }
