@@ -85,7 +85,8 @@ let package = Package(
             //   section each (-function-sections) so they can be moved one by one; the library
             //   targets cannot carry unsafe flags (packages that depend on them would refuse
             //   them), so the install line gives the flag to every module on the command line
-            //   (README "Try it").
+            //   (README "Try it"). The compiler's private functions, which no order file can name,
+            //   go right before them (Linker/private-text.ld).
             // - No --export-dynamic (the Swift driver adds it): nothing looks thermtop's own
             //   symbols up at run time.
             // (The Swift runtime is linked in with `--static-swift-stdlib` on the command line:
@@ -97,6 +98,7 @@ let package = Package(
                 "-use-ld=lld",
                 "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/Linker/symbol-order.txt",
                 "-Xlinker", "--no-warn-symbol-ordering",
+                "-Xlinker", "-T", "-Xlinker", Context.packageDirectory + "/Linker/private-text.ld",
                 "-Xlinker", "--no-export-dynamic",
             ], .when(configuration: .release))]
         ),

@@ -17,10 +17,12 @@
 # with the dashboard's and left ~0.2 MB more of it resident). glibc's CPU-specific variants
 # (memmove, strlen, sin ...) bring their siblings: valgrind's CPU picks other variants than the
 # machine does natively (0.3 MB of the dashboard's RSS when only valgrind's were ordered).
-# Left out: names that are not unique in the symbol table (local helpers such as
-# objectdestroyTm exist in many objects). Tried and dropped: keeping them (+0.15 MB: lld moves
-# every copy, and the copies in the toolchain's archives sit in large sections); leaving out
-# functions that sit in a large, mostly cold input section (+0.15 MB).
+# Names defined more than once (local helpers: partial-apply forwarders, outlined copies) are
+# kept when no toolchain or system archive defines them: lld moves every copy, each a small
+# section of one of our modules (-0.25 MB against leaving them all out). Left out: the others
+# (objectdestroyTm and the like also live in the toolchain's large sections; keeping every
+# non-unique name cost +0.15 MB). Tried and dropped: leaving out functions that sit in a large,
+# mostly cold input section (+0.15 MB).
 #
 # An order file that is out of date only costs locality (lld ignores names it does not find).
 # After regenerating, relink: SwiftPM does not track the file (remove the built binary first).
@@ -64,6 +66,14 @@ cp "$BIN_DIR/thermtop" "$OUT/thermtop"
 ' symbol-order "$OUT/thermtop" "$OUT"
 
 nm -S --defined-only "$OUT/thermtop" > "$OUT/nm.txt"
+# Every name the toolchain's and the system's static archives define: a name defined more than
+# once in the binary but in none of these is one of our modules' (or ArgumentParser's) local
+# helpers, and each copy sits in a small section of its own (-function-sections).
+swift_static=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/swift_static/linux
+for a in "$swift_static"/*.a /usr/lib/x86_64-linux-gnu/{libc,libm-*,libncursesw,libtinfo,libz}.a \
+         $(find /usr/lib/gcc -name 'libstdc++.a' 2>/dev/null); do
+  [ -f "$a" ] && nm --defined-only "$a" 2>/dev/null
+done | awk 'NF >= 3 { print $NF }' | sort -u > "$OUT/archive-names.txt"
 /usr/bin/python3 - "$OUT" "$ROOT/Linker/symbol-order.txt" <<'PY'
 import collections, glob, re, sys
 out, dest = sys.argv[1], sys.argv[2]
@@ -75,11 +85,12 @@ for line in open(f"{out}/nm.txt"):
         count[p[-1]] += 1
     if len(p) == 4 and p[2] in "tTwWi":
         text.append((int(p[0], 16), int(p[1], 16), p[3]))
-unique = {n: (a, s) for a, s, n in text if count[n] == 1}
+archived = set(open(f"{out}/archive-names.txt").read().split())
+unique = {n: (a, s) for a, s, n in text if count[n] == 1 or n not in archived}
 # glibc picks its string and math functions by CPU (IFUNC): valgrind's CPU is not the one the
 # binary runs on natively (no AVX-512, so __memmove_avx_unaligned_erms where the machine runs
 # __memmove_evex_unaligned_erms). An executed variant brings all its siblings (a few KB each).
-variant = re.compile(r"^(__[a-z0-9]+?)_(sse2|ssse3|sse4_1|sse4_2|avx2|avx|evex512|evex|avx512|fma4|fma|erms)")
+variant = re.compile(r"^(__[a-z0-9_]+?)_(sse2|ssse3|sse4_1|sse4_2|avx2|avx|evex512|evex|avx512|fma4|fma|erms)")
 siblings = collections.defaultdict(list)
 for a, s, n in sorted(text):
     m = variant.match(n)
