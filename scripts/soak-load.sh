@@ -1,20 +1,19 @@
 #!/usr/bin/env bash
 # Heavy load to run a soak beside: a debug build of thermtop (tests included) looping in a
 # scratch copy of the repository, every module recompiled each round, plus busy loops, all at
-# nice 0, until stopped (Ctrl-C, or kill its process group). What the README's loaded soak
-# figures were measured beside (with --burners 2):
+# nice 0, until stopped (Ctrl-C in a terminal, or SIGTERM: it then stops its build and busy
+# loops and removes its copy). What the README's loaded soak figures were measured beside:
 #
-#   setsid scripts/soak-load.sh --burners 2 & sleep 30; scripts/soak.sh --seconds 600 --binary B
-#   kill -- -$!   # afterwards: the builds and the busy loops
+#   scripts/soak-load.sh --burners 2 & sleep 30; scripts/soak.sh --seconds 600 --binary B; kill $!
 #
-# Needs a prior `swift build` here (its .build is copied, so dependencies are not fetched again).
+# Needs a prior `swift build` here (its resolved packages are copied: nothing is fetched).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 burners=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --burners) burners=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "soak-load.sh: unknown argument $1" >&2; exit 64 ;;
   esac
 done
