@@ -443,10 +443,11 @@ package final class FileSystemBackend: SysfsBackend {
         // when that reader lets go).
         let closing = state.withLock { s -> [String: ListedFolder] in
             s.discovering = false
-            defer { s.listed = [:] }
-            return s.listed
+            let listed = s.listed
+            s.listed = [:]
+            return listed
         }
-        _ = closing
+        withExtendedLifetime(closing) {}
     }
 
     /// What realpath(3) answers (every link followed, `.` and `..` applied to the resolved

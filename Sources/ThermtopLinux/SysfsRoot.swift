@@ -78,36 +78,26 @@ public final class SysfsRoot: Sendable {
 
     /// - Parameters:
     ///   - path: the root directory (`/sys`, or a fixture tree laid out like it).
-    ///   - readDeadline: seconds a read may take before it is `timed-out`.
-    public convenience init(path: String = "/sys", readDeadline: Double = ThermalConfig().readDeadlineSeconds,
-                            stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds,
-                            missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples,
-                            movedCheckReads: Int = ThermalConfig().movedFileCheckReads,
-                            retirementLimit: Int = ThermalConfig().inlineReadRetirementLimit,
-                            retirementWindow: Double = ThermalConfig().inlineReadRetirementWindowSeconds,
-                            idleReader: Double = ThermalConfig().idleReaderSeconds,
-                            keptFolderLimit: Int = ThermalConfig().discoveryFoldersKeptOpen) {
+    ///   - config: the reading layer's numbers: `readDeadlineSeconds`, `stalledReadGraceSeconds`,
+    ///     `missingFileRetrySamples`, `movedFileCheckReads`, `inlineReadRetirementLimit`,
+    ///     `inlineReadRetirementWindowSeconds`, `idleReaderSeconds`, `discoveryFoldersKeptOpen`.
+    public convenience init(path: String = "/sys", config: ThermalConfig = ThermalConfig()) {
         var p = path
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
-        self.init(backend: FileSystemBackend(rootPath: p, movedCheckReads: movedCheckReads, keptFolderLimit: keptFolderLimit), path: p,
-                  readDeadline: readDeadline, stalledReadGrace: stalledReadGrace,
-                  missingRetrySamples: missingRetrySamples, retirementLimit: retirementLimit,
-                  retirementWindow: retirementWindow, idleReader: idleReader)
+        self.init(backend: FileSystemBackend(rootPath: p, movedCheckReads: config.movedFileCheckReads,
+                                             keptFolderLimit: config.discoveryFoldersKeptOpen),
+                  path: p, config: config)
     }
 
     /// A root served by any backend (a replay); `path` is what it is shown as.
-    public init(backend: any SysfsBackend, path: String, readDeadline: Double = ThermalConfig().readDeadlineSeconds,
-                stalledReadGrace: Double = ThermalConfig().stalledReadGraceSeconds,
-                missingRetrySamples: Int = ThermalConfig().missingFileRetrySamples,
-                retirementLimit: Int = ThermalConfig().inlineReadRetirementLimit,
-                retirementWindow: Double = ThermalConfig().inlineReadRetirementWindowSeconds,
-                idleReader: Double = ThermalConfig().idleReaderSeconds) {
+    public init(backend: any SysfsBackend, path: String, config: ThermalConfig = ThermalConfig()) {
         self.path = path
         self.backend = backend
-        self.missingRetrySamples = max(1, missingRetrySamples)
-        self.retirementLimit = max(0, retirementLimit)
-        self.retirementWindow = max(0, retirementWindow)
-        gate = ReadGate(backend: backend, deadline: readDeadline, grace: stalledReadGrace, idleExit: idleReader)
+        self.missingRetrySamples = max(1, config.missingFileRetrySamples)
+        self.retirementLimit = max(0, config.inlineReadRetirementLimit)
+        self.retirementWindow = max(0, config.inlineReadRetirementWindowSeconds)
+        gate = ReadGate(backend: backend, deadline: config.readDeadlineSeconds, grace: config.stalledReadGraceSeconds,
+                        idleExit: config.idleReaderSeconds)
     }
 
     deinit { gate.shutdown() }

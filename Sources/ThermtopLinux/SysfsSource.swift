@@ -34,14 +34,7 @@ public final class SysfsSource: SensorSource {
     /// A source on a sysfs root (`/sys`, or a fixture tree laid out like it); reads
     /// power-profiles-daemon's state file when the root is the live `/sys`.
     public convenience init(path: String = "/sys", config: ThermalConfig = ThermalConfig()) {
-        let root = SysfsRoot(path: path, readDeadline: config.readDeadlineSeconds,
-                             stalledReadGrace: config.stalledReadGraceSeconds,
-                             missingRetrySamples: config.missingFileRetrySamples,
-                             movedCheckReads: config.movedFileCheckReads,
-                             retirementLimit: config.inlineReadRetirementLimit,
-                             retirementWindow: config.inlineReadRetirementWindowSeconds,
-                             idleReader: config.idleReaderSeconds,
-                             keptFolderLimit: config.discoveryFoldersKeptOpen)
+        let root = SysfsRoot(path: path, config: config)
         self.init(root: root, ppdStatePath: LinuxWakeSources.apply(toRoot: root.path) ? Self.defaultPPDStatePath : nil)
     }
 

@@ -102,7 +102,9 @@ struct ReadingThreadTests {
     func idleReaderEnds() throws {
         let copy = try FixtureCopy("intel-laptop")
         defer { copy.remove() }
-        let root = SysfsRoot(path: copy.path, idleReader: 0.1)
+        var config = ThermalConfig()
+        config.idleReaderSeconds = 0.1
+        let root = SysfsRoot(path: copy.path, config: config)
         #expect((try? root.read("class/thermal/thermal_zone0/temp").get()) != nil)
         #expect(root.handedOffBatches == 1)
         #expect(waitUntil(5) { root.gate.readerThreads == 0 }, "the idle reader stayed")
@@ -115,16 +117,13 @@ struct ReadingThreadTests {
     func retirementBudgetRecovers() throws {
         let copy = try FixtureCopy("intel-laptop")
         defer { copy.remove() }
-        let root = SysfsRoot(path: copy.path, retirementLimit: 1, retirementWindow: 1, idleReader: 0.1)
-        let source = SysfsSource(root: root, ppdStatePath: nil)
-        let hub = startedHub(source)
+        var config = ThermalConfig()
+        config.inlineReadRetirementLimit = 1
+        config.inlineReadRetirementWindowSeconds = 1
+        config.idleReaderSeconds = 0.1
+        let root = SysfsRoot(path: copy.path, config: config)
+        let hub = try hubRetiredOnceThenHealed(copy, root)
         defer { hub.stop() }
-        let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
-        #expect(waitUntil(3) { hub.current.sampler.retiredSamplers == 1 })
-        release(fifo)
-        try FileManager.default.removeItem(atPath: fifo)
-        try Data("45000\n".utf8).write(to: URL(fileURLWithPath: fifo))
-        #expect(waitUntil(3) { hub.current.snapshot.zone("thermal_zone0")?.celsius == 45.0 })
         // Past the window: every read inline again (the once-slow file too), and the reader
         // thread the gated samples used has ended.
         #expect(waitUntil(5) {
@@ -135,6 +134,24 @@ struct ReadingThreadTests {
         #expect(waitUntil(3) { root.gate.readerThreads == 0 }, "a reader thread stayed after the stall")
         #expect(hub.current.snapshot.zone("thermal_zone0")?.celsius == 45.0)
         #expect(hub.current.sampler.retiredSamplers == 1)
+    }
+
+    /// A started hub over `root` whose sampler a FIFO at zone 0's `temp` retires once; the file
+    /// then reads 45 °C again, and the hub has shown it.
+    private func hubRetiredOnceThenHealed(_ copy: FixtureCopy, _ root: SysfsRoot) throws -> ThermalStatusHub {
+        let hub = startedHub(SysfsSource(root: root, ppdStatePath: nil))
+        do {
+            let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
+            #expect(waitUntil(3) { hub.current.sampler.retiredSamplers == 1 })
+            release(fifo)
+            try FileManager.default.removeItem(atPath: fifo)
+            try Data("45000\n".utf8).write(to: URL(fileURLWithPath: fifo))
+        } catch {
+            hub.stop()
+            throw error
+        }
+        #expect(waitUntil(3) { hub.current.snapshot.zone("thermal_zone0")?.celsius == 45.0 })
+        return hub
     }
 
     /// Replace a file of a fixture copy by a FIFO nobody writes to (its open() blocks).
@@ -236,16 +253,11 @@ struct ReadingThreadTests {
     func retirementLimit() throws {
         let copy = try FixtureCopy("intel-laptop")
         defer { copy.remove() }
-        let root = SysfsRoot(path: copy.path, retirementLimit: 1)
-        let source = SysfsSource(root: root, ppdStatePath: nil)
-        let hub = startedHub(source)
+        var config = ThermalConfig()
+        config.inlineReadRetirementLimit = 1
+        let root = SysfsRoot(path: copy.path, config: config)
+        let hub = try hubRetiredOnceThenHealed(copy, root)
         defer { hub.stop() }
-        let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
-        #expect(waitUntil(3) { hub.current.sampler.retiredSamplers == 1 })
-        release(fifo)
-        try FileManager.default.removeItem(atPath: fifo)
-        try Data("45000\n".utf8).write(to: URL(fileURLWithPath: fifo))
-        #expect(waitUntil(3) { hub.current.snapshot.zone("thermal_zone0")?.celsius == 45.0 })
         // Clean passes from here on, yet every sample still hands its reads over.
         let batches = root.handedOffBatches, samples = hub.current.sampler.samples
         #expect(waitUntil(3) { hub.current.sampler.samples >= samples + 5 })
