@@ -18,6 +18,8 @@ enum Main {
             // The common invocations skip ArgumentParser's reflective parse (FastArguments);
             // anything else, and every error, help and completion request, goes through it.
             var command: any ParsableCommand
+            // Before any thread exists (StandardStreams.reserveDescriptorTable says why).
+            StandardStreams.reserveDescriptorTable()
             switch FastArguments.parse(Array(CommandLine.arguments.dropFirst())) {
             case .version(let text)?:
                 print(text)

@@ -79,7 +79,6 @@ struct StatusRun: Equatable {
     func report() throws {
         StandardStreams.guardClosedDescriptors()
         try StandardStreams.requireStdout()
-        Self.reserveDescriptors()
         let cfg = try config.load()
         let status: MonitorStatus
         if let replay = replayFile {
@@ -101,20 +100,6 @@ struct StatusRun: Equatable {
             : StatusReport.text(status, units: cfg.units ?? .celsius)
         try StandardStreams.write(report)
         if status.assessment.nothingReadable { throw ExitCode(StatusExit.nothingReadable) }
-    }
-
-    /// Descriptors numbered up to this many are made room for while the process has one
-    /// thread (`reserveDescriptors`).
-    static let reservedDescriptors: Int32 = 256
-
-    /// Grows the descriptor table now, while this is the only thread: the report keeps every
-    /// value file it reads open (the engine's steady-state rule), and on a machine with many
-    /// sensors that passes 64 descriptors, where the kernel grows a multi-threaded process's
-    /// table only after an RCU grace period (`expand_fdtable` -> `synchronize_rcu`: 7-15 ms in
-    /// one `openat` on the benchmark's machine). Single-threaded it is an allocation.
-    static func reserveDescriptors() {
-        let fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, reservedDescriptors - 1)
-        if fd >= 0 { close(fd) }
     }
 
     /// Feed the recording through the monitor up to `--at` (every sample, in order, so
