@@ -108,10 +108,7 @@ struct HwmonLayout: Sendable {
             let gate = DeviceLocator.gate(root, devicePath: devicePath, link: "\(entry)/device", memo: devices)
             let chipName = chip ?? device
             let fileSet = Set(files)
-            // An optional attribute not in the folder's listing is missing: not opened (most
-            // chips lack most of them, and each failed open is a path walk). Unlisted folder:
-            // every one is tried, as before.
-            func optional(_ name: String) -> Bool { !listed || fileSet.contains(name) }
+            func optional(_ name: String) -> Bool { SysfsRoot.mayHave(name, listing: listed ? fileSet : nil) }
 
             let numbers = indices(files, prefix: "temp", suffixes: ["_input"])
             // The thermal core registers an hwmon copy of each zone, named after the zone type

@@ -212,6 +212,14 @@ public final class SysfsRoot: Sendable {
         return names
     }
 
+    /// Whether a reader should try an optional attribute `name` of a folder it listed
+    /// (`listing`, nil when the folder could not be listed): not when the listing lacks it.
+    /// Most devices lack most optional attributes, and each failed open is a path lookup; a
+    /// folder that could not be listed has every attribute tried.
+    static func mayHave(_ name: String, listing: Set<String>?) -> Bool {
+        listing?.contains(name) ?? true
+    }
+
     /// Whether a path exists (following links).
     public func exists(_ relative: String) -> Bool {
         let r = blocking(relative) { backend.exists(relative) }

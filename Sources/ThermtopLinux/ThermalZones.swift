@@ -24,9 +24,8 @@ struct ZoneLayout: Sendable {
             let listing = root.list(dir)
             let type = root.take("\(dir)/type", Parse.string, into: &issues)
             let files = listing ?? []
-            // Optional attributes not in the listing are missing: not opened (see HwmonLayout).
             let listed = listing.map(Set.init)
-            func optional(_ name: String) -> Bool { listed?.contains(name) ?? true }
+            func optional(_ name: String) -> Bool { SysfsRoot.mayHave(name, listing: listed) }
             let policy = optional("policy") ? root.take("\(dir)/policy", Parse.string, into: &issues, required: false) : nil
             let tripIndices = sortedUnique(files.compactMap { name -> Int? in
                 guard name.hasPrefix("trip_point_"), name.hasSuffix("_type") || name.hasSuffix("_temp") else { return nil }
