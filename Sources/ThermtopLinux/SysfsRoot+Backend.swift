@@ -27,7 +27,8 @@ public protocol SysfsBackend: Sendable {
     func release(keeping: Set<String>)
     /// A discovery pass starts: forget anything remembered about the tree's links.
     func discoveryStarts()
-    /// A discovery pass is over: let go of what only it needed (folders kept open).
+    /// A discovery pass and the sample pass right after it are over: let go of what only they
+    /// needed (folders kept open).
     func discoveryEnds()
     /// Whether a read can block (files: a hung driver, a FIFO). Reads that cannot (a replay's
     /// recorded files, in memory) are made on the caller's thread, with no deadline and no
@@ -84,16 +85,18 @@ struct ValueFile: Equatable, Sendable {
     func close() { _ = Glibc.close(rawValue) }
 }
 
-/// A folder listed during a discovery, kept open until the discovery ends: its files are opened
-/// (`openat`), checked (`faccessat`) and stat'ed (`fstatat`) relative to it, one path component
-/// each, instead of by a walk of the whole path through the class links
-/// (`/sys/class/hwmon/hwmon2` -> `../../devices/pci0000:00/...`) for every attribute. Whoever
-/// uses the descriptor holds the object, so it is closed only once no reader is using it.
+/// A folder listed during a discovery, kept open until the discovery and the sample after it
+/// end (`discoveryEnds`): its files are opened (`openat`), checked (`faccessat`) and stat'ed
+/// (`fstatat`) relative to it, one path component each, instead of by a walk of the whole path
+/// through the class links (`/sys/class/hwmon/hwmon2` -> `../../devices/pci0000:00/...`) for
+/// every attribute. Whoever uses the descriptor holds the object, so it is closed only once no
+/// reader is using it.
 ///
-/// Not kept into the sample that follows: with the value files that sample opens, a laptop's
-/// tree passes 64 open descriptors, and the kernel grows a multi-threaded process's descriptor
-/// table past 64 only after an RCU grace period (`expand_fdtable` -> `synchronize_rcu`): 7-15 ms
-/// of waiting in one `openat` on the benchmark's fake laptop, far more than the walks saved.
+/// That sample keeps no value file open (`SysfsRoot.pass`), so the folders and the value files
+/// are never open together: with both, a laptop's tree passes 64 descriptors, and past 64 the
+/// kernel grows a multi-threaded process's descriptor table only after an RCU grace period
+/// (`expand_fdtable` -> `synchronize_rcu`, 7-15 ms in one `openat`; `Main` reserves a larger
+/// table up front, but a big machine can pass that too).
 final class ListedFolder: Sendable {
     let fd: Int32
     /// The entries as `getdents64` gave them (with `.` and `..`).

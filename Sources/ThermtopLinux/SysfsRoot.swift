@@ -65,6 +65,11 @@ public final class SysfsRoot: Sendable {
         /// When this root's reads retired a reading thread, within the last `retirementWindow`;
         /// at `retirementLimit` of them, no inline reads until the oldest leaves the window.
         var retirements: [Double] = []
+        /// A discovery pass ended and no sample pass has run since: the discovery's folders are
+        /// still open (see `pass`).
+        var afterDiscovery = false
+        /// Whether the sample pass under way keeps its value files open (see `pass`).
+        var keepValues = false
 
         /// Forget what left the window; true when the root may read inline.
         mutating func mayReadInline(now: Double, limit: Int, window: Double) -> Bool {
@@ -142,6 +147,7 @@ public final class SysfsRoot: Sendable {
                 s.missing = [:]
             } else {
                 s.samplePasses += 1
+                s.keepValues = !s.afterDiscovery
                 if !s.missing.isEmpty {
                     let pass = s.samplePasses
                     s.missing = s.missing.filter { pass - $0.value.since < missingRetrySamples }
@@ -155,25 +161,34 @@ public final class SysfsRoot: Sendable {
         }
         if !profile.isEmpty {
             let toRead = kind == .sample ? state.withLock { s in profile.filter { s.missing[$0] == nil } } : profile
-            let results = readBatch(toRead.map { ($0, kind == .sample) })
+            let keep = state.withLock { $0.keepValues }
+            let results = readBatch(toRead.map { ($0, kind == .sample && keep) })
             state.withLock { s in
                 for (p, r) in zip(toRead, results) { s.served[p] = r }
             }
         }
+        // A discovery's listed folders stay open through the sample that follows it (the hub
+        // samples right after each discovery), and are let go after that sample: its value files
+        // are opened relative to them, one path component each, instead of by a walk through
+        // the class link. That sample keeps no value file open; the next one opens the files it
+        // keeps. So a one-shot (`status`, `sample()` without `start()`) opens each file once,
+        // relative, and never pays for keeping it (an `fstat` and `fstatfs` at open, a `close`
+        // at the end), and a running monitor reaches its one-`pread` steady state a sample later.
         defer {
             let clean = gate.stallCount == stallsBefore
-            let recorded = state.withLock { s -> [String] in
+            let (recorded, foldersDone) = state.withLock { s -> ([String], Bool) in
                 s.kind = nil
                 s.served = [:]
                 s.profiles[kind] = s.recorded
                 if clean { s.gatedUntilClean = false }
-                return s.recorded
+                let done = kind == .sample && s.afterDiscovery
+                s.afterDiscovery = kind == .discovery
+                return (s.recorded, done)
             }
             if kind == .sample {
                 backend.release(keeping: Set(recorded).union(gate.busyPaths))
                 gate.closeStallWindow()
-            } else {
-                backend.discoveryEnds()
+                if foldersDone { backend.discoveryEnds() }
             }
         }
         return try body()
@@ -181,17 +196,17 @@ public final class SysfsRoot: Sendable {
 
     /// Read one attribute file (`class/thermal/thermal_zone0/temp`).
     public func read(_ relative: String) -> Result<String, ReadingIssue> {
-        let (served, kind) = state.withLock { s -> (Result<String, ReadingIssue>?, PassKind?) in
+        let (served, kind, keep) = state.withLock { s -> (Result<String, ReadingIssue>?, PassKind?, Bool) in
             s.readCount += 1
             if s.kind != nil, s.recordedSet.insert(relative).inserted { s.recorded.append(relative) }
-            if s.kind == .sample, let issue = s.missing[relative]?.issue { return (.failure(issue), s.kind) }
-            return (s.served[relative], s.kind)
+            if s.kind == .sample, let issue = s.missing[relative]?.issue { return (.failure(issue), s.kind, false) }
+            return (s.served[relative], s.kind, s.kind == .sample && s.keepValues)
         }
         let result: Result<String, ReadingIssue>
         if let served {
             result = served
         } else {
-            result = readBatch([(relative, kind == .sample)])[0]
+            result = readBatch([(relative, keep)])[0]
             if kind != nil { state.withLock { $0.served[relative] = result } }
         }
         if kind == .sample, case .failure(let issue) = result, issue.reason == .missing {

@@ -40,8 +40,8 @@ struct ReadingLayerTests {
         config.missingFileRetrySamples = 1000
         let source = SysfsSource(path: Fixture.path(name), config: config)
         let log = TapLog()
-        _ = source.sample(at: 0)   // opens the value files once
-        _ = source.sample(at: 1)
+        _ = source.sample(at: 0)   // discovery, and the value files read through its folders
+        _ = source.sample(at: 1)   // opens the value files it keeps
         source.root.setTap { log.append($0) }
         let before = try #require(source.root.ioStats)
         let samples = 5
@@ -364,11 +364,59 @@ struct ReadingLayerTests {
         #expect(afterDiscovery.relativeOpens >= readInListed, "\(name): \(afterDiscovery.relativeOpens) relative opens for \(readInListed) files")
         #expect(afterDiscovery.peakKeptFolders > 0)
         #expect(afterDiscovery.peakKeptFolders <= ThermalConfig().discoveryFoldersKeptOpen)
-        // Closed with the discovery, before a sample opens its value files (descriptors past
-        // 64 cost a threaded process an RCU grace period).
-        #expect(afterDiscovery.keptFolders == 0, "\(name): listed folders stay open after the discovery")
+        // Kept for the sample that follows the discovery, and closed with it.
+        #expect(afterDiscovery.keptFolders > 0, "\(name): listed folders closed before the sample that uses them")
         _ = source.sample(at: 0)
-        #expect(try #require(source.root.ioStats).keptFolders == 0)
+        #expect(try #require(source.root.ioStats).keptFolders == 0, "\(name): listed folders stay open after the first sample")
+    }
+
+    @Test("the sample after a discovery opens its value files relative to the discovery's folders and keeps none; the next keeps them", arguments: [
+        "intel-laptop", "amd-desktop", "arm-board",
+    ])
+    func firstSampleThroughListedFolders(name: String) throws {
+        var config = ThermalConfig()
+        config.missingFileRetrySamples = 1000
+        let source = SysfsSource(path: Fixture.path(name), config: config)
+        let log = TapLog()
+        source.root.setTap { log.append($0) }
+        source.rediscover()
+        let listed = Set(log.take().compactMap { a -> String? in if case .list(let p, let names?) = a, !names.isEmpty { p } else { nil } })
+        func underListed(_ p: String) -> Bool {
+            var folder = p
+            for _ in 0..<FileSystemBackend.listedFolderLevels {
+                folder = FileSystemBackend.folder(of: folder)
+                if listed.contains(folder) { return true }
+            }
+            return false
+        }
+        let discovered = try #require(source.root.ioStats)
+        let first = source.sample(at: 0)
+        let afterFirst = try #require(source.root.ioStats)
+        let readUnderListed = log.take().filter { a in
+            guard case .read(let p, .success) = a else { return false }
+            return underListed(p)
+        }.count
+        // Each value file of the first sample in or under a listed folder was opened relative
+        // to it (a power_state under devices/, the platform profile lie outside any), read, and
+        // closed again.
+        #expect(readUnderListed > 0)
+        #expect(afterFirst.relativeOpens - discovered.relativeOpens >= readUnderListed,
+                "\(name): \(afterFirst.relativeOpens - discovered.relativeOpens) relative opens for \(readUnderListed) files")
+        #expect(afterFirst.openFiles == 0, "\(name): the sample after a discovery kept files open")
+        #expect(afterFirst.closes == afterFirst.opens)
+        #expect(afterFirst.keptFolders == 0)
+        // The next sample opens, by path, the files it keeps; the one after opens nothing.
+        let second = source.sample(at: 1)
+        let afterSecond = try #require(source.root.ioStats)
+        #expect(afterSecond.openFiles == afterSecond.opens - afterFirst.opens)
+        #expect(afterSecond.openFiles > 0)
+        #expect(afterSecond.relativeOpens == afterFirst.relativeOpens)
+        _ = source.sample(at: 2)
+        #expect(try #require(source.root.ioStats).opens == afterSecond.opens)
+        // The same readings either way.
+        #expect(first.zones.map(\.celsius) == second.zones.map(\.celsius))
+        #expect(first.hwmon.map(\.celsius) == second.hwmon.map(\.celsius))
+        #expect(first.batteries.map(\.percent) == second.batteries.map(\.percent))
     }
 
     @Test("no more folders than discoveryFoldersKeptOpen are kept open, and the rest still read the same")
@@ -425,10 +473,11 @@ struct ReadingLayerTests {
         #expect(afterDiscovery.openFiles == 0)
         #expect(afterDiscovery.opens == afterDiscovery.closes, "every static file opened was closed")
         _ = source.sample(at: 0)
+        _ = source.sample(at: 1)
         let afterSample = try #require(source.root.ioStats)
         #expect(afterSample.openFiles > 0)
         source.rediscover()
-        _ = source.sample(at: 1)
+        _ = source.sample(at: 2)
         #expect(source.root.ioStats?.openFiles == afterSample.openFiles)
     }
 }
