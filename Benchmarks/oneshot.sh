@@ -32,8 +32,8 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 if [ -z "$binary" ]; then
   # Built as README "Try it" builds it (and Benchmarks/peer-cost.sh).
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --product thermtop >&2)
-  binary=$(cd "$ROOT" && swift build -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --show-bin-path)/thermtop
+  ("$ROOT/scripts/release-build.sh" --product thermtop >&2)
+  binary=$("$ROOT/scripts/release-build.sh" --show-bin-path)/thermtop
 fi
 out=$(mktemp -d /tmp/thermtop-oneshot.XXXXXX)
 # Drop the binaries' pages from the page cache first, so each is read back the way a program is

@@ -33,8 +33,8 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
 fi
 if [ -z "$BIN" ]; then
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --product thermtop >&2)
-  BIN=$(cd "$ROOT" && swift build -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --show-bin-path)/thermtop
+  ("$ROOT/scripts/release-build.sh" --product thermtop >&2)
+  BIN=$("$ROOT/scripts/release-build.sh" --show-bin-path)/thermtop
 fi
 # Drop the builds' pages from the page cache first (as oneshot.sh does): a binary read whole (a
 # copy, a cat) sits in large folios and is mapped in bigger pieces, ~1.5 MB more peak RSS.

@@ -8,8 +8,8 @@
 #   Benchmarks/symbol-order.sh [--scratch DIR (/tmp/thermtop-order-build)]
 #   KEEP_PROFILES=1 Benchmarks/symbol-order.sh ...   keeps the callgrind profiles and nm listing
 #
-# Builds a release thermtop the way README "Try it" does (static executable, -function-sections
-# for every module), runs it under valgrind's callgrind on the fake laptop /sys
+# Builds a release thermtop the way README "Try it" does (scripts/release-build.sh: static
+# executable, -function-sections for every module), runs it under valgrind's callgrind on the fake laptop /sys
 # (Benchmarks/fakesys.py, so root): the dashboard in tmux at full and minimal tier with the debug
 # overlay toggled, then `--version`, `status --json` and `status`; then writes every executed
 # function of the binary: the dashboard's first, then what only the one-shot commands add, so
@@ -42,8 +42,8 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
 fi
 OUT=$(mktemp -d /tmp/thermtop-order.XXXXXX)
-BIN_DIR=$(cd "$ROOT" && swift build -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --product thermtop --scratch-path "$SCRATCH" --show-bin-path)
-(cd "$ROOT" && swift build -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --product thermtop --scratch-path "$SCRATCH" >&2)
+BIN_DIR=$("$ROOT/scripts/release-build.sh" --product thermtop --scratch-path "$SCRATCH" --show-bin-path)
+("$ROOT/scripts/release-build.sh" --product thermtop --scratch-path "$SCRATCH" >&2)
 cp "$BIN_DIR/thermtop" "$OUT/thermtop"
 
 /usr/bin/python3 "$ROOT/Benchmarks/fakesys.py" run -- bash -c '

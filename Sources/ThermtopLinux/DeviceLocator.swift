@@ -101,9 +101,13 @@ enum DeviceLocator {
         return gate
     }
 
+    /// One read, not a lookup and a read: a missing file is unmanaged; one that is there but
+    /// cannot be read is taken as managed (each sample then says why it cannot be read).
     static func managedRuntimeStatus(_ root: SysfsRoot, _ file: String) -> Bool {
-        guard root.exists(file) else { return false }
-        return root.value(file, Parse.string).value != "unsupported"
+        switch root.value(file, Parse.string) {
+        case .value(let status): return status != "unsupported"
+        case .unknown(let issue): return issue.reason != .missing
+        }
     }
 }
 

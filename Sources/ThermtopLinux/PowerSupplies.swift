@@ -22,11 +22,17 @@ struct SupplyLayout: Sendable {
         return (root.list(base) ?? []).map { id in
             let dir = "\(base)/\(id)"
             var issues: [ReadingIssue] = []
-            let files = Set(root.list(dir) ?? [])
+            let listing = root.list(dir).map(Set.init)
+            let files = listing ?? []
             let (type, inferred) = resolveType(root, dir: dir, name: id, files: files)
             if let inferred { issues.append(inferred) }
-            let scope = root.take("\(dir)/scope", Parse.string, into: &issues, required: false)
-            let model = root.take("\(dir)/model_name", Parse.string, into: &issues, required: false)
+            // An adapter has none of these, a battery some: only the ones its folder lists.
+            func optional<T>(_ name: String, _ parse: (String, String) -> Reading<T>) -> T? {
+                guard SysfsRoot.mayHave(name, listing: listing) else { return nil }
+                return root.take("\(dir)/\(name)", parse, into: &issues, required: false)
+            }
+            let scope = optional("scope", Parse.string)
+            let model = optional("model_name", Parse.string)
             let lower = id.lowercased()
             let role: Role
             switch type {
@@ -41,13 +47,11 @@ struct SupplyLayout: Sendable {
             case "Wireless"?: role = .adapter
             default: role = .other
             }
-            func micro(_ name: String, max: Double) -> Double? {
-                root.take("\(dir)/\(name)", Parse.micro(max: max), into: &issues, required: false)
-            }
+            func micro(_ name: String, max: Double) -> Double? { optional(name, Parse.micro(max: max)) }
             return SupplyLayout(
                 id: id, dir: dir, type: type, role: role, scope: scope, model: model,
-                manufacturer: root.take("\(dir)/manufacturer", Parse.string, into: &issues, required: false),
-                technology: root.take("\(dir)/technology", Parse.string, into: &issues, required: false),
+                manufacturer: optional("manufacturer", Parse.string),
+                technology: optional("technology", Parse.string),
                 energyFullDesign: micro("energy_full_design", max: 10_000),
                 chargeFullDesign: micro("charge_full_design", max: 1_000),
                 voltageMinDesign: micro("voltage_min_design", max: 100),
