@@ -480,7 +480,10 @@ package final class FileSystemBackend: SysfsBackend {
                 }
                 continue
             }
-            let part = full[from..<to]
+            // A String, not the Substring: `String + Substring` is the generic
+            // RangeReplaceableCollection `+`, whose first use looks up an associated type by
+            // scanning every conformance record of the binary.
+            let part = String(full[from..<to])
             let candidate = result + "/" + part
             if let known = state.withLock({ $0.canonical[candidate] }) {
                 guard let known else { return nil }

@@ -369,10 +369,17 @@ extension SysfsRoot: BlockingStepOwner {
 
 /// `a2 < a10`: compare runs of ASCII digits as numbers (of any length: a run is compared by
 /// its length without leading zeros, then digit by digit, so no integer can overflow), and
-/// everything else by scalar value.
+/// everything else by scalar value. Compared as UTF-8 bytes, which order as their scalars do
+/// (a digit is one byte, never part of a longer sequence), without making arrays of scalars:
+/// every listing is sorted with it.
 func naturalLess(_ a: String, _ b: String) -> Bool {
-    let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
-    func isDigit(_ u: Unicode.Scalar) -> Bool { u.value >= 48 && u.value <= 57 }
+    var a = a, b = b
+    return a.withUTF8 { x in b.withUTF8 { y in naturalLess(x, y) } }
+}
+
+private func naturalLess(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+    func isDigit(_ u: UInt8) -> Bool { u >= 48 && u <= 57 }
+    let zero = UInt8(ascii: "0")
     var i = 0, j = 0
     while i < x.count && j < y.count {
         if isDigit(x[i]) && isDigit(y[j]) {
@@ -380,16 +387,16 @@ func naturalLess(_ a: String, _ b: String) -> Bool {
             while ei < x.count && isDigit(x[ei]) { ei += 1 }
             while ej < y.count && isDigit(y[ej]) { ej += 1 }
             var si = i, sj = j
-            while si < ei - 1 && x[si] == "0" { si += 1 }
-            while sj < ej - 1 && y[sj] == "0" { sj += 1 }
+            while si < ei - 1 && x[si] == zero { si += 1 }
+            while sj < ej - 1 && y[sj] == zero { sj += 1 }
             if ei - si != ej - sj { return ei - si < ej - sj }
-            for k in 0..<(ei - si) where x[si + k] != y[sj + k] { return x[si + k].value < y[sj + k].value }
+            for k in 0..<(ei - si) where x[si + k] != y[sj + k] { return x[si + k] < y[sj + k] }
             // Same number: the shorter spelling (fewer leading zeros) first, for a total order.
             if ei - i != ej - j { return ei - i < ej - j }
             i = ei; j = ej
             continue
         }
-        if x[i] != y[j] { return x[i].value < y[j].value }
+        if x[i] != y[j] { return x[i] < y[j] }
         i += 1; j += 1
     }
     return i == x.count && j < y.count

@@ -23,6 +23,42 @@ struct FuzzRegressionTests {
         #expect(naturalLess("zone٣", "zone٤"))
     }
 
+    @Test("natural order compared by UTF-8 bytes agrees with the rule stated by scalars, for every pair of a corpus with multi-byte names")
+    func byteOrderAgreesWithScalarOrder() {
+        // The rule as its comment states it, by Unicode scalars.
+        func reference(_ a: String, _ b: String) -> Bool {
+            let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+            func digit(_ u: Unicode.Scalar) -> Bool { u.value >= 48 && u.value <= 57 }
+            var i = 0, j = 0
+            while i < x.count && j < y.count {
+                if digit(x[i]) && digit(y[j]) {
+                    var ei = i, ej = j
+                    while ei < x.count && digit(x[ei]) { ei += 1 }
+                    while ej < y.count && digit(y[ej]) { ej += 1 }
+                    var si = i, sj = j
+                    while si < ei - 1 && x[si] == "0" { si += 1 }
+                    while sj < ej - 1 && y[sj] == "0" { sj += 1 }
+                    if ei - si != ej - sj { return ei - si < ej - sj }
+                    for k in 0..<(ei - si) where x[si + k] != y[sj + k] { return x[si + k].value < y[sj + k].value }
+                    if ei - i != ej - j { return ei - i < ej - j }
+                    i = ei; j = ej
+                    continue
+                }
+                if x[i] != y[j] { return x[i].value < y[j].value }
+                i += 1; j += 1
+            }
+            return i == x.count && j < y.count
+        }
+        let corpus = ["", "a", "a1", "a01", "a10", "a9", "zone٣", "zone٤", "zoneé", "zonee", "zone\u{FFFF}",
+                      "zone\u{10000}", "zone\u{1F525}2", "zone\u{1F525}10", "é1", "é01", "e\u{301}", "Ω", "ω2x",
+                      "hwmon10", "hwmon9", "temp1_input", "temp10_input", "temp1_label", "\u{7F}", "\u{80}", ":", "9:"]
+        for a in corpus {
+            for b in corpus {
+                #expect(naturalLess(a, b) == reference(a, b), "\(a.debugDescription) < \(b.debugDescription)")
+            }
+        }
+    }
+
     @Test("a sysfs tree with a 40-digit zone number is read, sorted, and not a crash")
     func hugeZoneNumber() throws {
         let dir = "/tmp/thermtop-fuzzreg-\(UInt32.random(in: 0...UInt32.max))"
