@@ -62,11 +62,13 @@ enum DeviceLocator {
         if let slot {
             let comps = path.split(separator: "/")
             if let i = comps.lastIndex(where: { $0 == slot }) {
-                // Built by hand: `joined` costs a generic type lookup at its first use.
+                // Built by hand, of Strings: `joined`, and `+=` of a Substring (the generic
+                // RangeReplaceableCollection one), each cost a generic lookup at first use that
+                // scans every conformance record of the binary.
                 var pciDir = ""
                 for c in comps[...i] {
                     if !pciDir.isEmpty { pciDir += "/" }
-                    pciDir += c
+                    pciDir += String(c)
                 }
                 info.pciVendor = memo.string(root, "\(pciDir)/vendor")
             }
