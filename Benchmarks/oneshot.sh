@@ -2,9 +2,12 @@
 # One-shot cost: `thermtop status --json` (and `--version`, the startup floor) against
 # lm-sensors' `sensors` and `sensors -j`, all reading the same fake laptop /sys
 # (Benchmarks/fakesys.py: the repository's laptop tree grafted over /sys in a private mount
-# namespace), wall time with hyperfine -N and peak RSS with /usr/bin/time, in one run; then
-# the CPU cost of one sample against a plain C program that preads the same files
-# (Benchmarks/sample-cost.py, Benchmarks/sample-floor.c compiled with cc at run time).
+# namespace), wall time with hyperfine -N and peak RSS with /usr/bin/time, in one run, beside
+# the floor for what `status` reads: a plain C program making the same file-system accesses
+# (Benchmarks/oneshot-ops.py lists them from an strace of the binary under test,
+# Benchmarks/oneshot-floor.c replays them); then the CPU cost of one sample against a plain C
+# program that preads the same files (Benchmarks/sample-cost.py, Benchmarks/sample-floor.c).
+# The C programs are compiled with cc at run time.
 # Installs hyperfine, lm-sensors, strace and gcc from Debian when missing. Needs root.
 #
 #   Benchmarks/oneshot.sh [--runs N (200)] [--binary PATH (release build)] [--before PATH] [--no-sample]
@@ -47,13 +50,16 @@ for path in sys.argv[1:]:
     os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     os.close(fd)
 PY
+cc -O2 -o "$out/oneshot-floor" "$ROOT/Benchmarks/oneshot-floor.c"
 # Inside the namespace: the whole hyperfine run, so the graft is paid once, not per run.
 /usr/bin/python3 "$ROOT/Benchmarks/fakesys.py" run --no-writer -- bash -c '
   set -e
-  b=$1; runs=$2; out=$3; before=$4
+  b=$1; runs=$2; out=$3; before=$4; root=$5
+  /usr/bin/python3 "$root/Benchmarks/oneshot-ops.py" "$b" "$out/ops.txt"
   cmds=(-n "thermtop --version" "$b --version" -n "thermtop status --json" "$b status --json --no-config")
   [ -n "$before" ] && cmds+=(-n "before: thermtop --version" "$before --version"
                              -n "before: thermtop status --json" "$before status --json --no-config")
+  cmds+=(-n "C: the same accesses as status" "$out/oneshot-floor $out/ops.txt")
   cmds+=(-n "sensors" "sensors" -n "sensors -j" "sensors -j")
   hyperfine -N --warmup 10 --runs "$runs" --export-json "$out/h.json" "${cmds[@]}" \
     >/dev/null 2>"$out/hyperfine.err" || { cat "$out/hyperfine.err" >&2; exit 1; }
@@ -66,7 +72,7 @@ PY
     fi
     echo "sensors $(rss sensors)"
     echo "sensors -j $(rss sensors -j)"; } > "$out/rss.txt"
-' oneshot "$binary" "$runs" "$out" "$before"
+' oneshot "$binary" "$runs" "$out" "$before" "$ROOT"
 /usr/bin/python3 - "$out/h.json" "$out/rss.txt" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
@@ -79,8 +85,9 @@ print("one-shot, same fake laptop /sys, hyperfine -N (wall time), median peak RS
 print("| command | mean ms | ± ms | user ms | sys ms | × sensors | peak RSS MB |")
 print("| --- | --- | --- | --- | --- | --- | --- |")
 for name, x in r.items():
+    peak = f"{rss[name] / 1024:.1f}" if name in rss else "–"
     print(f"| {name} | {x['mean']*1000:.2f} | {x['stddev']*1000:.2f} | {x['user']*1000:.2f} | {x['system']*1000:.2f} "
-          f"| {x['mean'] / base:.2f} | {rss.get(name, 0) / 1024:.1f} |")
+          f"| {x['mean'] / base:.2f} | {peak} |")
     print(f"RESULT oneshot name={name.replace(' ', '_').replace(':', '')} mean_ms={x['mean']*1000:.3f} ratio={x['mean'] / base:.3f} rss_kb={rss.get(name, 0)}", file=sys.stderr)
 PY
 rm -rf "$out"
