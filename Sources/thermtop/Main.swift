@@ -25,8 +25,8 @@ enum Main {
                 print(text)
                 return
             case .status(let run)?:
+                // Ends the process (StatusRun.report says why it does not return).
                 try MainActor.assumeIsolated { try run.report() }
-                return
             case .command(let parsed)?:
                 command = parsed
             case nil:
@@ -40,7 +40,6 @@ enum Main {
             // runtime's executor threads (and their malloc arenas) for a one-shot report.
             if let status = command as? Status {
                 try MainActor.assumeIsolated { try status.report() }
-                return
             }
             guard let asyncCommand = command as? AsyncParsableCommand else {
                 try command.run()

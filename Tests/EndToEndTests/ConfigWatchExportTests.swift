@@ -162,6 +162,33 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         #expect(!FileManager.default.fileExists(atPath: "/tmp/thermtop-never-written.prom"))
     }
 
+    /// `status` ends the process right after writing its report (no teardown): the warnings
+    /// come before the report, the report is whole, and the exit status is still 0 (69 when
+    /// nothing is readable).
+    @Test(arguments: [false, true])
+    func statusWarnsAboutARuleThatMatchesNoSensorAndStillReportsWhole(json: Bool) throws {
+        let dir = try Run.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("stray.toml")
+        try Run.write("[[sensor]]\nmatch = \"nvme-that-is-not-here*\"\nhide = true\n", to: file)
+        let r = try Run.thermtop(["status"] + (json ? ["--json"] : []) + ["--config", file.path, "--sysfs-root", fixture])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("thermtop: warning: \(file.path):1: sensor[1].match: unknown sensor id"), "\(r.stderr)")
+        #expect(r.stderr.contains("nvme-that-is-not-here*"), "\(r.stderr)")
+        if json {
+            let j = try #require(jsonLine(r.stdout), "not one whole JSON document: \(r.stdout.suffix(200))")
+            #expect(j["schema"] as? String == "thermtop.status/1")
+            #expect(j["issues"] is [Any])
+            #expect(r.stdout.hasSuffix("}\n"))
+        } else {
+            #expect(r.stdout.contains("State      nominal"), "\(r.stdout)")
+        }
+        // Without a rule nothing is checked and nothing is said.
+        let quiet = try Run.thermtop(["status", "--no-config", "--sysfs-root", fixture])
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+    }
+
     @Test func fahrenheitIsAcceptedWithoutTheOldNotDrawnWarning() throws {
         // °F is drawn by the dashboard now (DashboardReplayForecastUnitsTests); nothing warns.
         let dir = try Run.tempDir()
