@@ -26,7 +26,10 @@ struct ConfigOptions: ParsableArguments {
 
     /// Warnings for rules that match none of `sensors` (not fatal outside `config --check`).
     static func warnings(_ config: UserConfig, status: MonitorStatus) -> [String] {
-        ConfigFile.unknownSensors(config, sensors: status.snapshot.temperatureSensors).map(\.description)
+        // Without a rule there is nothing to match: the sensors are not listed again (a
+        // catalogue pass over the snapshot, a measurable part of a one-shot `status`).
+        guard !config.sensors.isEmpty else { return [] }
+        return ConfigFile.unknownSensors(config, sensors: status.snapshot.temperatureSensors).map(\.description)
     }
 }
 

@@ -59,7 +59,7 @@ struct SourceOptions: ParsableArguments {
     }
 
     /// The live machine's event sources; nil for --simulate and --sysfs-root trees.
-    func makeWakeSources() -> LinuxWakeSources? { choice.makeWakeSources() }
+    func makeWakeSources(config: ThermalConfig) -> LinuxWakeSources? { choice.makeWakeSources(config: config) }
 }
 
 /// `SourceOptions` as plain values, and what they make.
@@ -121,10 +121,11 @@ struct SourceChoice: Equatable {
 
     /// The live machine's event sources (uevent, thermal netlink, power profiles over D-Bus);
     /// nil for --simulate and --sysfs-root trees, which the kernel's events are not about.
-    /// D-Bus is left out when --ppd-state names the file to read.
-    func makeWakeSources() -> LinuxWakeSources? {
+    /// D-Bus is left out when --ppd-state names the file to read. `config` is the one the
+    /// command runs with (its read deadline bounds the first D-Bus read).
+    func makeWakeSources(config: ThermalConfig) -> LinuxWakeSources? {
         guard !simulate, LinuxWakeSources.apply(toRoot: sysfsRoot ?? "/sys") else { return nil }
-        return LinuxWakeSources(powerProfiles: ppdState == nil)
+        return LinuxWakeSources(config: config, powerProfiles: ppdState == nil)
     }
 }
 

@@ -95,9 +95,10 @@ struct StatusRun: Equatable {
             // The same engine the dashboard and the library run: its first reading (discovery and
             // one sample, each read bounded by the read deadline) is the report. Not started, so
             // this thread is the one that makes and reads the event sources.
-            let wake = source.makeWakeSources()
+            let thermal = cfg.applied()
+            let wake = source.makeWakeSources(config: thermal)
             let hub = ThermalStatusHub(source: source.makeSource(powerProfiles: wake?.powerProfiles),
-                                       clock: SystemClock(), config: cfg.applied(), overrides: source.overrides)
+                                       clock: SystemClock(), config: thermal, overrides: source.overrides)
             var live = hub.current
             live.eventSources = wake?.states ?? []
             status = live

@@ -25,15 +25,15 @@ public struct ThermalConfig: Sendable, Equatable {
     /// Battery saver: discharging at or below this percentage counts as low power.
     public var batterySaverPercent: Double = 20
     /// platform_profile values that mean the machine is saving power.
-    public var lowPowerProfiles: Set<String> = ["low-power", "quiet", "cool"]
+    public var lowPowerProfiles: Set<String> = Defaults.lowPowerProfiles
     /// Cooling device types whose state is not a response to heat (LCD brightness,
     /// a fixed TCC offset): they never raise the state.
-    public var ignoredCoolingTypes: Set<String> = ["LCD", "TCC Offset"]
+    public var ignoredCoolingTypes: Set<String> = Defaults.ignoredCoolingTypes
     /// ChromeOS powerd's cur/max ratios per cooling-device kind (fair, serious, critical).
     public var coolingRatios: [CoolingKind: CoolingRatios] = CoolingRatios.chromeOS
     /// hwmon fans under automatic control, by duty (PWM ÷ 255, else RPM ÷ max RPM): ChromeOS's
     /// fan ratios (fair at half speed, serious at full speed).
-    public var fanDutyRatios: CoolingRatios = CoolingRatios.chromeOS[.fan]!
+    public var fanDutyRatios: CoolingRatios = Defaults.fanDutyRatios
     /// Per-sensor overrides, keyed by the stable sensor id (`pci-0000:00:18.3/k10temp/Tctl`,
     /// `virtual/thermal/x86_pkg_temp`; survives renumbering) or the raw name (`x86_pkg_temp`,
     /// `coretemp Package id 0`).
@@ -93,6 +93,15 @@ public struct ThermalConfig: Sendable, Equatable {
     public var idleReaderSeconds: Double = 2
 
     public init() {}
+
+    /// The collection defaults, made once per process: a configuration is made several times
+    /// on every run (each default `config:` argument), and a set or dictionary literal in a
+    /// property's initializer would be built, hashed and freed each time.
+    private enum Defaults {
+        static let lowPowerProfiles: Set<String> = ["low-power", "quiet", "cool"]
+        static let ignoredCoolingTypes: Set<String> = ["LCD", "TCC Offset"]
+        static let fanDutyRatios = CoolingRatios.chromeOS[.fan]!
+    }
 
     /// The override for a sensor: matching rules in order, then `overrides` by id or name.
     public func override(for sensor: ThermalSensor) -> SensorOverride? {
