@@ -69,14 +69,13 @@ enum StandardStreams {
         }
     }
 
-    /// Writes all of `text` to stdout with write(2), retrying short writes and EINTR.
-    static func write(_ text: String) throws {
+    /// Writes all of `bytes` to stdout with write(2), retrying short writes and EINTR.
+    static func write(_ bytes: [UInt8]) throws {
         // SIGPIPE keeps its default: `thermtop status | head -1` ends quietly, as with any
         // Unix filter, with the conventional 141.
-        var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buf in
+            let n = bytes.withUnsafeBytes { buf in
                 Glibc.write(STDOUT_FILENO, buf.baseAddress! + offset, buf.count - offset)
             }
             if n < 0 {

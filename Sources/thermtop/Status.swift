@@ -105,9 +105,13 @@ struct StatusRun: Equatable {
             engine = (hub, wake)
         }
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
-        let report = json
-            ? StatusReport.json(status, version: ThermtopInfo.version).serialized() + "\n"
-            : StatusReport.text(status, units: cfg.units ?? .celsius)
+        var report: [UInt8]
+        if json {
+            report = StatusReport.json(status, version: ThermtopInfo.version).serializedUTF8()
+            report.append(UInt8(ascii: "\n"))
+        } else {
+            report = Array(StatusReport.text(status, units: cfg.units ?? .celsius).utf8)
+        }
         try StandardStreams.write(report)
         withExtendedLifetime(engine) {
             exit(status.assessment.nothingReadable ? StatusExit.nothingReadable : StatusExit.ok)

@@ -20,16 +20,24 @@ package indirect enum JSONValue: Sendable, Equatable {
     package static func str(_ v: String?) -> JSONValue { v.map { .string($0) } ?? .null }
 
     package func serialized(indent: Int = 0, pretty: Bool = true) -> String {
-        // Written as UTF-8 bytes: building the text by String concatenation and walking it by
-        // unicode scalars was a measurable part of `status --json`'s cost.
+        String(decoding: serializedUTF8(indent: indent, pretty: pretty), as: UTF8.self)
+    }
+
+    /// The text as UTF-8 bytes, for a caller that writes bytes (`status --json`): made as bytes
+    /// (building it by String concatenation and walking it by unicode scalars was a measurable
+    /// part of `status --json`'s cost), and not turned into a String and back, which validates
+    /// and copies the whole document twice.
+    package func serializedUTF8(indent: Int = 0, pretty: Bool = true) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(4096)
+        out.reserveCapacity(32 * 1024)
         write(into: &out, level: indent, pretty: pretty)
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     private static func indent(_ out: inout [UInt8], _ level: Int) {
-        out.append(contentsOf: repeatElement(0x20, count: 2 * level))
+        // A loop, not `append(contentsOf: repeatElement(…))`: the generic path costs more than
+        // the few spaces it appends.
+        for _ in 0..<(2 * level) { out.append(0x20) }
     }
 
     private static func append(_ out: inout [UInt8], _ s: String) {
