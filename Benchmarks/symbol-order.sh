@@ -8,13 +8,15 @@
 #   Benchmarks/symbol-order.sh [--scratch DIR (/tmp/thermtop-order-build)]
 #   KEEP_PROFILES=1 Benchmarks/symbol-order.sh ...   keeps the callgrind profiles and nm listing
 #
-# Builds a release thermtop the way README "Try it" does (scripts/release-build.sh: static
-# executable, -function-sections for every module), runs it under valgrind's callgrind on the fake laptop /sys
-# (Benchmarks/fakesys.py, so root): the dashboard in tmux at full and minimal tier with the debug
-# overlay toggled, then `--version`, `status --json` and `status`; then writes every executed
-# function of the binary: the dashboard's first, then what only the one-shot commands add, so
-# the code the dashboard runs is one block (status-first order interleaved status-only code
-# with the dashboard's and left ~0.2 MB more of it resident). glibc's CPU-specific variants
+# Builds a release thermtop the way README "Try it" does (scripts/release-build.sh), runs it
+# under valgrind's callgrind on the fake laptop /sys (Benchmarks/fakesys.py, so root): the
+# dashboard in tmux at full and minimal tier with the debug overlay toggled, then `--version`,
+# `status --json` and `status`; then writes every executed function of the binary in three
+# blocks: what the dashboard and the one-shots both run, what only the dashboard runs, what
+# only the one-shots run. Each program's code is then one or two blocks, never interleaved
+# with code it does not run (a status-first order interleaved status-only code with the
+# dashboard's and left ~0.2 MB more of it resident; a dashboard-first one spread the code
+# `status` shares with it through the dashboard's). glibc's CPU-specific variants
 # (memmove, strlen, sin ...) bring their siblings: valgrind's CPU picks other variants than the
 # machine does natively (0.3 MB of the dashboard's RSS when only valgrind's were ordered).
 # Names defined more than once (local helpers: partial-apply forwarders, outlined copies) are
@@ -96,23 +98,41 @@ for a, s, n in sorted(text):
     m = variant.match(n)
     if m and n in unique:
         siblings[m.group(1)].append(n)
-# Executed functions, each once: the dashboard's first (its runs are numbered 1 and 2), then
-# what only --version and status add, so the code the dashboard runs is one block.
+# Executed functions, each once, in three blocks: what both the dashboard (runs 1 and 2) and
+# the one-shots (--version, status: runs 3 to 5) run; then what only the dashboard runs; then
+# what only the one-shots run. Each program's code is then at most two blocks, neither
+# interleaved with code it never runs (the dashboard's block first and the one-shots' extras
+# after it made `status` touch the shared code spread through the dashboard's).
+def executed(files):
+    names, seen = [], set()
+    for f in files:
+        for line in open(f):
+            m = re.match(r"^c?fn=\(\d+\) (.+)$", line)
+            if m:
+                name = re.sub(r"'\d+$", "", m.group(1).strip())
+                if name in unique and name not in seen:
+                    seen.add(name); names.append(name)
+    return names
+profiles = sorted(glob.glob(f"{out}/*.cg"))
+dashboard = executed([f for f in profiles if re.match(r"[12]-", f.split("/")[-1])])
+oneshot = executed([f for f in profiles if not re.match(r"[12]-", f.split("/")[-1])])
+in_dashboard, in_oneshot = set(dashboard), set(oneshot)
+blocks = [("shared", [n for n in dashboard if n in in_oneshot]),
+          ("dashboard only", [n for n in dashboard if n not in in_oneshot]),
+          ("one-shots only", [n for n in oneshot if n not in in_dashboard])]
 order, seen = [], set()
-for f in sorted(glob.glob(f"{out}/*.cg")):
+for label, names in blocks:
     before = len(order)
-    for line in open(f):
-        m = re.match(r"^c?fn=\(\d+\) (.+)$", line)
-        if m:
-            name = re.sub(r"'\d+$", "", m.group(1).strip())
-            if name in unique and name not in seen:
-                seen.add(name); order.append(name)
-                m = variant.match(name)
-                for sibling in siblings[m.group(1)] if m else []:
-                    if sibling not in seen:
-                        seen.add(sibling); order.append(sibling)
+    for name in names:
+        if name in seen:
+            continue
+        seen.add(name); order.append(name)
+        m = variant.match(name)
+        for sibling in siblings[m.group(1)] if m else []:
+            if sibling not in seen:
+                seen.add(sibling); order.append(sibling)
     size = sum(unique[n][1] for n in order[before:])
-    print(f"symbol-order: {f.split('/')[-1]}: {len(order) - before} functions more ({size // 1024} KB)")
+    print(f"symbol-order: {label}: {len(order) - before} functions ({size // 1024} KB)")
 keep = order
 open(dest, "w").write("\n".join(keep) + "\n")
 size = sum(unique[n][1] for n in keep)
