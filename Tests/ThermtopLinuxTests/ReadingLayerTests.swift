@@ -343,20 +343,7 @@ struct ReadingLayerTests {
         source.root.setTap { log.append($0) }
         source.rediscover()
         let accesses = log.take()
-        let listed = Set(accesses.compactMap { a -> String? in if case .list(let p, let names?) = a, !names.isEmpty { p } else { nil } })
-        // A file in a listed folder, or up to two folders below one (`zone/device/power_state`).
-        func underListed(_ p: String) -> Bool {
-            var folder = p
-            for _ in 0..<FileSystemBackend.listedFolderLevels {
-                folder = FileSystemBackend.folder(of: folder)
-                if listed.contains(folder) { return true }
-            }
-            return false
-        }
-        let readInListed = accesses.filter { a in
-            guard case .read(let p, .success) = a else { return false }
-            return underListed(p)
-        }.count
+        let readInListed = Self.readsUnderListedFolders(accesses, listedIn: accesses)
         let afterDiscovery = try #require(source.root.ioStats)
         #expect(readInListed > 0)
         // Each file read in or under a listed folder was opened relative to it (a whole-path
@@ -380,22 +367,11 @@ struct ReadingLayerTests {
         let log = TapLog()
         source.root.setTap { log.append($0) }
         source.rediscover()
-        let listed = Set(log.take().compactMap { a -> String? in if case .list(let p, let names?) = a, !names.isEmpty { p } else { nil } })
-        func underListed(_ p: String) -> Bool {
-            var folder = p
-            for _ in 0..<FileSystemBackend.listedFolderLevels {
-                folder = FileSystemBackend.folder(of: folder)
-                if listed.contains(folder) { return true }
-            }
-            return false
-        }
+        let discovery = log.take()
         let discovered = try #require(source.root.ioStats)
         let first = source.sample(at: 0)
         let afterFirst = try #require(source.root.ioStats)
-        let readUnderListed = log.take().filter { a in
-            guard case .read(let p, .success) = a else { return false }
-            return underListed(p)
-        }.count
+        let readUnderListed = Self.readsUnderListedFolders(log.take(), listedIn: discovery)
         // Each value file of the first sample in or under a listed folder was opened relative
         // to it (a power_state under devices/, the platform profile lie outside any), read, and
         // closed again.
@@ -417,6 +393,24 @@ struct ReadingLayerTests {
         #expect(first.zones.map(\.celsius) == second.zones.map(\.celsius))
         #expect(first.hwmon.map(\.celsius) == second.hwmon.map(\.celsius))
         #expect(first.batteries.map(\.percent) == second.batteries.map(\.percent))
+    }
+
+    /// How many successful reads of `accesses` are of a file in a folder `discovery` listed, or
+    /// up to two folders below one (`zone/device/power_state`).
+    static func readsUnderListedFolders(_ accesses: [SysfsAccess], listedIn discovery: [SysfsAccess]) -> Int {
+        let listed = Set(discovery.compactMap { a -> String? in if case .list(let p, let names?) = a, !names.isEmpty { p } else { nil } })
+        func underListed(_ p: String) -> Bool {
+            var folder = p
+            for _ in 0..<FileSystemBackend.listedFolderLevels {
+                folder = FileSystemBackend.folder(of: folder)
+                if listed.contains(folder) { return true }
+            }
+            return false
+        }
+        return accesses.filter { a in
+            guard case .read(let p, .success) = a else { return false }
+            return underListed(p)
+        }.count
     }
 
     @Test("no more folders than discoveryFoldersKeptOpen are kept open, and the rest still read the same")
