@@ -162,3 +162,24 @@ struct SysfsValueTests {
         #expect(SysfsValue.string("", file: "status").issue?.reason == .empty)
     }
 }
+
+@Suite("Trimming a raw value")
+struct TrimmingTests {
+    @Test("surrounding whitespace goes (trailing newline, space, tab, CR, NUL; leading space, tab, newline), the inside and non-ASCII stay", arguments: [
+        ("45000\n", "45000"), ("  45000 \t\n", "45000"), ("acpitz\n\0\0", "acpitz"), ("Discharging\r\n", "Discharging"),
+        ("\n\tx86_pkg_temp\n", "x86_pkg_temp"), ("a b\tc\n", "a b\tc"), ("\n", ""), ("", ""), ("   ", ""),
+        ("café\n", "café"), ("\u{301}x\n", "\u{301}x"), ("\u{1F525}\0", "\u{1F525}"), ("\rleading-cr\n", "\rleading-cr"),
+        ("no-newline", "no-newline"),
+    ])
+    func trims(raw: String, expected: String) {
+        #expect(SysfsValue.trimmed(raw) == expected)
+    }
+
+    @Test("a PCI address is four hex digits, colon, two, colon, two, dot, one; nothing else is", arguments: [
+        ("0000:00:18.3", true), ("0000:0a:1F.7", true), ("0000:00:18", false), ("0000:00:18.33", false),
+        ("0000-00:18.3", false), ("0000:00:18:3", false), ("000g:00:18.3", false), ("0000:00:1é.3", false), ("", false),
+    ])
+    func pciAddress(text: String, isAddress: Bool) {
+        #expect(DeviceInfo.isPCIAddress(text) == isAddress)
+    }
+}

@@ -74,13 +74,15 @@ public struct ThermalDeviceInfo: Sendable, Equatable, Hashable {
 
     /// `0000:00:18.3` (domain:bus:device.function, hex).
     public static func isPCIAddress(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        guard u.count == 12, u[4] == UInt8(ascii: ":"), u[7] == UInt8(ascii: ":"), u[10] == UInt8(ascii: ".") else {
-            return false
+        guard s.utf8.count == 12 else { return false }
+        for (i, c) in s.utf8.enumerated() {
+            switch i {
+            case 4, 7: if c != UInt8(ascii: ":") { return false }
+            case 10: if c != UInt8(ascii: ".") { return false }
+            default: if !((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)) { return false }
+            }
         }
-        return u.enumerated().allSatisfy { i, c in
-            [4, 7, 10].contains(i) || (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)
-        }
+        return true
     }
 }
 

@@ -14,12 +14,25 @@ package enum SysfsValue {
         -273_150, -273_250, -274_000, -32_768_000, 65_261_850, 65_535_000, 127_000_000,
     ]
 
-    /// The text with surrounding whitespace and the trailing newline removed.
+    /// The text with surrounding whitespace and the trailing newline removed: at the end
+    /// newlines, spaces, tabs, carriage returns and NULs, at the start spaces, tabs and newlines.
+    /// By bytes (all of them ASCII), not by Characters: every value read goes through here, and
+    /// grapheme breaking is most of the cost of a Character loop. (As bytes, a trailing `\r\n`
+    /// is two bytes and goes; as one Character it was neither `\r` nor `\n` and stayed.)
     package static func trimmed(_ raw: String) -> String {
-        var s = Substring(raw)
-        while let c = s.last, c == "\n" || c == " " || c == "\t" || c == "\r" || c == "\0" { s.removeLast() }
-        while let c = s.first, c == " " || c == "\t" || c == "\n" { s.removeFirst() }
-        return String(s)
+        let utf8 = raw.utf8
+        var end = utf8.endIndex
+        while end > utf8.startIndex {
+            let b = utf8[utf8.index(before: end)]
+            guard b == 0x0A || b == 0x20 || b == 0x09 || b == 0x0D || b == 0x00 else { break }
+            end = utf8.index(before: end)
+        }
+        var start = utf8.startIndex
+        while start < end, utf8[start] == 0x20 || utf8[start] == 0x09 || utf8[start] == 0x0A {
+            start = utf8.index(after: start)
+        }
+        if start == utf8.startIndex && end == utf8.endIndex { return raw }
+        return String(raw[start..<end])
     }
 
     /// An integer attribute (`cur_state`, `capacity`, `energy_now`…).
