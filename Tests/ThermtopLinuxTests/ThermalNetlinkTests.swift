@@ -52,6 +52,24 @@ struct ThermalNetlinkParsingTests {
         #expect(messages.first?.hint == .resample("thermal netlink: trip crossed up zone 3 trip 1 at 85.0 °C"))
     }
 
+    @Test("names are read up to their NUL as UTF-8 (multi-byte kept); a name that is not UTF-8 is dropped, the event kept")
+    func namesAreValidUTF8OrNothing() {
+        func name(_ value: [UInt8]) -> ThermalGenlMessage? {
+            ThermalGenlMessage.parse(Wire.message(type: familyID, cmd: TZ_CREATE, [
+                Wire.attrU32(ATTR_TZ_ID, 4), Wire.attr(ATTR_TZ_NAME, value),
+            ]), familyID: familyID).first
+        }
+        #expect(name(Array("pch_cannonlake".utf8) + [0])?.name == "pch_cannonlake")
+        #expect(name(Array("zone-°C-☃".utf8) + [0])?.name == "zone-°C-☃")
+        #expect(name(Array("acpitz".utf8) + [0, 0x41, 0x42])?.name == "acpitz")
+        #expect(name(Array("acpitz".utf8))?.name == "acpitz")
+        for bad: [UInt8] in [[0x61, 0xFF, 0x62, 0], [0xC3, 0], [0xE2, 0x98], [0xED, 0xA0, 0x80, 0], [0xC0, 0xAF, 0]] {
+            let m = name(bad)
+            #expect(m?.event == .zoneCreate && m?.zoneID == 4, "\(bad)")
+            #expect(m?.name == nil, "\(bad) decoded as \(m?.name ?? "nil")")
+        }
+    }
+
     @Test("a datagram with several messages yields each; below-zero temperatures stay negative")
     func severalMessages() {
         let bytes = Wire.message(type: familyID, cmd: TZ_TRIP_DOWN, [

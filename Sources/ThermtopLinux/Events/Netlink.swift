@@ -87,10 +87,7 @@ struct NetlinkAttribute: Equatable {
     var u32: UInt32? { value.count >= 4 ? readU32(value, value.startIndex) : nil }
     var u16: UInt16? { value.count >= 2 ? readU16(value, value.startIndex) : nil }
     /// A NUL-terminated string (the NUL and anything after it dropped); nil unless valid UTF-8.
-    var string: String? {
-        let text = value.prefix { $0 != 0 }
-        return String(validating: text, as: UTF8.self)
-    }
+    var string: String? { validUTF8(value.prefix { $0 != 0 }) }
     var nested: [NetlinkAttribute] { NetlinkAttribute.parse(value) }
 
     /// Encodes an attribute with its padding.
@@ -99,6 +96,18 @@ struct NetlinkAttribute: Equatable {
         var out = le16(UInt16(length)) + le16(type) + value
         out += [UInt8](repeating: 0, count: netlinkAlign(length) - length)
         return out
+    }
+}
+
+/// `bytes` as a String, nil unless they are valid UTF-8: what `String(validating:as:)` answers,
+/// without its generic path, which looks up associated types at run time on first use (a scan
+/// of every protocol-conformance record of the static binary, paid by `status` when the thermal
+/// family is resolved). Decoding from a buffer is the standard library's direct UTF-8 path; a
+/// decoding that had to repair anything differs from the input.
+func validUTF8(_ bytes: ArraySlice<UInt8>) -> String? {
+    bytes.withUnsafeBufferPointer { buffer in
+        let text = String(decoding: buffer, as: UTF8.self)
+        return text.utf8.elementsEqual(buffer) ? text : nil
     }
 }
 

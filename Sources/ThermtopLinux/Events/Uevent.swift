@@ -38,15 +38,15 @@ package struct UeventMessage: Sendable, Equatable {
     public static func parse(_ bytes: [UInt8]) -> UeventMessage? {
         let fields = bytes.split(separator: 0, omittingEmptySubsequences: true)
         guard let head = fields.first, let at = head.firstIndex(of: UInt8(ascii: "@")),
-              let action = String(validating: head[head.startIndex..<at], as: UTF8.self),
-              let devpath = String(validating: head[(at + 1)...], as: UTF8.self),
+              let action = validUTF8(head[head.startIndex..<at]),
+              let devpath = validUTF8(head[(at + 1)...]),
               !action.isEmpty, !devpath.isEmpty, !action.hasPrefix("libudev")
         else { return nil }
         var properties: [(key: String, value: String)] = []
         for field in fields.dropFirst() {
             guard let eq = field.firstIndex(of: UInt8(ascii: "=")), eq > field.startIndex,
-                  let key = String(validating: field[field.startIndex..<eq], as: UTF8.self),
-                  let value = String(validating: field[(eq + 1)...], as: UTF8.self)
+                  let key = validUTF8(field[field.startIndex..<eq]),
+                  let value = validUTF8(field[(eq + 1)...])
             else { continue }
             properties.append((key, value))
         }
