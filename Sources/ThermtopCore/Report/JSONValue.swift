@@ -1,6 +1,8 @@
 /// A JSON value with ordered object keys and explicit nulls, so `thermtop status --json`
-/// prints every documented field in a stable order.
-package indirect enum JSONValue: Sendable, Equatable {
+/// prints every documented field in a stable order. Not `indirect`: arrays and objects already
+/// hold their members out of line, and an indirect enum boxes every value, a scalar too (an
+/// allocation and a release per field of a report).
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
