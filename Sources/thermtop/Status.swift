@@ -107,7 +107,7 @@ struct StatusRun: Equatable {
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
         var report: [UInt8]
         if json {
-            report = StatusReport.json(status, version: ThermtopInfo.version).serializedUTF8()
+            report = StatusReport.jsonUTF8(status, version: ThermtopInfo.version)
             report.append(UInt8(ascii: "\n"))
         } else {
             report = Array(StatusReport.text(status, units: cfg.units ?? .celsius).utf8)

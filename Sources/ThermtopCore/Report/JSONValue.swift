@@ -25,108 +25,219 @@ package enum JSONValue: Sendable, Equatable {
         String(decoding: serializedUTF8(indent: indent, pretty: pretty), as: UTF8.self)
     }
 
-    /// The text as UTF-8 bytes, for a caller that writes bytes (`status --json`): made as bytes
-    /// (building it by String concatenation and walking it by unicode scalars was a measurable
-    /// part of `status --json`'s cost), and not turned into a String and back, which validates
-    /// and copies the whole document twice.
+    /// The text as UTF-8 bytes, for a caller that writes bytes: not turned into a String and
+    /// back, which validates and copies the whole document twice.
     package func serializedUTF8(indent: Int = 0, pretty: Bool = true) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(32 * 1024)
-        write(into: &out, level: indent, pretty: pretty)
-        return out
+        var w = JSONWriter(pretty: pretty, indent: indent)
+        w.value(self)
+        return w.bytes
+    }
+}
+
+/// Writes JSON text straight into UTF-8 bytes, member by member, in the order given: the one
+/// place for how thermtop prints JSON (layout, numbers, string escapes). `JSONValue` prints
+/// through it, and `status --json` writes its report with it without building a tree first
+/// (the tree, its boxes and its release were half of the report's instructions).
+///
+/// Pretty layout: two spaces per level, each member on its own line, `"key": value`, an empty
+/// object or array as `{}` / `[]`. Compact: no spaces or new lines at all.
+package struct JSONWriter {
+    /// The text so far.
+    package private(set) var bytes: [UInt8] = []
+    private let pretty: Bool
+    /// Indentation level of the members of the container being written (the document's own
+    /// level outside any container).
+    private var level: Int
+    /// How many containers are open: a value at depth 0 is the document itself.
+    private var depth = 0
+    /// The open container has no member yet.
+    private var empty = true
+    /// A key was just written: the next value is its value, not a new member.
+    private var keyed = false
+
+    package init(pretty: Bool = true, indent: Int = 0, capacity: Int = 0) {
+        self.pretty = pretty
+        level = indent
+        bytes.reserveCapacity(capacity)
     }
 
-    private static func indent(_ out: inout [UInt8], _ level: Int) {
-        // A loop, not `append(contentsOf: repeatElement(…))`: the generic path costs more than
-        // the few spaces it appends.
-        for _ in 0..<(2 * level) { out.append(0x20) }
+    // MARK: Containers and keys
+
+    /// An object whose members `body` writes (with `field`, or `key` then a value).
+    package mutating func object(_ body: (inout JSONWriter) -> Void) {
+        container(UInt8(ascii: "{"), UInt8(ascii: "}"), body)
     }
 
-    private static func append(_ out: inout [UInt8], _ s: String) {
-        var s = s
-        s.withUTF8 { out.append(contentsOf: $0) }
+    /// An array whose elements `body` writes.
+    package mutating func array(_ body: (inout JSONWriter) -> Void) {
+        container(UInt8(ascii: "["), UInt8(ascii: "]"), body)
     }
 
-    private func write(into out: inout [UInt8], level: Int, pretty: Bool) {
-        switch self {
-        case .null: Self.append(&out, "null")
-        case .bool(let b): Self.append(&out, b ? "true" : "false")
-        case .number(let d):
-            if d == d.rounded(), abs(d) < 1e15 { Self.append(&out, String(Int64(d))) } else { Self.append(&out, "\(d)") }
-        case .string(let s): Self.quote(s, into: &out)
-        case .array(let items):
-            if items.isEmpty { Self.append(&out, "[]"); return }
-            out.append(UInt8(ascii: "["))
-            if pretty { out.append(0x0a) }
-            for (i, v) in items.enumerated() {
-                if pretty { Self.indent(&out, level + 1) }
-                v.write(into: &out, level: level + 1, pretty: pretty)
-                if i < items.count - 1 { out.append(UInt8(ascii: ",")) }
-                if pretty { out.append(0x0a) }
-            }
-            if pretty { Self.indent(&out, level) }
-            out.append(UInt8(ascii: "]"))
+    /// `key` with an object as its value.
+    package mutating func object(_ key: StaticString, _ body: (inout JSONWriter) -> Void) {
+        self.key(key)
+        object(body)
+    }
+
+    /// `key` with an array as its value.
+    package mutating func array(_ key: StaticString, _ body: (inout JSONWriter) -> Void) {
+        self.key(key)
+        array(body)
+    }
+
+    /// A member's key, a literal the program spells (so it is copied as is: thermtop's keys
+    /// are plain ASCII words that need no escape); the next value written is its value.
+    package mutating func key(_ k: StaticString) {
+        member()
+        bytes.append(0x22)
+        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0x22)
+        colon()
+    }
+
+    /// A member's key from data (a `JSONValue` object's), escaped like any string.
+    package mutating func key(_ k: String) {
+        member()
+        quoted(k)
+        colon()
+    }
+
+    private mutating func colon() {
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(0x20) }
+        keyed = true
+    }
+
+    /// `key` and a value.
+    package mutating func field(_ k: StaticString, _ v: JSONValue) {
+        key(k)
+        value(v)
+    }
+
+    // MARK: Values
+
+    package mutating func value(_ v: JSONValue) {
+        switch v {
+        case .null: literal("null")
+        case .bool(let b): literal(b ? "true" : "false")
+        case .number(let d): number(d)
+        case .string(let s): string(s)
+        case .array(let items): array { w in for item in items { w.value(item) } }
         case .object(let fields):
-            if fields.isEmpty { Self.append(&out, "{}"); return }
-            out.append(UInt8(ascii: "{"))
-            if pretty { out.append(0x0a) }
-            for (i, (k, v)) in fields.enumerated() {
-                if pretty { Self.indent(&out, level + 1) }
-                Self.quote(k, into: &out)
-                out.append(UInt8(ascii: ":"))
-                if pretty { out.append(0x20) }
-                v.write(into: &out, level: level + 1, pretty: pretty)
-                if i < fields.count - 1 { out.append(UInt8(ascii: ",")) }
-                if pretty { out.append(0x0a) }
+            object { w in
+                for (k, item) in fields {
+                    w.key(k)
+                    w.value(item)
+                }
             }
-            if pretty { Self.indent(&out, level) }
-            out.append(UInt8(ascii: "}"))
         }
     }
 
-    static func quote(_ s: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.utf8.count + 2)
-        quote(s, into: &out)
-        return String(decoding: out, as: UTF8.self)
+    /// Integers (within ±1e15) without a fraction; anything else as Swift prints a Double.
+    package mutating func number(_ d: Double) {
+        member()
+        if d == d.rounded(), abs(d) < 1e15 { append(String(Int64(d))) } else { append("\(d)") }
+    }
+
+    package mutating func string(_ s: String) {
+        member()
+        quoted(s)
+    }
+
+    private mutating func literal(_ word: String) {
+        member()
+        append(word)
+    }
+
+    // MARK: Layout
+
+    /// Starts a value: after a key, nothing; as a member of a container, a comma after the
+    /// first one and, pretty, a new line and the indentation; the document itself, nothing.
+    private mutating func member() {
+        if keyed {
+            keyed = false
+            return
+        }
+        guard depth > 0 else { return }
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
+        if pretty {
+            bytes.append(0x0a)
+            indent(level)
+        }
+    }
+
+    private mutating func container(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter) -> Void) {
+        member()
+        bytes.append(open)
+        depth += 1
+        level += 1
+        empty = true
+        body(&self)
+        level -= 1
+        depth -= 1
+        if !empty && pretty {
+            bytes.append(0x0a)
+            indent(level)
+        }
+        bytes.append(close)
+        // This container was a member of its parent, which is therefore not empty.
+        empty = false
+    }
+
+    private mutating func indent(_ level: Int) {
+        // A loop, not `append(contentsOf: repeatElement(…))`: the generic path costs more than
+        // the few spaces it appends.
+        for _ in 0..<(2 * level) { bytes.append(0x20) }
+    }
+
+    private mutating func append(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// `s` as a JSON string: `"`, `\\`, `\n`, `\r`, `\t` escaped by name; the other C0
     /// controls, DEL and the C1 controls (U+0080–U+009F, UTF-8 `C2 80`–`C2 9F`) as `\u00xx`
     /// so no terminal control reaches a reader that prints the value; everything else as is.
-    private static func quote(_ s: String, into out: inout [UInt8]) {
+    private mutating func quoted(_ s: String) {
         func hex(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
-        func escaped(_ v: UInt8) {
-            out.append(contentsOf: [0x5c, 0x75, 0x30, 0x30, hex(v >> 4), hex(v & 0xf)])  // \u00xx
-        }
         var s = s
         s.withUTF8 { bytes in
-            out.append(0x22)
-            // Most strings (keys, names, reasons) need no escape: copied whole.
-            if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5c || $0 == 0x7f || $0 == 0xc2 }) {
-                out.append(contentsOf: bytes)
-                out.append(0x22)
+            self.bytes.append(0x22)
+            // Most strings (names, reasons) need no escape: copied whole. (Looked for with a
+            // plain loop: `contains(where:)` with a closure cost twice as much per byte.)
+            var plain = true
+            for b in bytes where b < 0x20 || b == 0x22 || b == 0x5c || b == 0x7f || b == 0xc2 {
+                plain = false
+                break
+            }
+            if plain {
+                self.bytes.append(contentsOf: bytes)
+                self.bytes.append(0x22)
                 return
+            }
+            func escaped(_ v: UInt8) {
+                self.bytes.append(contentsOf: [0x5c, 0x75, 0x30, 0x30, hex(v >> 4), hex(v & 0xf)])  // \u00xx
             }
             var i = 0
             let n = bytes.count
             while i < n {
                 let b = bytes[i]
                 switch b {
-                case 0x22: out.append(0x5c); out.append(0x22)
-                case 0x5c: out.append(0x5c); out.append(0x5c)
-                case 0x0a: out.append(0x5c); out.append(UInt8(ascii: "n"))
-                case 0x0d: out.append(0x5c); out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(0x5c); out.append(UInt8(ascii: "t"))
+                case 0x22: self.bytes.append(0x5c); self.bytes.append(0x22)
+                case 0x5c: self.bytes.append(0x5c); self.bytes.append(0x5c)
+                case 0x0a: self.bytes.append(0x5c); self.bytes.append(UInt8(ascii: "n"))
+                case 0x0d: self.bytes.append(0x5c); self.bytes.append(UInt8(ascii: "r"))
+                case 0x09: self.bytes.append(0x5c); self.bytes.append(UInt8(ascii: "t"))
                 case 0..<0x20, 0x7f: escaped(b)
                 case 0xc2 where i + 1 < n && bytes[i + 1] >= 0x80 && bytes[i + 1] < 0xa0:
                     escaped(bytes[i + 1])
                     i += 1
-                default: out.append(b)
+                default: self.bytes.append(b)
                 }
                 i += 1
             }
-            out.append(0x22)
+            self.bytes.append(0x22)
         }
     }
 }

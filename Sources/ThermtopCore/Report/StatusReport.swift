@@ -6,14 +6,31 @@ public enum ThermalStatusReport {
 
     /// The `thermtop status --json` document for `s` (schema `thermtop.status/1`).
     public static func jsonText(_ s: MonitorStatus, version: String, pretty: Bool = true) -> String {
-        json(s, version: version).serialized(pretty: pretty)
+        String(decoding: jsonUTF8(s, version: version, pretty: pretty), as: UTF8.self)
     }
 
+    /// The document as UTF-8 bytes (what `status --json` writes).
+    package static func jsonUTF8(_ s: MonitorStatus, version: String, pretty: Bool = true) -> [UInt8] {
+        var w = JSONWriter(pretty: pretty, capacity: 32 * 1024)
+        write(s, version: version, into: &w)
+        return w.bytes
+    }
+
+    /// The document as a value (`watch --json` takes its header fields): the written text read
+    /// back, so the fields are listed once, in `write`.
     package static func json(_ s: MonitorStatus, version: String) -> JSONValue {
+        switch JSONParser.parse(jsonUTF8(s, version: version, pretty: false)) {
+        case .success(let v): return v
+        case .failure(let f): preconditionFailure("status JSON does not read back: \(f)")
+        }
+    }
+
+    /// Writes the document, field by field, straight into `w` (no tree is built: the tree,
+    /// its boxes and its release were half of `status --json`'s instructions).
+    package static func write(_ s: MonitorStatus, version: String, into w: inout JSONWriter) {
         let snap = s.snapshot
         let p = s.policy
         let system = CombinedBattery(snap.batteries)
-        let acOnline: JSONValue = snap.acOnline.map(JSONValue.bool) ?? .null
         var inferenceNth: Int?
         if case .reduced(let n) = p.inference { inferenceNth = n }
         let inferenceName: String = {
@@ -23,126 +40,163 @@ public enum ThermalStatusReport {
             case .suspended: "suspended"
             }
         }()
-        return .object([
-            ("schema", .string(schema)),
-            ("thermtop_version", .string(version)),
-            ("source", .object([("label", .string(s.sourceLabel)), ("simulated", .bool(s.sourceIsSimulated))])),
-            ("no_sensors", .bool(snap.isEmpty)),
-            ("thermal_state", .string(s.thermalState.name)),
-            ("thermal_state_simulated", .bool(s.stateIsSimulated)),
-            ("measured_thermal_state", .str(s.assessment.measuredState?.name)),
-            ("nothing_readable", .bool(s.assessment.nothingReadable)),
-            ("reason", .string(s.reason)),
-            ("decided_by", .str(s.assessment.decidedBy)),
-            ("forecast", forecastJSON(s.forecast)),
-            ("low_power", .object([
-                ("enabled", .bool(s.isLowPowerModeEnabled)),
-                ("simulated", .bool(s.lowPowerIsSimulated)),
-                ("measured", .bool(s.lowPowerAssessment.enabled)),
-                ("reasons", .array(s.lowPowerAssessment.reasons.map(JSONValue.string))),
-            ])),
-            ("tier", .string(p.tier.rawValue)),
-            ("policy", .object([
-                ("refresh_interval_seconds", .num(p.refreshIntervalSeconds)),
-                ("animations", .bool(p.animationsEnabled)),
-                ("prefetch", .bool(p.prefetchEnabled)),
-                ("inference", .string(inferenceName)),
-                ("inference_every_nth_frame", .int(inferenceNth)),
-                ("skip_background_refresh", .bool(p.lowPowerAdjustments.skipBackgroundRefresh)),
-                ("defer_prefetch", .bool(p.lowPowerAdjustments.deferPrefetch)),
-                ("coarse_location", .bool(p.lowPowerAdjustments.coarseLocation)),
-                ("long_batched_sync", .bool(p.lowPowerAdjustments.longBatchedSync)),
-                ("user_initiated_work_allowed", .bool(p.userInitiatedWorkAllowed)),
-            ])),
-            ("sensors", .array(s.assessment.sensors.map { sensorJSON($0, s) })),
-            ("headline_cpu", .str(headlineCPU(s.assessment.sensors))),
-            ("fans", .array(snap.fans.map { f in fanJSON(f, s.assessment.fans.first { $0.fan.id == f.id }) })),
-            ("power", .array(snap.powerMeters.map(powerJSON))),
-            ("hwmon_other", .array(snap.hwmonExtras.map(extraJSON))),
-            ("zones", .array(snap.zones.map { z in
-                .object([
-                    ("id", .string(z.id)),
-                    ("stable_id", .str(z.stableID)),
-                    ("asleep", .str(z.asleep)),
-                    ("type", .str(z.type)),
-                    ("celsius", .num(z.celsius)),
-                    ("mode", .str(z.mode)),
-                    ("policy", .str(z.policy)),
-                    ("trips", .array(z.trips.map { t in
-                        .object([
-                            ("index", .int(t.index)),
-                            ("type", .str(t.kind?.rawValue)),
-                            ("celsius", .num(t.celsius)),
-                            ("hysteresis_celsius", .num(t.hysteresis)),
-                            ("ignored_reason", .str(t.ignored?.why)),
-                        ])
-                    })),
-                ])
-            })),
-            ("cooling_devices", .array(s.assessment.cooling.map { c in
-                .object([
-                    ("id", .string(c.device.id)),
-                    ("stable_id", .str(c.device.stableID)),
-                    ("type", .str(c.device.type)),
-                    ("kind", .string(c.kind.rawValue)),
-                    ("current_state", .int(c.device.currentState)),
-                    ("max_state", .int(c.device.maxState)),
-                    ("level", .string(c.level.name)),
-                    ("ignored", .bool(c.ignored)),
-                ])
-            })),
-            ("hwmon", .array(snap.hwmon.map { h in
-                .object([
-                    ("device", .string(h.device)),
-                    ("chip", .str(h.chip)),
-                    ("channel", .string(h.channel)),
-                    ("label", .str(h.label)),
-                    ("celsius", .num(h.celsius)),
-                    ("max_celsius", .num(h.max)),
-                    ("crit_celsius", .num(h.crit)),
-                    ("crit_hyst_celsius", .num(h.critHyst)),
-                    ("emergency_celsius", .num(h.emergency)),
-                    ("min_celsius", .num(h.min)),
-                    ("asleep", .str(h.asleep)),
-                    ("mirrors_zone", .str(h.mirrorsZone)),
-                    ("stable_id", .str(h.stableID)),
-                ])
-            })),
-            ("battery", snap.batteries.isEmpty ? .null : .object([
-                ("count", .int(snap.batteries.count)),
-                ("percent", .num(system.percent, places: 2)),
-                ("status", .str(system.status?.rawValue)),
-                ("watts", .num(system.watts)),
-                ("seconds_to_empty", .num(system.secondsToEmpty, places: 0)),
-                ("seconds_to_full", .num(system.secondsToFull, places: 0)),
-            ])),
-            ("batteries", .array(snap.batteries.map(batteryJSON))),
-            ("peripherals", .array(snap.peripherals.map(batteryJSON))),
-            ("adapters", .array(snap.adapters.map { a in
-                .object([("name", .string(a.id)), ("type", .str(a.type)), ("online", a.online.map(JSONValue.bool) ?? .null)])
-            })),
-            ("ac_online", acOnline),
-            ("platform_profile", .str(snap.lowPower.platformProfile)),
-            ("platform_profile_choices", .array(snap.lowPower.platformProfileChoices.map(JSONValue.string))),
-            ("power_profiles_daemon", .str(snap.lowPower.powerProfilesDaemon)),
-            ("power_profile_origin", .str(snap.lowPower.powerProfileOrigin?.rawValue)),
-            ("performance_degraded", .str(snap.lowPower.performanceDegraded)),
-            ("event_sources", .array(s.eventSources.map { e in
-                .object([("name", .string(e.name)), ("active", .bool(e.active)), ("detail", .string(e.detail)),
-                         ("events", .int(e.events))])
-            })),
-            ("throttle", s.assessment.throttle.map { t in
-                .object([
-                    ("core_count", .int(snap.throttle?.core)),
-                    ("package_count", .int(snap.throttle?.package)),
-                    ("seconds_since_increase", .num(t.secondsSinceIncrease, places: 1)),
-                    ("level", .string(t.level.name)),
-                ])
-            } ?? .null),
-            ("issues", .array(snap.allIssues.map { i in
-                .object([("file", .string(i.file)), ("reason", .string(i.reason.rawValue)), ("detail", .str(i.detail))])
-            })),
-        ])
+        w.object { w in
+            w.field("schema", .string(schema))
+            w.field("thermtop_version", .string(version))
+            w.object("source") { w in
+                w.field("label", .string(s.sourceLabel))
+                w.field("simulated", .bool(s.sourceIsSimulated))
+            }
+            w.field("no_sensors", .bool(snap.isEmpty))
+            w.field("thermal_state", .string(s.thermalState.name))
+            w.field("thermal_state_simulated", .bool(s.stateIsSimulated))
+            w.field("measured_thermal_state", .str(s.assessment.measuredState?.name))
+            w.field("nothing_readable", .bool(s.assessment.nothingReadable))
+            w.field("reason", .string(s.reason))
+            w.field("decided_by", .str(s.assessment.decidedBy))
+            w.field("forecast", forecastJSON(s.forecast))
+            w.object("low_power") { w in
+                w.field("enabled", .bool(s.isLowPowerModeEnabled))
+                w.field("simulated", .bool(s.lowPowerIsSimulated))
+                w.field("measured", .bool(s.lowPowerAssessment.enabled))
+                w.array("reasons") { w in for r in s.lowPowerAssessment.reasons { w.string(r) } }
+            }
+            w.field("tier", .string(p.tier.rawValue))
+            w.object("policy") { w in
+                w.field("refresh_interval_seconds", .num(p.refreshIntervalSeconds))
+                w.field("animations", .bool(p.animationsEnabled))
+                w.field("prefetch", .bool(p.prefetchEnabled))
+                w.field("inference", .string(inferenceName))
+                w.field("inference_every_nth_frame", .int(inferenceNth))
+                w.field("skip_background_refresh", .bool(p.lowPowerAdjustments.skipBackgroundRefresh))
+                w.field("defer_prefetch", .bool(p.lowPowerAdjustments.deferPrefetch))
+                w.field("coarse_location", .bool(p.lowPowerAdjustments.coarseLocation))
+                w.field("long_batched_sync", .bool(p.lowPowerAdjustments.longBatchedSync))
+                w.field("user_initiated_work_allowed", .bool(p.userInitiatedWorkAllowed))
+            }
+            w.array("sensors") { w in for a in s.assessment.sensors { writeSensor(a, s, into: &w) } }
+            w.field("headline_cpu", .str(headlineCPU(s.assessment.sensors)))
+            w.array("fans") { w in
+                for f in snap.fans { writeFan(f, s.assessment.fans.first { $0.fan.id == f.id }, into: &w) }
+            }
+            w.array("power") { w in for m in snap.powerMeters { writePower(m, into: &w) } }
+            w.array("hwmon_other") { w in for x in snap.hwmonExtras { writeExtra(x, into: &w) } }
+            w.array("zones") { w in
+                for z in snap.zones {
+                    w.object { w in
+                        w.field("id", .string(z.id))
+                        w.field("stable_id", .str(z.stableID))
+                        w.field("asleep", .str(z.asleep))
+                        w.field("type", .str(z.type))
+                        w.field("celsius", .num(z.celsius))
+                        w.field("mode", .str(z.mode))
+                        w.field("policy", .str(z.policy))
+                        w.array("trips") { w in
+                            for t in z.trips {
+                                w.object { w in
+                                    w.field("index", .int(t.index))
+                                    w.field("type", .str(t.kind?.rawValue))
+                                    w.field("celsius", .num(t.celsius))
+                                    w.field("hysteresis_celsius", .num(t.hysteresis))
+                                    w.field("ignored_reason", .str(t.ignored?.why))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            w.array("cooling_devices") { w in
+                for c in s.assessment.cooling {
+                    w.object { w in
+                        w.field("id", .string(c.device.id))
+                        w.field("stable_id", .str(c.device.stableID))
+                        w.field("type", .str(c.device.type))
+                        w.field("kind", .string(c.kind.rawValue))
+                        w.field("current_state", .int(c.device.currentState))
+                        w.field("max_state", .int(c.device.maxState))
+                        w.field("level", .string(c.level.name))
+                        w.field("ignored", .bool(c.ignored))
+                    }
+                }
+            }
+            w.array("hwmon") { w in
+                for h in snap.hwmon {
+                    w.object { w in
+                        w.field("device", .string(h.device))
+                        w.field("chip", .str(h.chip))
+                        w.field("channel", .string(h.channel))
+                        w.field("label", .str(h.label))
+                        w.field("celsius", .num(h.celsius))
+                        w.field("max_celsius", .num(h.max))
+                        w.field("crit_celsius", .num(h.crit))
+                        w.field("crit_hyst_celsius", .num(h.critHyst))
+                        w.field("emergency_celsius", .num(h.emergency))
+                        w.field("min_celsius", .num(h.min))
+                        w.field("asleep", .str(h.asleep))
+                        w.field("mirrors_zone", .str(h.mirrorsZone))
+                        w.field("stable_id", .str(h.stableID))
+                    }
+                }
+            }
+            if snap.batteries.isEmpty {
+                w.field("battery", .null)
+            } else {
+                w.object("battery") { w in
+                    w.field("count", .int(snap.batteries.count))
+                    w.field("percent", .num(system.percent, places: 2))
+                    w.field("status", .str(system.status?.rawValue))
+                    w.field("watts", .num(system.watts))
+                    w.field("seconds_to_empty", .num(system.secondsToEmpty, places: 0))
+                    w.field("seconds_to_full", .num(system.secondsToFull, places: 0))
+                }
+            }
+            w.array("batteries") { w in for b in snap.batteries { writeBattery(b, into: &w) } }
+            w.array("peripherals") { w in for b in snap.peripherals { writeBattery(b, into: &w) } }
+            w.array("adapters") { w in
+                for a in snap.adapters {
+                    w.object { w in
+                        w.field("name", .string(a.id))
+                        w.field("type", .str(a.type))
+                        w.field("online", a.online.map(JSONValue.bool) ?? .null)
+                    }
+                }
+            }
+            w.field("ac_online", snap.acOnline.map(JSONValue.bool) ?? .null)
+            w.field("platform_profile", .str(snap.lowPower.platformProfile))
+            w.array("platform_profile_choices") { w in for c in snap.lowPower.platformProfileChoices { w.string(c) } }
+            w.field("power_profiles_daemon", .str(snap.lowPower.powerProfilesDaemon))
+            w.field("power_profile_origin", .str(snap.lowPower.powerProfileOrigin?.rawValue))
+            w.field("performance_degraded", .str(snap.lowPower.performanceDegraded))
+            w.array("event_sources") { w in
+                for e in s.eventSources {
+                    w.object { w in
+                        w.field("name", .string(e.name))
+                        w.field("active", .bool(e.active))
+                        w.field("detail", .string(e.detail))
+                        w.field("events", .int(e.events))
+                    }
+                }
+            }
+            if let t = s.assessment.throttle {
+                w.object("throttle") { w in
+                    w.field("core_count", .int(snap.throttle?.core))
+                    w.field("package_count", .int(snap.throttle?.package))
+                    w.field("seconds_since_increase", .num(t.secondsSinceIncrease, places: 1))
+                    w.field("level", .string(t.level.name))
+                }
+            } else {
+                w.field("throttle", .null)
+            }
+            w.array("issues") { w in
+                for i in snap.allIssues {
+                    w.object { w in
+                        w.field("file", .string(i.file))
+                        w.field("reason", .string(i.reason.rawValue))
+                        w.field("detail", .str(i.detail))
+                    }
+                }
+            }
+        }
     }
 
     static func headlineCPU(_ sensors: [SensorAssessment]) -> String? {
@@ -150,143 +204,140 @@ public enum ThermalStatusReport {
             ?? sensors.first { $0.sensor.isHeadline }?.sensor.id
     }
 
-    static func sensorJSON(_ a: SensorAssessment, _ st: MonitorStatus) -> JSONValue {
+    static func writeSensor(_ a: SensorAssessment, _ st: MonitorStatus, into w: inout JSONWriter) {
         let time = st.snapshot.time
-        let base: [(String, JSONValue)] = [
-            ("id", .string(a.sensor.id)),
-            ("name", .string(a.sensor.name)),
-            ("kind", .string(a.sensor.kind.rawValue)),
-            ("celsius", .num(a.sensor.celsius)),
-            ("unknown_reason", .str(a.sensor.issue?.reason.rawValue)),
-            ("level", .str(a.reportedLevel?.name)),
-            ("held_by_hysteresis", .bool(a.heldByHysteresis)),
-            ("held", a.hold.map { h in
-                .object([
-                    ("level", .string(h.level.name)),
-                    ("since", .str(h.sinceLabel)),
-                    ("seconds", .num((time - h.since).rounded(.down))),
-                    ("reason", .string(h.issue.reason.rawValue)),
-                    ("expired", .bool(h.expired)),
-                ])
-            } ?? .null),
-            ("ignored", .bool(a.ignored)),
-            ("decides_state", .bool(a.sensor.id == st.assessment.decidedBy)),
-            ("fair_celsius", .num(a.thresholds.fair.celsius)),
-            ("serious_celsius", .num(a.thresholds.serious.celsius)),
-            ("serious_rule", .string(a.thresholds.serious.rule)),
-            ("serious_hysteresis_celsius", .num(a.thresholds.serious.hysteresis)),
-            ("critical_celsius", .num(a.thresholds.critical.celsius)),
-            ("critical_rule", .string(a.thresholds.critical.rule)),
-            ("reason", .string(a.reason)),
-            ("headroom", .num(st.forecast.sensor(a.sensor.id)?.headroom)),
-            ("trend", .str(st.forecast.sensor(a.sensor.id)?.trend.kind.rawValue)),
-            ("hidden", .bool(a.hidden)),
-            ("pinned", .bool(a.pinned)),
-        ]
         let s = a.sensor
         let age: Double? = s.lastReadAt.map { time - $0 }
-        let identity: [(String, JSONValue)] = [
-            ("location", .string(s.location)),
-            ("display_name", .string(s.displayName)),
-            ("group", .string(s.group.rawValue)),
-            ("headline", .bool(s.isHeadline)),
-            ("headline_fallback", .bool(s.isFallbackHeadline)),
-            ("member_of", .str(s.memberOf)),
-            ("mirror_of", .str(s.mirrorOf)),
-            ("dummy_reason", .str(s.dummyReason)),
-            ("device_model", .str(s.deviceInfo?.model)),
-            ("pci_slot", .str(s.deviceInfo?.pciSlot)),
-            ("asleep", .str(s.asleep)),
-            ("last_celsius", .num(s.lastCelsius)),
-            ("last_read_age_seconds", .num(age, places: 1)),
-        ]
-        return .object(base + identity)
+        let forecast = st.forecast.sensor(s.id)
+        w.object { w in
+            w.field("id", .string(s.id))
+            w.field("name", .string(s.name))
+            w.field("kind", .string(s.kind.rawValue))
+            w.field("celsius", .num(s.celsius))
+            w.field("unknown_reason", .str(s.issue?.reason.rawValue))
+            w.field("level", .str(a.reportedLevel?.name))
+            w.field("held_by_hysteresis", .bool(a.heldByHysteresis))
+            if let h = a.hold {
+                w.object("held") { w in
+                    w.field("level", .string(h.level.name))
+                    w.field("since", .str(h.sinceLabel))
+                    w.field("seconds", .num((time - h.since).rounded(.down)))
+                    w.field("reason", .string(h.issue.reason.rawValue))
+                    w.field("expired", .bool(h.expired))
+                }
+            } else {
+                w.field("held", .null)
+            }
+            w.field("ignored", .bool(a.ignored))
+            w.field("decides_state", .bool(s.id == st.assessment.decidedBy))
+            w.field("fair_celsius", .num(a.thresholds.fair.celsius))
+            w.field("serious_celsius", .num(a.thresholds.serious.celsius))
+            w.field("serious_rule", .string(a.thresholds.serious.rule))
+            w.field("serious_hysteresis_celsius", .num(a.thresholds.serious.hysteresis))
+            w.field("critical_celsius", .num(a.thresholds.critical.celsius))
+            w.field("critical_rule", .string(a.thresholds.critical.rule))
+            w.field("reason", .string(a.reason))
+            w.field("headroom", .num(forecast?.headroom))
+            w.field("trend", .str(forecast?.trend.kind.rawValue))
+            w.field("hidden", .bool(a.hidden))
+            w.field("pinned", .bool(a.pinned))
+            w.field("location", .string(s.location))
+            w.field("display_name", .string(s.displayName))
+            w.field("group", .string(s.group.rawValue))
+            w.field("headline", .bool(s.isHeadline))
+            w.field("headline_fallback", .bool(s.isFallbackHeadline))
+            w.field("member_of", .str(s.memberOf))
+            w.field("mirror_of", .str(s.mirrorOf))
+            w.field("dummy_reason", .str(s.dummyReason))
+            w.field("device_model", .str(s.deviceInfo?.model))
+            w.field("pci_slot", .str(s.deviceInfo?.pciSlot))
+            w.field("asleep", .str(s.asleep))
+            w.field("last_celsius", .num(s.lastCelsius))
+            w.field("last_read_age_seconds", .num(age, places: 1))
+        }
     }
 
-    static func fanJSON(_ f: Fan, _ a: FanAssessment?) -> JSONValue {
-        let reading: [(String, JSONValue)] = [
-            ("id", .string(f.id)),
-            ("location", .string(f.location)),
-            ("chip", .str(f.chip)),
-            ("label", .str(f.label)),
-            ("display_name", .string(f.displayName)),
-            ("state", .string(f.state.rawValue)),
-            ("rpm", .num(f.rpm)),
-            ("min_rpm", .num(f.minRPM)),
-            ("max_rpm", .num(f.maxRPM)),
-            ("target_rpm", .num(f.targetRPM)),
-        ]
-        let control: [(String, JSONValue)] = [
-            ("pwm", .int(f.pwm)),
-            ("pwm_percent", .num(f.pwmPercent, places: 1)),
-            ("pwm_enable", .int(f.pwmEnable)),
-            ("control", .str(f.control?.rawValue)),
-            ("enabled", f.enabled.map(JSONValue.bool) ?? .null),
-            ("spins_down", .bool(f.spinsDown)),
-            ("asleep", .str(f.asleep)),
-            ("level", .string((a?.level ?? .nominal).name)),
-            ("ignored", .bool(a?.ignored ?? true)),
-            ("reason", .str(a?.reason)),
-        ]
-        return .object(reading + control)
+    static func writeFan(_ f: Fan, _ a: FanAssessment?, into w: inout JSONWriter) {
+        w.object { w in
+            w.field("id", .string(f.id))
+            w.field("location", .string(f.location))
+            w.field("chip", .str(f.chip))
+            w.field("label", .str(f.label))
+            w.field("display_name", .string(f.displayName))
+            w.field("state", .string(f.state.rawValue))
+            w.field("rpm", .num(f.rpm))
+            w.field("min_rpm", .num(f.minRPM))
+            w.field("max_rpm", .num(f.maxRPM))
+            w.field("target_rpm", .num(f.targetRPM))
+            w.field("pwm", .int(f.pwm))
+            w.field("pwm_percent", .num(f.pwmPercent, places: 1))
+            w.field("pwm_enable", .int(f.pwmEnable))
+            w.field("control", .str(f.control?.rawValue))
+            w.field("enabled", f.enabled.map(JSONValue.bool) ?? .null)
+            w.field("spins_down", .bool(f.spinsDown))
+            w.field("asleep", .str(f.asleep))
+            w.field("level", .string((a?.level ?? .nominal).name))
+            w.field("ignored", .bool(a?.ignored ?? true))
+            w.field("reason", .str(a?.reason))
+        }
     }
 
-    static func powerJSON(_ m: PowerMeter) -> JSONValue {
-        .object([
-            ("id", .string(m.id)),
-            ("location", .string(m.location)),
-            ("chip", .str(m.chip)),
-            ("label", .str(m.label)),
-            ("watts", .num(m.watts)),
-            ("average_watts", .num(m.averageWatts)),
-            ("input_watts", .num(m.inputWatts)),
-            ("cap_watts", .num(m.capWatts)),
-            ("cap_min_watts", .num(m.capMinWatts)),
-            ("cap_max_watts", .num(m.capMaxWatts)),
-            ("asleep", .str(m.asleep)),
-        ])
+    static func writePower(_ m: PowerMeter, into w: inout JSONWriter) {
+        w.object { w in
+            w.field("id", .string(m.id))
+            w.field("location", .string(m.location))
+            w.field("chip", .str(m.chip))
+            w.field("label", .str(m.label))
+            w.field("watts", .num(m.watts))
+            w.field("average_watts", .num(m.averageWatts))
+            w.field("input_watts", .num(m.inputWatts))
+            w.field("cap_watts", .num(m.capWatts))
+            w.field("cap_min_watts", .num(m.capMinWatts))
+            w.field("cap_max_watts", .num(m.capMaxWatts))
+            w.field("asleep", .str(m.asleep))
+        }
     }
 
-    static func extraJSON(_ x: HwmonExtra) -> JSONValue {
-        .object([
-            ("id", .string(x.id)),
-            ("location", .string(x.location)),
-            ("chip", .str(x.chip)),
-            ("label", .str(x.label)),
-            ("kind", .string(x.kind)),
-            ("value", .num(x.value)),
-            ("unit", .str(x.unit)),
-            ("raw", .str(x.raw)),
-        ])
+    static func writeExtra(_ x: HwmonExtra, into w: inout JSONWriter) {
+        w.object { w in
+            w.field("id", .string(x.id))
+            w.field("location", .string(x.location))
+            w.field("chip", .str(x.chip))
+            w.field("label", .str(x.label))
+            w.field("kind", .string(x.kind))
+            w.field("value", .num(x.value))
+            w.field("unit", .str(x.unit))
+            w.field("raw", .str(x.raw))
+        }
     }
 
-    static func batteryJSON(_ b: Battery) -> JSONValue {
-        .object([
-            ("name", .string(b.id)),
-            ("status", .str(b.status?.rawValue)),
-            ("percent", .num(b.percent, places: 2)),
-            ("percent_source", .str(b.percentSource?.rawValue)),
-            ("computed_percent", .num(b.computedPercent, places: 2)),
-            ("capacity_level", .str(b.capacityLevel)),
-            ("energy_now_wh", .num(b.energyNow)),
-            ("energy_full_wh", .num(b.energyFull)),
-            ("energy_full_design_wh", .num(b.energyFullDesign)),
-            ("charge_now_ah", .num(b.chargeNow)),
-            ("charge_full_ah", .num(b.chargeFull)),
-            ("charge_full_design_ah", .num(b.chargeFullDesign)),
-            ("watts", .num(b.watts)),
-            ("voltage_volts", .num(b.voltageNow)),
-            ("seconds_to_empty", .num(b.secondsToEmpty, places: 0)),
-            ("seconds_to_full", .num(b.secondsToFull, places: 0)),
-            ("time_unknown_reason", .str(b.timeUnknownReason)),
-            ("health_percent", .num(b.healthPercent, places: 2)),
-            ("cycle_count", .int(b.cycleCount)),
-            ("celsius", .num(b.celsius)),
-            ("model", .str(b.model)),
-            ("manufacturer", .str(b.manufacturer)),
-            ("technology", .str(b.technology)),
-            ("scope", .str(b.scope)),
-        ])
+    static func writeBattery(_ b: Battery, into w: inout JSONWriter) {
+        w.object { w in
+            w.field("name", .string(b.id))
+            w.field("status", .str(b.status?.rawValue))
+            w.field("percent", .num(b.percent, places: 2))
+            w.field("percent_source", .str(b.percentSource?.rawValue))
+            w.field("computed_percent", .num(b.computedPercent, places: 2))
+            w.field("capacity_level", .str(b.capacityLevel))
+            w.field("energy_now_wh", .num(b.energyNow))
+            w.field("energy_full_wh", .num(b.energyFull))
+            w.field("energy_full_design_wh", .num(b.energyFullDesign))
+            w.field("charge_now_ah", .num(b.chargeNow))
+            w.field("charge_full_ah", .num(b.chargeFull))
+            w.field("charge_full_design_ah", .num(b.chargeFullDesign))
+            w.field("watts", .num(b.watts))
+            w.field("voltage_volts", .num(b.voltageNow))
+            w.field("seconds_to_empty", .num(b.secondsToEmpty, places: 0))
+            w.field("seconds_to_full", .num(b.secondsToFull, places: 0))
+            w.field("time_unknown_reason", .str(b.timeUnknownReason))
+            w.field("health_percent", .num(b.healthPercent, places: 2))
+            w.field("cycle_count", .int(b.cycleCount))
+            w.field("celsius", .num(b.celsius))
+            w.field("model", .str(b.model))
+            w.field("manufacturer", .str(b.manufacturer))
+            w.field("technology", .str(b.technology))
+            w.field("scope", .str(b.scope))
+        }
     }
 }
 
