@@ -92,11 +92,11 @@ struct ValueFile: Equatable, Sendable {
 /// every attribute. Whoever uses the descriptor holds the object, so it is closed only once no
 /// reader is using it.
 ///
-/// That sample keeps no value file open (`SysfsRoot.pass`), so the folders and the value files
-/// are never open together: with both, a laptop's tree passes 64 descriptors, and past 64 the
-/// kernel grows a multi-threaded process's descriptor table only after an RCU grace period
-/// (`expand_fdtable` -> `synchronize_rcu`, 7-15 ms in one `openat`; `Main` reserves a larger
-/// table up front, but a big machine can pass that too).
+/// That sample opens no value file to keep (`SysfsRoot.pass`). A running monitor's rediscovery
+/// still has its folders open beside the value files earlier samples kept, and with both a
+/// laptop's tree nears 64 descriptors: past 64 the kernel grows a multi-threaded process's
+/// descriptor table only after an RCU grace period (`expand_fdtable` -> `synchronize_rcu`,
+/// 7-15 ms in one `openat`), which is why `Main` reserves a table of 256 while it has one thread.
 final class ListedFolder: Sendable {
     let fd: Int32
     /// The entries as `getdents64` gave them (with `.` and `..`).
