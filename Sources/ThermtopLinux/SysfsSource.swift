@@ -63,6 +63,8 @@ public final class SysfsSource: SensorSource {
     /// The class folders whose entries are devices.
     static let watchedClasses = ["class/thermal", "class/hwmon", "class/power_supply"]
 
+    /// Find the devices and read their static attributes. The folders it lists stay open until
+    /// the next sample, which opens its value files through them (`SysfsRoot.pass`).
     public func rediscover() {
         discoveryCount += 1
         // Built in locals and stored once the pass is over: a reading thread retired inside
