@@ -52,6 +52,21 @@ struct ReportTests {
         #expect(JSONValue.array([.string("x")]).serialized(indent: 1) == "[\n    \"x\"\n  ]")
     }
 
+    @Test("a JSON document far larger than the writer's first buffer comes out whole (the buffer grows and keeps every byte)")
+    func jsonLargerThanTheFirstBuffer() {
+        let long = String(repeating: "é\"x\u{1B}", count: 300)
+        let v = JSONValue.array((0..<200).map { i in
+            .object([("i", .number(Double(i))), ("s", .string(long)), ("e", .array([])), ("n", .null)])
+        })
+        let escaped = String(repeating: "é\\\"x\\u001b", count: 300)
+        let item = { (i: Int) in "{\"i\":\(i),\"s\":\"\(escaped)\",\"e\":[],\"n\":null}" }
+        #expect(v.serialized(pretty: false) == "[" + (0..<200).map(item).joined(separator: ",") + "]")
+        let pretty = v.serialized()
+        #expect(pretty.hasPrefix("[\n  {\n    \"i\": 0,\n    \"s\": \"é\\\"x\\u001b"))
+        #expect(pretty.hasSuffix("\"e\": [],\n    \"n\": null\n  }\n]"))
+        #expect(pretty.utf8.count > 200 * long.utf8.count)
+    }
+
     @Test("JSON whole numbers are spelled as Int64 spells them: sign, zero, and the largest written as integers")
     func jsonIntegers() {
         let values: [Double] = [0, -0.0, 1, -1, 9, 10, -274, 105_000, 36_857, -2_147_483_648, 999_999_999_999_999,

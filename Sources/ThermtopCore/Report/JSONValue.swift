@@ -43,7 +43,8 @@ package enum JSONValue: Sendable, Equatable {
 /// object or array as `{}` / `[]`. Compact: no spaces or new lines at all.
 package struct JSONWriter {
     /// The text so far.
-    package private(set) var bytes: [UInt8] = []
+    package var bytes: [UInt8] { out.array }
+    private var out: ByteSink
     private let pretty: Bool
     /// Indentation level of the members of the container being written (the document's own
     /// level outside any container).
@@ -58,7 +59,7 @@ package struct JSONWriter {
     package init(pretty: Bool = true, indent: Int = 0, capacity: Int = 0) {
         self.pretty = pretty
         level = indent
-        bytes.reserveCapacity(capacity)
+        out = ByteSink(capacity: capacity)
     }
 
     // MARK: Containers and keys
@@ -89,9 +90,9 @@ package struct JSONWriter {
     /// are plain ASCII words that need no escape); the next value written is its value.
     package mutating func key(_ k: StaticString) {
         member()
-        bytes.append(0x22)
-        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(0x22)
+        out.append(0x22)
+        k.withUTF8Buffer { out.append($0) }
+        out.append(0x22)
         colon()
     }
 
@@ -103,8 +104,8 @@ package struct JSONWriter {
     }
 
     private mutating func colon() {
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(0x20) }
+        out.append(UInt8(ascii: ":"))
+        if pretty { out.append(0x20) }
         keyed = true
     }
 
@@ -159,17 +160,17 @@ package struct JSONWriter {
             return
         }
         guard depth > 0 else { return }
-        if !empty { bytes.append(UInt8(ascii: ",")) }
+        if !empty { out.append(UInt8(ascii: ",")) }
         empty = false
         if pretty {
-            bytes.append(0x0a)
+            out.append(0x0a)
             indent(level)
         }
     }
 
     private mutating func container(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter) -> Void) {
         member()
-        bytes.append(open)
+        out.append(open)
         depth += 1
         level += 1
         empty = true
@@ -177,23 +178,21 @@ package struct JSONWriter {
         level -= 1
         depth -= 1
         if !empty && pretty {
-            bytes.append(0x0a)
+            out.append(0x0a)
             indent(level)
         }
-        bytes.append(close)
+        out.append(close)
         // This container was a member of its parent, which is therefore not empty.
         empty = false
     }
 
     private mutating func indent(_ level: Int) {
-        // A loop, not `append(contentsOf: repeatElement(…))`: the generic path costs more than
-        // the few spaces it appends.
-        for _ in 0..<(2 * level) { bytes.append(0x20) }
+        out.append(spaces: 2 * level)
     }
 
     private mutating func append(_ s: String) {
         var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
+        s.withUTF8 { out.append($0) }
     }
 
     /// `s` as a JSON string: `"`, `\\`, `\n`, `\r`, `\t` escaped by name; the other C0
@@ -202,42 +201,99 @@ package struct JSONWriter {
     private mutating func quoted(_ s: String) {
         func hex(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
         var s = s
-        s.withUTF8 { bytes in
-            self.bytes.append(0x22)
+        s.withUTF8 { text in
+            out.append(0x22)
             // Most strings (names, reasons) need no escape: copied whole. (Looked for with a
             // plain loop: `contains(where:)` with a closure cost twice as much per byte.)
             var plain = true
-            for b in bytes where b < 0x20 || b == 0x22 || b == 0x5c || b == 0x7f || b == 0xc2 {
+            for b in text where b < 0x20 || b == 0x22 || b == 0x5c || b == 0x7f || b == 0xc2 {
                 plain = false
                 break
             }
             if plain {
-                self.bytes.append(contentsOf: bytes)
-                self.bytes.append(0x22)
+                out.append(text)
+                out.append(0x22)
                 return
             }
             func escaped(_ v: UInt8) {
-                self.bytes.append(contentsOf: [0x5c, 0x75, 0x30, 0x30, hex(v >> 4), hex(v & 0xf)])  // \u00xx
+                for b: UInt8 in [0x5c, 0x75, 0x30, 0x30, hex(v >> 4), hex(v & 0xf)] { out.append(b) }  // \u00xx
             }
             var i = 0
-            let n = bytes.count
+            let n = text.count
             while i < n {
-                let b = bytes[i]
+                let b = text[i]
                 switch b {
-                case 0x22: self.bytes.append(0x5c); self.bytes.append(0x22)
-                case 0x5c: self.bytes.append(0x5c); self.bytes.append(0x5c)
-                case 0x0a: self.bytes.append(0x5c); self.bytes.append(UInt8(ascii: "n"))
-                case 0x0d: self.bytes.append(0x5c); self.bytes.append(UInt8(ascii: "r"))
-                case 0x09: self.bytes.append(0x5c); self.bytes.append(UInt8(ascii: "t"))
+                case 0x22: out.append(0x5c); out.append(0x22)
+                case 0x5c: out.append(0x5c); out.append(0x5c)
+                case 0x0a: out.append(0x5c); out.append(UInt8(ascii: "n"))
+                case 0x0d: out.append(0x5c); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(0x5c); out.append(UInt8(ascii: "t"))
                 case 0..<0x20, 0x7f: escaped(b)
-                case 0xc2 where i + 1 < n && bytes[i + 1] >= 0x80 && bytes[i + 1] < 0xa0:
-                    escaped(bytes[i + 1])
+                case 0xc2 where i + 1 < n && text[i + 1] >= 0x80 && text[i + 1] < 0xa0:
+                    escaped(text[i + 1])
                     i += 1
-                default: self.bytes.append(b)
+                default: out.append(b)
                 }
                 i += 1
             }
-            self.bytes.append(0x22)
+            out.append(0x22)
         }
+    }
+}
+
+/// The writer's text: bytes stored by pointer into memory it grows by doubling. `Array.append`
+/// checks uniqueness and capacity and updates the count through the array's buffer on every
+/// byte, which was most of the writer's instructions. The memory is freed by `owner` when the
+/// last copy goes; a writer is written through one `inout` path at a time (two copies written
+/// separately would share one buffer).
+private struct ByteSink {
+    private final class Owner {
+        var memory: UnsafeMutablePointer<UInt8>
+        init(_ memory: UnsafeMutablePointer<UInt8>) { self.memory = memory }
+        deinit { memory.deallocate() }
+    }
+
+    private let owner: Owner
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 256)
+        base = .allocate(capacity: self.capacity)
+        owner = Owner(base)
+    }
+
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        if count + bytes.count > capacity { grow(to: count + bytes.count) }
+        (base + count).update(from: start, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(spaces n: Int) {
+        guard n > 0 else { return }
+        if count + n > capacity { grow(to: count + n) }
+        (base + count).update(repeating: 0x20, count: n)
+        count += n
+    }
+
+    private mutating func grow(to needed: Int) {
+        var size = capacity * 2
+        while size < needed { size *= 2 }
+        let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        memory.update(from: base, count: count)
+        owner.memory.deallocate()
+        owner.memory = memory
+        base = memory
+        capacity = size
     }
 }
