@@ -155,6 +155,10 @@ package final class FileSystemBackend: SysfsBackend {
         var foldersSeen: [String: FileIdentity?] = [:]
         /// Folders listed in the discovery under way (at most `keptFolderLimit`).
         var listed: [String: ListedFolder] = [:]
+        /// The kept folder that last answered `inListedFolder`, with its path: a discovery
+        /// reads a folder's attributes one after another, so most lookups are answered by
+        /// comparing bytes, without building and hashing each parent's path.
+        var lastListed: (path: String, folder: ListedFolder)?
         var discovering = false
     }
 
@@ -189,27 +193,66 @@ package final class FileSystemBackend: SysfsBackend {
     /// and up to two more (`zone/device/power_state`, `cpu/cpu0/thermal_throttle/…`).
     static let listedFolderLevels = 3
 
-    /// The nearest kept folder holding `relative` (at most `listedFolderLevels` up) and the
-    /// rest of the path from it, nil when there is none (go by the whole path). The kernel
-    /// resolves the rest from the folder exactly as it would the whole path: links in it are
-    /// followed from where they are, `..` from the folder's real place. Only plain names are
-    /// taken (no empty, `.` or `..` component).
+    /// A kept folder holding `relative` (at most `listedFolderLevels` up: the last one that
+    /// answered when it holds it, else the nearest) and the rest of the path from it, nil when
+    /// there is none (go by the whole path). The kernel resolves the rest from the folder exactly
+    /// as it would the whole path: links in it are followed from where they are, `..` from the
+    /// folder's real place, so any kept folder holding the file names the same file. Only plain
+    /// names are taken (no empty, `.` or `..` component).
     private func inListedFolder(_ relative: String) -> (folder: ListedFolder, name: Substring)? {
         let utf8 = relative.utf8
-        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        let slash = UInt8(ascii: "/")
         return state.withLock { st -> (folder: ListedFolder, name: Substring)? in
             guard !st.listed.isEmpty else { return nil }
+            if let last = st.lastListed, let rest = Self.below(last.path, relative) {
+                return (last.folder, relative[rest...])
+            }
             var end = utf8.endIndex
             for _ in 0..<Self.listedFolderLevels {
                 guard let s = utf8[..<end].lastIndex(of: slash) else { return nil }
                 // Each component below the folder must be a plain name.
-                let part = utf8[utf8.index(after: s)..<end]
-                if part.isEmpty || (part.count <= 2 && part.allSatisfy { $0 == dot }) { return nil }
-                if let f = st.listed[String(relative[..<s])] { return (f, relative[utf8.index(after: s)...]) }
+                guard Self.isPlainName(utf8[utf8.index(after: s)..<end]) else { return nil }
+                let folderPath = String(relative[..<s])
+                if let f = st.listed[folderPath] {
+                    st.lastListed = (folderPath, f)
+                    return (f, relative[utf8.index(after: s)...])
+                }
                 end = s
             }
             return nil
         }
+    }
+
+    /// Whether a path component is a plain name: not empty, `.` or `..`.
+    private static func isPlainName(_ part: Substring.UTF8View) -> Bool {
+        !part.isEmpty && !(part.count <= 2 && part.allSatisfy { $0 == UInt8(ascii: ".") })
+    }
+
+    /// Where the rest of `relative` starts when it lies in `folder`, at most
+    /// `listedFolderLevels` components below it, each a plain name; nil otherwise. Compared
+    /// in the strings' UTF-8 storage (native strings always have it).
+    private static func below(_ folder: String, _ relative: String) -> String.Index? {
+        let offset = folder.utf8.withContiguousStorageIfAvailable { f in
+            relative.utf8.withContiguousStorageIfAvailable { r -> Int? in
+                let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+                guard r.count > f.count + 1, r[f.count] == slash,
+                      memcmp(r.baseAddress!, f.baseAddress!, f.count) == 0 else { return nil }
+                var components = 0, start = f.count + 1, i = start
+                while true {
+                    if i == r.count || r[i] == slash {
+                        // The component [start, i) must be a plain name.
+                        let length = i - start
+                        if length == 0 || (length <= 2 && (start..<i).allSatisfy({ r[$0] == dot })) { return nil }
+                        components += 1
+                        if components > listedFolderLevels { return nil }
+                        if i == r.count { return f.count + 1 }
+                        start = i + 1
+                    }
+                    i += 1
+                }
+            } ?? nil
+        } ?? nil
+        return offset.map { relative.utf8.index(relative.utf8.startIndex, offsetBy: $0) }
     }
 
     /// `open(2)` of a file by its path relative to the root: relative to its folder's kept
@@ -437,6 +480,7 @@ package final class FileSystemBackend: SysfsBackend {
         state.withLock { s in
             s.canonical = [:]
             s.listed = [:]
+            s.lastListed = nil
             s.discovering = true
         }
     }
@@ -448,71 +492,71 @@ package final class FileSystemBackend: SysfsBackend {
             s.discovering = false
             let listed = s.listed
             s.listed = [:]
+            s.lastListed = nil
             return listed
         }
         withExtendedLifetime(closing) {}
     }
 
     /// What realpath(3) answers (every link followed, `.` and `..` applied to the resolved
-    /// path, nil when a component is missing, not a directory or loops), remembering each
-    /// prefix it resolves until the next discovery.
+    /// path, nil when a component is missing, not a directory or loops), remembering the
+    /// answer for the path and each of its folders until the next discovery: a path is its
+    /// folder's canonical form and one more component, so a discovery's many paths under the
+    /// same few folders (`/sys/class/thermal`, a device's folder) cost one lookup of the
+    /// folder and one `readlink` each.
     ///
     /// Paths are split at `/` bytes, as the kernel does (and far cheaper than by Characters).
     private func canonical(_ path: String, depth: Int = 0) -> String? {
         guard depth <= 40 else { return nil }   // ELOOP, as the kernel counts
         if let known = state.withLock({ $0.canonical[path] }) { return known }
-        let start = path.hasPrefix("/") ? "" : currentDirectory()
-        var result = start
-        let full = start + "/" + path
-        let utf8 = full.utf8
-        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
-        var next = utf8.startIndex
-        while next < utf8.endIndex {
-            // The next component, by bytes (no split array, no String comparison).
-            let from = next
-            let to = utf8[from...].firstIndex(of: slash) ?? utf8.endIndex
-            next = to < utf8.endIndex ? utf8.index(after: to) : to
-            let length = utf8.distance(from: from, to: to)
-            if length == 0 { continue }
-            if length <= 2, utf8[from..<to].allSatisfy({ $0 == dot }) {
-                if length == 2 {   // ..
-                    result = String(result[..<(result.utf8.lastIndex(of: slash) ?? result.startIndex)])
-                }
-                continue
-            }
-            // A String, not the Substring: `String + Substring` is the generic
-            // RangeReplaceableCollection `+`, whose first use looks up an associated type by
-            // scanning every conformance record of the binary.
-            let part = String(full[from..<to])
-            let candidate = result + "/" + part
-            if let known = state.withLock({ $0.canonical[candidate] }) {
-                guard let known else { return nil }
-                result = known
-                continue
-            }
-            let resolved: String?
-            let link = withUnsafeTemporaryAllocation(byteCount: Int(PATH_MAX), alignment: 1) { buffer -> (String?, Int32) in
-                let n = readlink(candidate, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), buffer.count)
-                guard n >= 0 else { return (nil, errno) }
-                return (String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self), 0)
-            }
-            if let target = link.0 {
-                resolved = canonical(target.hasPrefix("/") ? target : result + "/" + target, depth: depth + 1)
-            } else if link.1 == EINVAL {
-                resolved = candidate   // there, and not a link
-            } else {
-                resolved = nil
-            }
-            state.withLock { $0.canonical[candidate] = .some(resolved) }
-            guard let resolved else {
-                state.withLock { $0.canonical[path] = .some(nil) }
-                return nil
-            }
-            result = resolved
+        let utf8 = path.utf8
+        let answer: String?
+        if let last = utf8.lastIndex(of: UInt8(ascii: "/")) {
+            // `path[..<last]` for the folder: a String, not the Substring (`String + Substring`
+            // is the generic RangeReplaceableCollection `+`, whose first use looks up an
+            // associated type by scanning every conformance record of the binary).
+            let folder = last == utf8.startIndex ? "/" : canonical(String(path[..<last]), depth: depth)
+            answer = folder.flatMap { child($0, String(path[utf8.index(after: last)...]), depth: depth) }
+        } else {
+            answer = child(currentDirectory(), path, depth: depth)   // a relative name
         }
-        let answer = result.isEmpty ? "/" : result
         state.withLock { $0.canonical[path] = .some(answer) }
         return answer
+    }
+
+    /// The canonical path of the component `name` of the canonical folder `folder`: the
+    /// folder itself for `` and `.`, its parent for `..`, else what `name` resolves to there.
+    private func child(_ folder: String, _ name: String, depth: Int) -> String? {
+        let dot = UInt8(ascii: ".")
+        let u = name.utf8
+        if u.isEmpty || (u.count == 1 && u.first == dot) { return folder }
+        if u.count == 2 && u.allSatisfy({ $0 == dot }) {
+            guard let up = folder.utf8.lastIndex(of: UInt8(ascii: "/")), up != folder.utf8.startIndex else { return "/" }
+            return String(folder[..<up])
+        }
+        return resolve(folder == "/" ? "" : folder, name, depth: depth)
+    }
+
+    /// The canonical path of `part` (a plain name) in the canonical folder `folder` ("" for
+    /// the root), nil when it does not resolve; remembered until the next discovery.
+    private func resolve(_ folder: String, _ part: String, depth: Int) -> String? {
+        let candidate = folder + "/" + part
+        if let known = state.withLock({ $0.canonical[candidate] }) { return known }
+        let resolved: String?
+        let link = withUnsafeTemporaryAllocation(byteCount: Int(PATH_MAX), alignment: 1) { buffer -> (String?, Int32) in
+            let n = readlink(candidate, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), buffer.count)
+            guard n >= 0 else { return (nil, errno) }
+            return (String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self), 0)
+        }
+        if let target = link.0 {
+            resolved = canonical(target.hasPrefix("/") ? target : folder + "/" + target, depth: depth + 1)
+        } else if link.1 == EINVAL {
+            resolved = candidate   // there, and not a link
+        } else {
+            resolved = nil
+        }
+        state.withLock { $0.canonical[candidate] = .some(resolved) }
+        return resolved
     }
 
     private func currentDirectory() -> String {

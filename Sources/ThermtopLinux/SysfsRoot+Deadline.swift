@@ -97,6 +97,10 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     /// The paths stuck right now.
     var stuckSet: Set<String> { lock.withLock { Set(stuck.keys) } }
 
+    /// The paths stuck right now, with when each stalled: a copy of the table, for a caller
+    /// that checks many paths against it (no set built, nothing hashed while it is empty).
+    var stuckTable: [String: Double] { lock.withLock { stuck } }
+
     /// A read made outside the gate (on a reading thread) overran: answered like one of ours
     /// that hung, until `unstick`.
     func markStuck(_ path: String, since: Double) {

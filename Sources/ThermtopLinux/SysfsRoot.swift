@@ -275,9 +275,13 @@ public final class SysfsRoot: Sendable {
         guard let thread = inlineThread() else { return gate.readAll(requests) }
         // Once per batch, not per file: a step that overruns retires this thread, which then
         // never reads the rest of the batch, so the sets cannot go stale under it.
-        let avoid = state.withLock { Set($0.slow.keys) }.union(gate.stuckSet)
+        // Copies of the two tables (usually empty), not a set built from them per batch: a
+        // one-shot's discovery reads file by file, each a batch of one.
+        let slow = state.withLock { $0.slow }, stuck = gate.stuckTable
         return requests.map { r in
-            if avoid.contains(r.path) { return gate.readAll([r])[0] }
+            if (!slow.isEmpty && slow[r.path] != nil) || (!stuck.isEmpty && stuck[r.path] != nil) {
+                return gate.readAll([r])[0]
+            }
             return thread.guarded { thread.step(r.path, owner: self) { backend.read(r.path, keepOpen: r.keepOpen) } }
         }
     }

@@ -218,8 +218,13 @@ struct ReadingLayerTests {
         #expect(replay.root.ioStats == nil)
     }
 
-    @Test("resolving links answers what realpath(3) does, for every class entry and device link of every fixture, and sees links change after a rediscovery")
+    @Test("resolving links answers what realpath(3) does, for every class entry and device link of every fixture, its root given absolute or relative to the working directory, and sees links change after a rediscovery")
     func resolvedMatchesRealpath() throws {
+        // The same folder as a path relative to the working directory (`../../work/…`).
+        func relativeToWorkingDirectory(_ absolute: String) -> String {
+            let cwd = FileManager.default.currentDirectoryPath.split(separator: "/")
+            return String(repeating: "../", count: cwd.count) + absolute.drop { $0 == "/" }
+        }
         func realpathRelative(_ root: String, _ relative: String) -> String? {
             guard let r = realpath(root + "/" + relative, nil) else { return nil }
             defer { free(r) }
@@ -235,7 +240,9 @@ struct ReadingLayerTests {
         #expect(names.count >= 4)
         var checked = 0
         for name in names {
-            let root = SysfsRoot(path: Fixture.path(name))
+          for rootPath in [Fixture.path(name), relativeToWorkingDirectory(Fixture.path(name))] {
+            let root = SysfsRoot(path: rootPath)
+            #expect(root.resolved("class") == "class", "\(rootPath)")
             for cls in root.list("class") ?? [] {
                 for entry in root.list("class/\(cls)") ?? [] {
                     for p in ["class/\(cls)/\(entry)", "class/\(cls)/\(entry)/device", "class/\(cls)/\(entry)/device/..",
@@ -245,8 +252,9 @@ struct ReadingLayerTests {
                     }
                 }
             }
+          }
         }
-        #expect(checked > 100)
+        #expect(checked > 200)
         // A link repointed: seen after the next discovery starts.
         let copy = try FixtureCopy("arm-board")
         defer { copy.remove() }
