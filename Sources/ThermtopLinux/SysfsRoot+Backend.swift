@@ -525,7 +525,8 @@ package final class FileSystemBackend: SysfsBackend {
     }
 
     /// The canonical path of the component `name` of the canonical folder `folder`: the
-    /// folder itself for `` and `.`, its parent for `..`, else what `name` resolves to there.
+    /// folder itself for an empty name or `.`, its parent for `..`, else what `name` resolves
+    /// to there.
     private func child(_ folder: String, _ name: String, depth: Int) -> String? {
         let dot = UInt8(ascii: ".")
         let u = name.utf8

@@ -281,10 +281,10 @@ public final class SysfsRoot: Sendable {
     private func readBatch(_ requests: [(path: String, keepOpen: Bool)]) -> [Result<String, ReadingIssue>] {
         guard backend.readsCanBlock else { return requests.map { backend.read($0.path, keepOpen: $0.keepOpen) } }
         guard let thread = inlineThread() else { return gate.readAll(requests) }
-        // Once per batch, not per file: a step that overruns retires this thread, which then
-        // never reads the rest of the batch, so the sets cannot go stale under it.
-        // Copies of the two tables (usually empty), not a set built from them per batch: a
-        // one-shot's discovery reads file by file, each a batch of one.
+        // The slow and stuck tables (usually empty) are copied once per batch, not per file: a
+        // step that overruns retires this thread, which then never reads the rest of the
+        // batch, so they cannot go stale under it. Looked up as they are, with no set built
+        // from them: a one-shot's discovery reads file by file, each a batch of one.
         let slow = state.withLock { $0.slow }, stuck = gate.stuckTable
         return requests.map { r in
             if (!slow.isEmpty && slow[r.path] != nil) || (!stuck.isEmpty && stuck[r.path] != nil) {
