@@ -17,12 +17,33 @@ package enum SensorCatalog {
     static let boardPrefixes = ["pch_", "nct", "it87", "it86", "f71", "w83", "sch5", "lm75", "lm85", "acpi", "int340"]
     static let wifiPrefixes = ["iwlwifi", "ath", "mt76", "mt79", "mt7921", "brcmfmac", "rtw", "wil6210"]
 
-    static func normalised(_ s: String) -> String { String(s.lowercased().map { $0 == "-" ? "_" : $0 }) }
+    /// Lowercase, `-` → `_`. By bytes when the text is ASCII (chip names and zone types are):
+    /// there `lowercased()` changes A–Z only and every byte is its own Character except CR LF,
+    /// which is neither `-` nor a letter, so the result is the same; the Character map cost
+    /// ~4.5 k instructions a name. Other text goes through `lowercased()` and the map.
+    static func normalised(_ s: String) -> String {
+        var s = s
+        let ascii = s.withUTF8 { bytes -> String? in
+            for b in bytes where b >= 0x80 { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                for i in bytes.indices {
+                    let b = bytes[i]
+                    out[i] = b == UInt8(ascii: "-") ? UInt8(ascii: "_") : (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b)
+                }
+                return bytes.count
+            }
+        }
+        return ascii ?? String(s.lowercased().map { $0 == "-" ? "_" : $0 })
+    }
 
     /// The group of a sensor from its chip name or zone type (and kind for batteries).
     public static func group(of s: TemperatureSensor) -> SensorGroup {
+        group(of: s, name: normalised(s.chip ?? s.name))
+    }
+
+    /// `group(of:)` given `n`, the sensor's `normalised(chip ?? name)`.
+    static func group(of s: TemperatureSensor, name n: String) -> SensorGroup {
         if s.kind == .battery { return .battery }
-        let n = normalised(s.chip ?? s.name)
         if cpuNames.contains(n) || isARMCPUZone(n) { return .cpu }
         if gpuNames.contains(n) || (n.hasPrefix("gpu") && n.hasSuffix("_thermal")) { return .gpu }
         if diskNames.contains(n) { return .disk }
@@ -49,8 +70,8 @@ package enum SensorCatalog {
 
     /// How strongly a CPU-group sensor stands for its package: lower wins; nil = never a headline.
     /// `member` says the sensor folds under the package headline (per core, per CCD).
-    static func cpuRole(_ s: TemperatureSensor) -> (rank: Int?, member: Bool, package: String) {
-        let chip = normalised(s.chip ?? s.name)
+    /// `chip` is the sensor's `normalised(chip ?? name)`.
+    static func cpuRole(_ s: TemperatureSensor, chip: String) -> (rank: Int?, member: Bool, package: String) {
         let label = s.label ?? ""
         let pkg = s.deviceInfo?.key ?? chip
         switch chip {
@@ -78,17 +99,26 @@ package enum SensorCatalog {
     /// Group, readable name, headline, members, mirrors and dummies for a list of sensors.
     public static func annotate(_ input: [TemperatureSensor]) -> [TemperatureSensor] {
         var out = input
+        // Each sensor's name normalised once: `names[i]` is `normalised(chip ?? name)` (what
+        // groups and CPU roles go by), `chips[i]` is `normalised(chip ?? "")` (what the rules
+        // below that name a driver compare).
+        var names: [String] = [], chips: [String] = []
+        names.reserveCapacity(out.count)
+        chips.reserveCapacity(out.count)
         for i in out.indices {
-            out[i].group = group(of: out[i])
+            let n = normalised(out[i].chip ?? out[i].name)
+            names.append(n)
+            chips.append(out[i].chip == nil ? "" : n)
+            out[i].group = group(of: out[i], name: n)
             out[i].dummyReason = dummyReason(of: out[i])
         }
 
         // x86_pkg_temp zone k and coretemp "Package id k" are the same die: fold the zone into
         // the coretemp channel, which takes over the zone's trips (trips outrank hwmon limits).
         let packages = out.indices.filter {
-            normalised(out[$0].chip ?? "") == "coretemp" && (out[$0].label ?? "").hasPrefix("Package id")
+            chips[$0] == "coretemp" && (out[$0].label ?? "").hasPrefix("Package id")
         }.sorted { packageNumber(out[$0].label) < packageNumber(out[$1].label) }
-        let pkgZones = out.indices.filter { out[$0].kind == .zone && normalised(out[$0].chip ?? "") == "x86_pkg_temp" }
+        let pkgZones = out.indices.filter { out[$0].kind == .zone && chips[$0] == "x86_pkg_temp" }
         for (k, z) in pkgZones.enumerated() where k < packages.count {
             let p = packages[k]
             out[z].mirrorOf = out[p].id
@@ -104,9 +134,9 @@ package enum SensorCatalog {
         // under it.
         var best: [String: Int] = [:]
         for i in out.indices where out[i].group == .cpu && !out[i].isFolded {
-            let role = cpuRole(out[i])
+            let role = cpuRole(out[i], chip: names[i])
             guard let rank = role.rank else { continue }
-            if let b = best[role.package], let br = cpuRole(out[b]).rank, br <= rank { continue }
+            if let b = best[role.package], let br = cpuRole(out[b], chip: names[b]).rank, br <= rank { continue }
             best[role.package] = i
         }
         // x86_pkg_temp is a headline only where no coretemp package covers it (already folded),
@@ -114,11 +144,11 @@ package enum SensorCatalog {
         let headlines = best.values.sorted()
         for h in headlines { out[h].isHeadline = true }
         for i in out.indices where out[i].group == .cpu && !out[i].isHeadline && !out[i].isFolded {
-            let role = cpuRole(out[i])
+            let role = cpuRole(out[i], chip: names[i])
             if let h = best[role.package], role.member || role.rank != nil { out[i].memberOf = out[h].id }
         }
         if headlines.isEmpty, let a = out.indices.first(where: {
-            normalised(out[$0].chip ?? "") == "acpitz" && !out[$0].isFolded
+            chips[$0] == "acpitz" && !out[$0].isFolded
         }) {
             out[a].isHeadline = true
             out[a].isFallbackHeadline = true
@@ -156,7 +186,7 @@ package enum SensorCatalog {
                 }
                 out[i].displayName = "\(who) (\(raw))"
             case .disk:
-                let kind = normalised(s.chip ?? "") == "nvme" ? "NVMe" : "Disk"
+                let kind = chips[i] == "nvme" ? "NVMe" : "Disk"
                 var who = kind
                 if let model = s.deviceInfo?.model, !model.isEmpty { who += " \(model)" }
                 else if Set(diskDevices).count > 1, let slot = s.deviceInfo?.pciSlot { who += " \(shortSlot(slot))" }
@@ -166,8 +196,7 @@ package enum SensorCatalog {
             case .battery:
                 out[i].displayName = s.kind == .battery ? "Battery \(raw)" : "Battery (\(raw))"
             case .board:
-                let n = normalised(s.chip ?? "")
-                out[i].displayName = n == "acpitz" ? "ACPI (\(raw))" : "Board (\(raw))"
+                out[i].displayName = chips[i] == "acpitz" ? "ACPI (\(raw))" : "Board (\(raw))"
             case .other:
                 out[i].displayName = raw
             }
@@ -175,6 +204,7 @@ package enum SensorCatalog {
         // Names still equal after that (two identical NVMe models, captured trees without
         // device links): tell them apart by slot, else by order.
         var byName: [String: [Int]] = [:]
+        byName.reserveCapacity(out.count)
         for i in out.indices { byName[out[i].displayName, default: []].append(i) }
         for (_, idx) in byName where idx.count > 1 {
             let slots = idx.map { out[$0].deviceInfo?.pciSlot }
