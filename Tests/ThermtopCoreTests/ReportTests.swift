@@ -133,7 +133,9 @@ struct ReportTests {
     }
 
     @Test("formatDegrees prints one decimal and a real minus sign",
-          arguments: [(91.0, "91.0 °C"), (52.582, "52.6 °C"), (88.0, "88.0 °C"), (-5.04, "−5.0 °C"), (99.96, "100.0 °C")])
+          arguments: [(91.0, "91.0 °C"), (52.582, "52.6 °C"), (88.0, "88.0 °C"), (-5.04, "−5.0 °C"), (99.96, "100.0 °C"),
+                       (0.0, "0.0 °C"), (-0.04, "0.0 °C"), (-0.06, "−0.1 °C"), (-273.15, "−273.2 °C"),
+                       (1_234_567.89, "1234567.9 °C"), (-99.95, "−100.0 °C")])
     func degrees(_ c: Double, _ expected: String) {
         #expect(formatDegrees(c) == expected)
     }

@@ -135,8 +135,35 @@ package func formatDegrees(_ c: Double) -> String {
     var tenths = Int(((abs(r) - Double(abs(whole))) * 10).rounded())
     var w = abs(whole)
     if tenths == 10 { tenths = 0; w += 1 }
-    let sign = r < 0 ? "−" : ""
-    return "\(sign)\(w).\(tenths) °C"
+    // `−w.t °C` written as bytes (at most 3 + 19 + 1 + 1 + 4) on the stack, then made a String
+    // (one that fits inline, as most do, allocates nothing): interpolating the parts cost
+    // ~1.1 k instructions a call, and every reason and threshold rule prints some.
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+        let p = buffer.baseAddress!
+        var n = 0
+        if r < 0 { p[0] = 0xE2; p[1] = 0x88; p[2] = 0x92; n = 3 }  // U+2212 MINUS SIGN
+        n += writeDecimalDigits(UInt64(w), to: p + n)
+        p[n] = UInt8(ascii: ".")
+        n += 1
+        n += writeDecimalDigits(UInt64(tenths), to: p + n)
+        p[n] = 0x20; p[n + 1] = 0xC2; p[n + 2] = 0xB0; p[n + 3] = UInt8(ascii: "C")  // " °C"
+        return String(decoding: UnsafeBufferPointer(start: p, count: n + 4), as: UTF8.self)
+    }
+}
+
+/// Writes `v` in decimal ASCII digits (no sign, no leading zeros, `0` for zero) at `p`, which
+/// has room for 20 bytes; returns how many it wrote. What `"\(v)"` prints, without making a
+/// String: for the text builders that write bytes (`formatDegrees`, `JSONWriter`).
+func writeDecimalDigits(_ v: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    var count = 1
+    var rest = v / 10
+    while rest > 0 { count += 1; rest /= 10 }
+    var x = v
+    for i in stride(from: count - 1, through: 0, by: -1) {
+        p[i] = UInt8(truncatingIfNeeded: x % 10) &+ UInt8(ascii: "0")
+        x /= 10
+    }
+    return count
 }
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
