@@ -43,6 +43,25 @@ struct ReportTests {
         }
     }
 
+    @Test("JSON strings escape the same at every offset of a long string (plain bytes are skipped eight at a time)")
+    func jsonEscapingAtEveryOffset() {
+        let cases: [(raw: String, json: String)] = [
+            ("\"", "\\\""), ("\\", "\\\\"), ("\n", "\\n"), ("\u{1B}", "\\u001b"), ("\u{7F}", "\\u007f"),
+            ("\u{80}", "\\u0080"), ("\u{9F}", "\\u009f"), ("\u{A0}", "\u{A0}"), ("°", "°"), ("é", "é"), ("≥", "≥"),
+            ("~", "~"), (" ", " "),
+        ]
+        for (raw, json) in cases {
+            for offset in 0..<20 {
+                let before = String(repeating: "a", count: offset), after = String(repeating: "b", count: 19 - offset)
+                #expect(JSONValue.string(before + raw + after).serialized() == "\"" + before + json + after + "\"",
+                        "\(json) at \(offset)")
+                // Two in a row, the second across the next eight-byte boundary.
+                #expect(JSONValue.string(before + raw + raw + after).serialized() == "\"" + before + json + json + after + "\"",
+                        "\(json)\(json) at \(offset)")
+            }
+        }
+    }
+
     @Test("JSON pretty and compact layouts: two-space indent per level, empty containers inline")
     func jsonLayout() {
         let v = JSONValue.object([("a", .array([.number(1), .number(2.5), .bool(true)])), ("b", .object([])),

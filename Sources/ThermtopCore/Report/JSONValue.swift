@@ -90,10 +90,24 @@ package struct JSONWriter {
     /// are plain ASCII words that need no escape); the next value written is its value.
     package mutating func key(_ k: StaticString) {
         member()
-        out.append(0x22)
-        k.withUTF8Buffer { out.append($0) }
-        out.append(0x22)
-        colon()
+        guard k.hasPointerRepresentation else {
+            out.append(0x22)
+            k.withUTF8Buffer { out.append($0) }
+            out.append(0x22)
+            colon()
+            return
+        }
+        // Quotes, key, colon and space with one capacity check: keys are most of a report's
+        // writes (~900 in `status --json`).
+        let count = k.utf8CodeUnitCount
+        let p = out.reserve(count + 4)
+        p[0] = 0x22
+        (p + 1).update(from: k.utf8Start, count: count)
+        p[count + 1] = 0x22
+        p[count + 2] = UInt8(ascii: ":")
+        p[count + 3] = 0x20
+        out.commit(pretty ? count + 4 : count + 3)
+        keyed = true
     }
 
     /// A member's key from data (a `JSONValue` object's), escaped like any string.
@@ -137,7 +151,19 @@ package struct JSONWriter {
     /// Integers (within ±1e15) without a fraction; anything else as Swift prints a Double.
     package mutating func number(_ d: Double) {
         member()
-        if d == d.rounded(), abs(d) < 1e15 { append(String(Int64(d))) } else { append("\(d)") }
+        if d == d.rounded(), abs(d) < 1e15 {
+            // The digits `String(Int64(d))` prints, written in place.
+            let v = Int64(d)
+            let p = out.reserve(21)
+            if v < 0 {
+                p[0] = UInt8(ascii: "-")
+                out.commit(1 + writeDecimalDigits(v.magnitude, to: p + 1))
+            } else {
+                out.commit(writeDecimalDigits(UInt64(v), to: p))
+            }
+        } else {
+            append(d.description)
+        }
     }
 
     package mutating func string(_ s: String) {
@@ -145,9 +171,9 @@ package struct JSONWriter {
         quoted(s)
     }
 
-    private mutating func literal(_ word: String) {
+    private mutating func literal(_ word: StaticString) {
         member()
-        append(word)
+        word.withUTF8Buffer { out.append($0) }
     }
 
     // MARK: Layout
@@ -160,12 +186,20 @@ package struct JSONWriter {
             return
         }
         guard depth > 0 else { return }
-        if !empty { out.append(UInt8(ascii: ",")) }
+        let comma = !empty
         empty = false
-        if pretty {
-            out.append(0x0a)
-            indent(level)
+        guard pretty else {
+            if comma { out.append(UInt8(ascii: ",")) }
+            return
         }
+        // Comma, new line and indentation with one capacity check.
+        let width = 2 * level
+        let p = out.reserve(2 + width)
+        var n = 0
+        if comma { p[0] = UInt8(ascii: ","); n = 1 }
+        p[n] = 0x0a
+        (p + n + 1).update(repeating: 0x20, count: width)
+        out.commit(n + 1 + width)
     }
 
     private mutating func container(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter) -> Void) {
@@ -195,6 +229,20 @@ package struct JSONWriter {
         s.withUTF8 { out.append($0) }
     }
 
+    /// Whether any of the eight bytes in `w` may need escaping: one below 0x20, `"`, `\\`, DEL
+    /// or C2 (which may start a C1 control; other multi-byte characters, `≥` `−`, pass). A false
+    /// yes only costs a look at each byte; there is no false no. (The usual word-at-a-time
+    /// tests: a byte below `k` is one whose subtraction of `k` borrows into its high bit while
+    /// that bit was clear; a byte equal to `c` is a zero byte of `w ^ c…c`.)
+    private func mayNeedEscape(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ v: UInt64) -> UInt64 { (v &- ones) & ~v }
+        let control = (w &- 0x20 &* ones) & ~w
+        let equal = hasZeroByte(w ^ (0x22 &* ones)) | hasZeroByte(w ^ (0x5c &* ones))
+            | hasZeroByte(w ^ (0x7f &* ones)) | hasZeroByte(w ^ (0xc2 &* ones))
+        return (control | equal) & highs != 0
+    }
+
     /// `s` as a JSON string: `"`, `\\`, `\n`, `\r`, `\t` escaped by name; the other C0
     /// controls, DEL and the C1 controls (U+0080–U+009F, UTF-8 `C2 80`–`C2 9F`) as `\u00xx`
     /// so no terminal control reaches a reader that prints the value; everything else as is.
@@ -203,39 +251,54 @@ package struct JSONWriter {
         var s = s
         s.withUTF8 { text in
             out.append(0x22)
-            // Most strings (names, reasons) need no escape: copied whole. (Looked for with a
-            // plain loop: `contains(where:)` with a closure cost twice as much per byte.)
-            var plain = true
-            for b in text where b < 0x20 || b == 0x22 || b == 0x5c || b == 0x7f || b == 0xc2 {
-                plain = false
-                break
-            }
-            if plain {
-                out.append(text)
-                out.append(0x22)
-                return
+            // Bytes that need no escape are copied in runs, whole: most strings are one run,
+            // and a reason's `°` (C2 B0) or `≥` does not end one. (Looked for with a plain loop:
+            // `contains(where:)` with a closure cost twice as much per byte.)
+            var run = 0
+            func flush(upTo end: Int) {
+                if end > run { out.append(UnsafeBufferPointer(rebasing: text[run..<end])) }
             }
             func escaped(_ v: UInt8) {
                 for b: UInt8 in [0x5c, 0x75, 0x30, 0x30, hex(v >> 4), hex(v & 0xf)] { out.append(b) }  // \u00xx
             }
             var i = 0
             let n = text.count
+            // Eight bytes at a time while none of them may need escaping; eight that may (and
+            // the last few) are looked at byte by byte, up to `lookUntil`.
+            var lookUntil = 0
             while i < n {
+                if i >= lookUntil {
+                    if n - i >= 8, !mayNeedEscape(UnsafeRawPointer(text.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                        i += 8
+                        continue
+                    }
+                    lookUntil = i + 8
+                }
                 let b = text[i]
+                if b >= 0x20 && b != 0x22 && b != 0x5c && b != 0x7f && b != 0xc2 {
+                    i += 1
+                    continue
+                }
+                if b == 0xc2 && !(i + 1 < n && text[i + 1] >= 0x80 && text[i + 1] < 0xa0) {
+                    i += 1  // C2 starting anything but a C1 control: part of the run
+                    continue
+                }
+                flush(upTo: i)
                 switch b {
                 case 0x22: out.append(0x5c); out.append(0x22)
                 case 0x5c: out.append(0x5c); out.append(0x5c)
                 case 0x0a: out.append(0x5c); out.append(UInt8(ascii: "n"))
                 case 0x0d: out.append(0x5c); out.append(UInt8(ascii: "r"))
                 case 0x09: out.append(0x5c); out.append(UInt8(ascii: "t"))
-                case 0..<0x20, 0x7f: escaped(b)
-                case 0xc2 where i + 1 < n && text[i + 1] >= 0x80 && text[i + 1] < 0xa0:
+                case 0xc2:
                     escaped(text[i + 1])
                     i += 1
-                default: out.append(b)
+                default: escaped(b)  // the other C0 controls and DEL
                 }
                 i += 1
+                run = i
             }
+            flush(upTo: n)
             out.append(0x22)
         }
     }
@@ -277,6 +340,18 @@ private struct ByteSink {
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
         (base + count).update(from: start, count: bytes.count)
         count += bytes.count
+    }
+
+    /// Where to write up to `n` more bytes (room is made for them); `commit` then counts the
+    /// bytes written there. One capacity check for a run of bytes written one by one.
+    mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + n > capacity { grow(to: count + n) }
+        return base + count
+    }
+
+    /// Counts `n` bytes written at `reserve`'s pointer (no more than were reserved).
+    mutating func commit(_ n: Int) {
+        count += n
     }
 
     mutating func append(spaces n: Int) {
