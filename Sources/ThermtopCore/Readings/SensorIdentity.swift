@@ -129,7 +129,7 @@ package enum SensorIDs {
 
     /// Makes ids unique in order: the second `x` becomes `x#2`, the third `x#3`.
     public static func disambiguate(_ ids: [String]) -> [String] {
-        var seen: [String: Int] = [:]
+        var seen = [String: Int](minimumCapacity: ids.count)
         return ids.map { id in
             let n = (seen[id] ?? 0) + 1
             seen[id] = n
