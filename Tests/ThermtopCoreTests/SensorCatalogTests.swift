@@ -21,6 +21,34 @@ private func zoneOf(_ id: String, _ type: String, _ celsius: Double? = 50, key: 
 
 @Suite("Sensor catalog: groups, names, headline CPU, folding, dummies")
 struct SensorCatalogTests {
+    @Test("device paths split the same by bytes (ASCII) as by Characters: empty parts dropped, non-ASCII kept whole")
+    func devicePathParts() {
+        #expect(DeviceInfo.key(forDevicePath: "devices//platform//coretemp.0/").key == "platform-coretemp.0")
+        #expect(DeviceInfo.key(forDevicePath: "/devices/pci0000:00/0000:00:18.3").key == "pci-0000:00:18.3")
+        #expect(DeviceInfo.key(forDevicePath: "devices/pci0000:00/0000:00:18.3/capteur-é").key == "pci-0000:00:18.3/capteur-é")
+        #expect(DeviceInfo.key(forDevicePath: "devices/platform/é\u{301}/x").key == "platform-é\u{301}/x")
+        #expect(DeviceInfo.key(forDevicePath: "devices/i2c-0/0-004c").key == "i-0-004c")
+        #expect(DeviceInfo.key(forDevicePath: "devices/ésb-1/dev").key == "ésb-dev")
+        #expect(DeviceInfo.key(forDevicePath: "devices").key == "virtual")
+        #expect(DeviceInfo.key(forDevicePath: "").key == "unlinked")
+    }
+
+    @Test("groups go by the chip name lowercased with - as _, ASCII or not")
+    func groupNamesNormalised() {
+        func group(_ chip: String) -> SensorGroup {
+            SensorCatalog.group(of: TemperatureSensor(id: chip, name: chip, kind: .hwmon, celsius: 40, chip: chip))
+        }
+        #expect(group("CoreTemp") == .cpu)
+        #expect(group("X86-PKG-TEMP") == .cpu)
+        #expect(group("GPU-Thermal") == .gpu)
+        #expect(group("PCH-CometLake") == .board)
+        #expect(group("INT3400 Thermal") == .board)
+        #expect(group("Ätherm") == .other)
+        #expect(group("ÄCPITZ") == .other)
+        #expect(group("iwlwifi_1") == .wifi)
+        #expect(group("Battery-é") == .battery)
+    }
+
     @Test("device keys from resolved sysfs device paths drop probe-numbered class folders")
     func deviceKeys() {
         #expect(DeviceInfo.key(forDevicePath: "devices/pci0000:00/0000:00:18.3").key == "pci-0000:00:18.3")

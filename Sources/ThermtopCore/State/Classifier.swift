@@ -291,19 +291,22 @@ public enum ThermalClassifier {
     public static func assess(_ snapshot: ThermalSnapshot, config: ThermalConfig,
                               memory: inout ClassifierMemory, timeOfDay: Double? = nil) -> ThermalAssessment {
         let now = snapshot.time
+        let present = snapshot.temperatureSensors
+        // Sized once: these hold every present sensor (and the removed ones still listed).
         var sensors: [SensorAssessment] = []
-        var levels: [String: ThermalState] = [:]
-        var seen = Set<String>()
-        for s in snapshot.temperatureSensors {
+        sensors.reserveCapacity(present.count + memory.lastSeen.count)
+        var levels = [String: ThermalState](minimumCapacity: present.count + memory.lastSeen.count)
+        var seen = Set<String>(minimumCapacity: present.count)
+        for s in present {
             seen.insert(s.id)
             var a = assess(sensor: s, config: config, previous: memory.levels[s.id] ?? .nominal)
             if s.celsius != nil {
-                memory.silentSince[s.id] = nil
-                if a.level > .nominal && !a.ignored { memory.lastElevated[s.id] = a } else { memory.lastElevated[s.id] = nil }
+                memory.silentSince.removeValueIfAny(forKey: s.id)
+                if a.level > .nominal && !a.ignored { memory.lastElevated[s.id] = a } else { memory.lastElevated.removeValueIfAny(forKey: s.id) }
             } else {
                 let issue = s.issue ?? ReadingIssue(file: s.id, reason: .noData)
                 a = silent(a, issue: issue, verb: "unreadable", now: now, timeOfDay: timeOfDay, config: config, memory: &memory)
-                if a.hold?.expired ?? true { memory.lastElevated[s.id] = nil }
+                if a.hold?.expired ?? true { memory.lastElevated.removeValueIfAny(forKey: s.id) }
             }
             levels[s.id] = a.hold.map { $0.expired ? .nominal : $0.level } ?? (s.celsius == nil ? .nominal : a.level)
             sensors.append(a)
@@ -337,6 +340,7 @@ public enum ThermalClassifier {
         for id in memory.silentSince.keys where !seen.contains(id) && memory.lastSeen[id] == nil {
             memory.silentSince[id] = nil
         }
+        memory.lastSeen.reserveCapacity(seen.count)
         for a in sensors where seen.contains(a.sensor.id) { memory.lastSeen[a.sensor.id] = a }
         memory.levels = levels
         let cooling = snapshot.coolingDevices.map { assess(cooling: $0, config: config) }
@@ -371,7 +375,8 @@ public enum ThermalClassifier {
             return t - a.thresholds[a.level]!.celsius
         }
         // Mirrors (their primary carries the same die and trips) and known dummies never decide.
-        let hot = sensors.filter { !$0.ignored && !$0.sensor.isFolded && $0.level > .nominal }.max { a, b in
+        // (Lazy filters: only the chosen assessment is copied out.)
+        let hot = sensors.lazy.filter { !$0.ignored && !$0.sensor.isFolded && $0.level > .nominal }.max { a, b in
             if a.level != b.level { return a.level < b.level }
             return margin(a) < margin(b)
         }
@@ -387,7 +392,7 @@ public enum ThermalClassifier {
             state = t.level; reason = t.reason; decidedBy = "throttle"
         }
         if state == .nominal {
-            if let top = sensors.filter({ $0.sensor.celsius != nil && !$0.ignored && !$0.sensor.isFolded })
+            if let top = sensors.lazy.filter({ $0.sensor.celsius != nil && !$0.ignored && !$0.sensor.isFolded })
                 .max(by: { ($0.headroom ?? -1) < ($1.headroom ?? -1) }) {
                 reason = "nominal: every sensor below its fair threshold (closest: \(top.sensor.displayName) \(formatDegrees(top.sensor.celsius!)), fair at \(formatDegrees(top.thresholds.fair.celsius)))"
             } else if seen.isEmpty && cooling.isEmpty {
@@ -412,6 +417,14 @@ public enum ThermalClassifier {
         return ThermalAssessment(state: state, reason: reason, decidedBy: decidedBy, sensors: sensors,
                                  cooling: cooling, throttle: throttle, nothingReadable: nothingReadable,
                                  fans: fans)
+    }
+}
+
+extension Dictionary {
+    /// `self[key] = nil`, without hashing `key` when the dictionary is empty: the memory's
+    /// silent and elevated sensors usually are, and removal (unlike lookup) has no empty fast path.
+    fileprivate mutating func removeValueIfAny(forKey key: Key) {
+        if !isEmpty { removeValue(forKey: key) }
     }
 }
 

@@ -203,8 +203,7 @@ package enum SensorCatalog {
         }
         // Names still equal after that (two identical NVMe models, captured trees without
         // device links): tell them apart by slot, else by order.
-        var byName: [String: [Int]] = [:]
-        byName.reserveCapacity(out.count)
+        var byName = [String: [Int]](minimumCapacity: out.count)
         for i in out.indices { byName[out[i].displayName, default: []].append(i) }
         for (_, idx) in byName where idx.count > 1 {
             let slots = idx.map { out[$0].deviceInfo?.pciSlot }

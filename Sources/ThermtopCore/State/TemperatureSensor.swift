@@ -132,8 +132,10 @@ extension Snapshot {
     /// that do not mirror a zone, then batteries that report a temperature; annotated with
     /// group, readable name, headline CPU, folding and dummies (`SensorCatalog`).
     public var temperatureSensors: [ThermalSensor] {
-        var out = zones.map(TemperatureSensor.init(zone:))
-        out += hwmon.filter { $0.mirrorsZone == nil }.map(TemperatureSensor.init(channel:))
+        var out: [ThermalSensor] = []
+        out.reserveCapacity(zones.count + hwmon.count + batteries.count)
+        for z in zones { out.append(TemperatureSensor(zone: z)) }
+        for h in hwmon where h.mirrorsZone == nil { out.append(TemperatureSensor(channel: h)) }
         for b in batteries where b.celsius != nil {
             out.append(TemperatureSensor(id: "\(b.id)/temp", name: b.id, kind: .battery, celsius: b.celsius,
                                          isBattery: true, chip: b.id, label: "temp"))
