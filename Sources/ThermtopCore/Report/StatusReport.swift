@@ -74,7 +74,16 @@ public enum ThermalStatusReport {
                 w.field("long_batched_sync", .bool(p.lowPowerAdjustments.longBatchedSync))
                 w.field("user_initiated_work_allowed", .bool(p.userInitiatedWorkAllowed))
             }
-            w.array("sensors") { w in for a in s.assessment.sensors { writeSensor(a, s, into: &w) } }
+            w.array("sensors") { w in
+                // What a sensor's object needs from the status, passed as such: handing over the
+                // whole status copied it (and released it) once per sensor.
+                // (By index: iterating copies each assessment out.)
+                let decidedBy = s.assessment.decidedBy, sensors = s.assessment.sensors
+                for i in sensors.indices {
+                    writeSensor(sensors[i], time: snap.time, forecast: s.forecast.sensor(sensors[i].sensor.id),
+                                decidesState: sensors[i].sensor.id == decidedBy, into: &w)
+                }
+            }
             w.field("headline_cpu", .str(headlineCPU(s.assessment.sensors)))
             w.array("fans") { w in
                 for f in snap.fans { writeFan(f, s.assessment.fans.first { $0.fan.id == f.id }, into: &w) }
@@ -204,11 +213,11 @@ public enum ThermalStatusReport {
             ?? sensors.first { $0.sensor.isHeadline }?.sensor.id
     }
 
-    static func writeSensor(_ a: SensorAssessment, _ st: MonitorStatus, into w: inout JSONWriter) {
-        let time = st.snapshot.time
+    /// `time`: the snapshot's; `forecast`: the sensor's; `decidesState`: its id is the status's `decidedBy`.
+    static func writeSensor(_ a: SensorAssessment, time: Double, forecast: SensorForecast?, decidesState: Bool,
+                            into w: inout JSONWriter) {
         let s = a.sensor
         let age: Double? = s.lastReadAt.map { time - $0 }
-        let forecast = st.forecast.sensor(s.id)
         w.object { w in
             w.field("id", .string(s.id))
             w.field("name", .string(s.name))
@@ -229,7 +238,7 @@ public enum ThermalStatusReport {
                 w.field("held", .null)
             }
             w.field("ignored", .bool(a.ignored))
-            w.field("decides_state", .bool(s.id == st.assessment.decidedBy))
+            w.field("decides_state", .bool(decidesState))
             w.field("fair_celsius", .num(a.thresholds.fair.celsius))
             w.field("serious_celsius", .num(a.thresholds.serious.celsius))
             w.field("serious_rule", .string(a.thresholds.serious.rule))

@@ -375,12 +375,12 @@ public enum ThermalClassifier {
             return t - a.thresholds[a.level]!.celsius
         }
         // Mirrors (their primary carries the same die and trips) and known dummies never decide.
-        // (Lazy filters: only the chosen assessment is copied out.)
-        let hot = sensors.lazy.filter { !$0.ignored && !$0.sensor.isFolded && $0.level > .nominal }.max { a, b in
+        if let h = indexOfMax(sensors, where: { !$0.ignored && !$0.sensor.isFolded && $0.level > .nominal }, by: { a, b in
             if a.level != b.level { return a.level < b.level }
             return margin(a) < margin(b)
+        }) {
+            state = sensors[h].level; reason = sensors[h].reason; decidedBy = sensors[h].sensor.id
         }
-        if let hot { state = hot.level; reason = hot.reason; decidedBy = hot.sensor.id }
         if let c = cooling.filter({ !$0.ignored }).max(by: { $0.level < $1.level }), c.level > state {
             state = c.level; reason = c.reason; decidedBy = c.device.stableID ?? c.device.id
         }
@@ -392,8 +392,9 @@ public enum ThermalClassifier {
             state = t.level; reason = t.reason; decidedBy = "throttle"
         }
         if state == .nominal {
-            if let top = sensors.lazy.filter({ $0.sensor.celsius != nil && !$0.ignored && !$0.sensor.isFolded })
-                .max(by: { ($0.headroom ?? -1) < ($1.headroom ?? -1) }) {
+            if let t = indexOfMax(sensors, where: { $0.sensor.celsius != nil && !$0.ignored && !$0.sensor.isFolded },
+                                  by: { ($0.headroom ?? -1) < ($1.headroom ?? -1) }) {
+                let top = sensors[t]
                 reason = "nominal: every sensor below its fair threshold (closest: \(top.sensor.displayName) \(formatDegrees(top.sensor.celsius!)), fair at \(formatDegrees(top.thresholds.fair.celsius)))"
             } else if seen.isEmpty && cooling.isEmpty {
                 reason = "nominal: no thermal sensors found (unknown is reported as nominal, as on Apple platforms)"
@@ -418,6 +419,19 @@ public enum ThermalClassifier {
                                  cooling: cooling, throttle: throttle, nothingReadable: nothingReadable,
                                  fans: fans)
     }
+}
+
+/// The index of the greatest of the assessments `include` accepts, by `less`, the first of equals
+/// (the one `filter(include).max(by: less)` returns): compared in place, where `filter` and
+/// iterating copy every assessment out (a retain and a release of each of its ~25 references).
+private func indexOfMax(_ list: [SensorAssessment], where include: (SensorAssessment) -> Bool,
+                        by less: (SensorAssessment, SensorAssessment) -> Bool) -> Int? {
+    var best: Int?
+    for i in list.indices where include(list[i]) {
+        if let b = best, !less(list[b], list[i]) { continue }
+        best = i
+    }
+    return best
 }
 
 extension Dictionary {

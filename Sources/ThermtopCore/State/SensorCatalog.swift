@@ -106,19 +106,24 @@ package enum SensorCatalog {
         names.reserveCapacity(out.count)
         chips.reserveCapacity(out.count)
         for i in out.indices {
-            let n = normalised(out[i].chip ?? out[i].name)
+            let s = out[i]  // one copy, read by both calls below
+            let n = normalised(s.chip ?? s.name)
             names.append(n)
-            chips.append(out[i].chip == nil ? "" : n)
-            out[i].group = group(of: out[i], name: n)
-            out[i].dummyReason = dummyReason(of: out[i])
+            chips.append(s.chip == nil ? "" : n)
+            out[i].group = group(of: s, name: n)
+            out[i].dummyReason = dummyReason(of: s)
         }
 
         // x86_pkg_temp zone k and coretemp "Package id k" are the same die: fold the zone into
         // the coretemp channel, which takes over the zone's trips (trips outrank hwmon limits).
-        let packages = out.indices.filter {
-            chips[$0] == "coretemp" && (out[$0].label ?? "").hasPrefix("Package id")
-        }.sorted { packageNumber(out[$0].label) < packageNumber(out[$1].label) }
-        let pkgZones = out.indices.filter { out[$0].kind == .zone && chips[$0] == "x86_pkg_temp" }
+        // (Loops over indices here and below: `filter` and closures over `out` copied whole
+        // sensors out to read one field.)
+        var packages: [Int] = [], pkgZones: [Int] = []
+        for i in out.indices {
+            if chips[i] == "coretemp" && (out[i].label ?? "").hasPrefix("Package id") { packages.append(i) }
+            if out[i].kind == .zone && chips[i] == "x86_pkg_temp" { pkgZones.append(i) }
+        }
+        packages.sort { packageNumber(out[$0].label) < packageNumber(out[$1].label) }
         for (k, z) in pkgZones.enumerated() where k < packages.count {
             let p = packages[k]
             out[z].mirrorOf = out[p].id
@@ -155,9 +160,15 @@ package enum SensorCatalog {
         }
 
         // Readable names.
-        let cpuHeads = out.indices.filter { out[$0].isHeadline && out[$0].group == .cpu }
-        let gpuDevices = Set(out.filter { $0.group == .gpu }.map { $0.deviceInfo?.key ?? $0.chip ?? "" })
-        let diskDevices = out.filter { $0.group == .disk }.map { $0.deviceInfo?.key ?? "" }
+        var cpuHeads: [Int] = [], gpuDevices = Set<String>(), diskDevices: [String] = []
+        for i in out.indices {
+            switch out[i].group {
+            case .cpu where out[i].isHeadline: cpuHeads.append(i)
+            case .gpu: gpuDevices.insert(out[i].deviceInfo?.key ?? out[i].chip ?? "")
+            case .disk: diskDevices.append(out[i].deviceInfo?.key ?? "")
+            default: break
+            }
+        }
         for i in out.indices {
             let s = out[i]
             let raw = s.name
