@@ -105,7 +105,7 @@ package struct JSONWriter {
         (p + 1).update(from: k.utf8Start, count: count)
         p[count + 1] = 0x22
         p[count + 2] = UInt8(ascii: ":")
-        p[count + 3] = 0x20
+        p[count + 3] = 0x20  // written either way, counted only when pretty
         out.commit(pretty ? count + 4 : count + 3)
         keyed = true
     }
@@ -252,8 +252,7 @@ package struct JSONWriter {
         s.withUTF8 { text in
             out.append(0x22)
             // Bytes that need no escape are copied in runs, whole: most strings are one run,
-            // and a reason's `°` (C2 B0) or `≥` does not end one. (Looked for with a plain loop:
-            // `contains(where:)` with a closure cost twice as much per byte.)
+            // and a reason's `°` (C2 B0) or `≥` does not end one.
             var run = 0
             func flush(upTo end: Int) {
                 if end > run { out.append(UnsafeBufferPointer(rebasing: text[run..<end])) }

@@ -75,9 +75,9 @@ public enum ThermalStatusReport {
                 w.field("user_initiated_work_allowed", .bool(p.userInitiatedWorkAllowed))
             }
             w.array("sensors") { w in
-                // What a sensor's object needs from the status, passed as such: handing over the
-                // whole status copied it (and released it) once per sensor.
-                // (By index: iterating copies each assessment out.)
+                // What a sensor's object needs from the status is passed as such (handing over
+                // the whole status copied it once per sensor), and the sensors are taken by index
+                // (iterating copies each assessment out).
                 let decidedBy = s.assessment.decidedBy, sensors = s.assessment.sensors
                 for i in sensors.indices {
                     writeSensor(sensors[i], time: snap.time, forecast: s.forecast.sensor(sensors[i].sensor.id),

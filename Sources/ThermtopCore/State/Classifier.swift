@@ -340,6 +340,7 @@ public enum ThermalClassifier {
         for id in memory.silentSince.keys where !seen.contains(id) && memory.lastSeen[id] == nil {
             memory.silentSince[id] = nil
         }
+        // Reserved: filled from empty on the first sample, it was rehashed at every doubling.
         memory.lastSeen.reserveCapacity(seen.count)
         for a in sensors where seen.contains(a.sensor.id) { memory.lastSeen[a.sensor.id] = a }
         memory.levels = levels
