@@ -5,7 +5,7 @@
 #include <sys/timerfd.h>   // the read watchdog's timer
 #include <sys/vfs.h>       // fstatfs: is an open file on sysfs?
 #include <sys/syscall.h>
-#include <malloc.h>        // malloc_trim (a retired reading thread hands back its arena's free pages), mallopt
+#include <malloc.h>        // malloc_trim: a retired reading thread hands back its arena's free pages
 #include <unistd.h>
 
 // The calling thread's kernel id (glibc's gettid() needs _GNU_SOURCE, which the Glibc module

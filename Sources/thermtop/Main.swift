@@ -1,5 +1,4 @@
 import ArgumentParser
-import CLinux
 import Dispatch
 import ThermtopCore
 
@@ -21,11 +20,6 @@ enum Main {
             var command: any ParsableCommand
             // Before any thread exists (StandardStreams.reserveDescriptorTable says why).
             StandardStreams.reserveDescriptorTable()
-            // One malloc arena for every thread, also before any exists. glibc gives each
-            // thread that allocates an arena of its own: fresh memory the sampler's first
-            // discovery faults in page by page, beside the main thread's. Small allocations
-            // still come from each thread's own cache without the arena's lock.
-            mallopt(M_ARENA_MAX, 1)
             switch FastArguments.parse(Array(CommandLine.arguments.dropFirst())) {
             case .version(let text)?:
                 print(text)

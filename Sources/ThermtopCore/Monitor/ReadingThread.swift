@@ -230,8 +230,7 @@ package final class ReadingThread: Sendable {
     /// point, and the handover locks it took were released for it at retirement).
     ///
     /// Its malloc arena (glibc gives a thread started while the others live an arena of its
-    /// own, unless the program allows one arena, as `thermtop` does) goes to the next thread
-    /// started, but keeps the pages it had touched: they are
+    /// own) goes to the next thread started, but keeps the pages it had touched: they are
     /// handed back first (`malloc_trim`, which walks every arena's free chunks once), so a
     /// retirement costs the frames' few retained objects, not the arena's whole footprint.
     static func end() -> Never {
