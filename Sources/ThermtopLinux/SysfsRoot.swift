@@ -36,10 +36,6 @@ public final class SysfsRoot: Sendable {
     private let passLock = HandoverLock()
     private let state = Mutex(PassState())
 
-    /// Files a laptop's discovery reads (~190 on the benchmark's): the tables of a first
-    /// discovery start with room for them.
-    static let expectedDiscoveryReads = 256
-
     /// What a pass is for: a `.discovery` pass reads static attributes (opened and closed),
     /// a `.sample` pass reads values (kept open, one `pread` each).
     public enum PassKind: Sendable, Hashable { case discovery, sample }
@@ -158,13 +154,9 @@ public final class SysfsRoot: Sendable {
                 }
             }
             s.kind = kind
-            // Room for what the last pass of this kind read (a first discovery: a laptop's),
-            // so the tables are not rehashed as they grow, doubling by doubling.
-            let expected = max(s.profiles[kind]?.count ?? 0, kind == .discovery ? Self.expectedDiscoveryReads : 0)
-            s.served = Dictionary(minimumCapacity: expected)
+            s.served = [:]
             s.recorded = []
-            s.recorded.reserveCapacity(expected)
-            s.recordedSet = Set(minimumCapacity: expected)
+            s.recordedSet = []
             return s.profiles[kind] ?? []
         }
         if !profile.isEmpty {
