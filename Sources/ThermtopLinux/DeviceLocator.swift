@@ -60,15 +60,14 @@ enum DeviceLocator {
         let (key, slot) = DeviceInfo.key(forDevicePath: path)
         var info = DeviceInfo(key: key, pciSlot: slot)
         if let slot {
-            let comps = path.split(separator: "/")
-            if let i = comps.lastIndex(where: { $0 == slot }) {
-                // Built by hand, of Strings: `joined`, and `+=` of a Substring (the generic
-                // RangeReplaceableCollection one), each cost a generic lookup at first use that
-                // scans every conformance record of the binary.
+            let comps = DeviceInfo.pathComponents(path)
+            if let i = comps.lastIndex(of: slot) {
+                // Built by hand: `joined` costs a generic lookup at first use that scans every
+                // conformance record of the binary.
                 var pciDir = ""
                 for c in comps[...i] {
                     if !pciDir.isEmpty { pciDir += "/" }
-                    pciDir += String(c)
+                    pciDir += c
                 }
                 info.pciVendor = memo.string(root, "\(pciDir)/vendor")
             }

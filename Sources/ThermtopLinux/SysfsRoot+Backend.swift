@@ -223,8 +223,8 @@ package final class FileSystemBackend: SysfsBackend {
         }
     }
 
-    /// Whether a path component is a plain name: not empty, `.` or `..`.
-    private static func isPlainName(_ part: Substring.UTF8View) -> Bool {
+    /// Whether a path component's bytes are a plain name: not empty, `.` or `..`.
+    private static func isPlainName<C: Collection<UInt8>>(_ part: C) -> Bool {
         !part.isEmpty && !(part.count <= 2 && part.allSatisfy { $0 == UInt8(ascii: ".") })
     }
 
@@ -234,15 +234,13 @@ package final class FileSystemBackend: SysfsBackend {
     private static func below(_ folder: String, _ relative: String) -> String.Index? {
         let offset = folder.utf8.withContiguousStorageIfAvailable { f in
             relative.utf8.withContiguousStorageIfAvailable { r -> Int? in
-                let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+                let slash = UInt8(ascii: "/")
                 guard r.count > f.count + 1, r[f.count] == slash,
                       memcmp(r.baseAddress!, f.baseAddress!, f.count) == 0 else { return nil }
                 var components = 0, start = f.count + 1, i = start
                 while true {
                     if i == r.count || r[i] == slash {
-                        // The component [start, i) must be a plain name.
-                        let length = i - start
-                        if length == 0 || (length <= 2 && (start..<i).allSatisfy({ r[$0] == dot })) { return nil }
+                        guard isPlainName(r[start..<i]) else { return nil }
                         components += 1
                         if components > listedFolderLevels { return nil }
                         if i == r.count { return f.count + 1 }
@@ -528,14 +526,11 @@ package final class FileSystemBackend: SysfsBackend {
     /// folder itself for an empty name or `.`, its parent for `..`, else what `name` resolves
     /// to there.
     private func child(_ folder: String, _ name: String, depth: Int) -> String? {
-        let dot = UInt8(ascii: ".")
         let u = name.utf8
-        if u.isEmpty || (u.count == 1 && u.first == dot) { return folder }
-        if u.count == 2 && u.allSatisfy({ $0 == dot }) {
-            guard let up = folder.utf8.lastIndex(of: UInt8(ascii: "/")), up != folder.utf8.startIndex else { return "/" }
-            return String(folder[..<up])
-        }
-        return resolve(folder == "/" ? "" : folder, name, depth: depth)
+        if Self.isPlainName(u) { return resolve(folder == "/" ? "" : folder, name, depth: depth) }
+        guard u.count == 2 else { return folder }   // "" or "."
+        guard let up = folder.utf8.lastIndex(of: UInt8(ascii: "/")), up != folder.utf8.startIndex else { return "/" }
+        return String(folder[..<up])
     }
 
     /// The canonical path of `part` (a plain name) in the canonical folder `folder` ("" for

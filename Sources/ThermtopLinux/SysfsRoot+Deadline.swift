@@ -79,7 +79,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         lock.withLock { Set(stuck.keys).union(inFlight.values.map(\.path)) }
     }
 
-    var stuckPaths: [String] { stuckSet.sorted() }
+    var stuckPaths: [String] { stuckTable.keys.sorted() }
     var stallCount: Int { lock.withLock { stalls } }
     var batchCount: Int { lock.withLock { batches } }
     var readerThreads: Int { lock.withLock { readers.count + abandoned.count } }
@@ -94,11 +94,8 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         }
     }
 
-    /// The paths stuck right now.
-    var stuckSet: Set<String> { lock.withLock { Set(stuck.keys) } }
-
-    /// The paths stuck right now, with when each stalled: a copy of the table, for a caller
-    /// that checks many paths against it (no set built, nothing hashed while it is empty).
+    /// The paths stuck right now, with when each stalled: a copy of the table (no set built
+    /// from it, nothing hashed while it is empty).
     var stuckTable: [String: Double] { lock.withLock { stuck } }
 
     /// A read made outside the gate (on a reading thread) overran: answered like one of ours

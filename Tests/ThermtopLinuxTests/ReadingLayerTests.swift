@@ -240,19 +240,19 @@ struct ReadingLayerTests {
         #expect(names.count >= 4)
         var checked = 0
         for name in names {
-          for rootPath in [Fixture.path(name), relativeToWorkingDirectory(Fixture.path(name))] {
-            let root = SysfsRoot(path: rootPath)
-            #expect(root.resolved("class") == "class", "\(rootPath)")
-            for cls in root.list("class") ?? [] {
-                for entry in root.list("class/\(cls)") ?? [] {
-                    for p in ["class/\(cls)/\(entry)", "class/\(cls)/\(entry)/device", "class/\(cls)/\(entry)/device/..",
-                              "class/\(cls)/\(entry)/nonexistent", "class/\(cls)/./\(entry)/../\(entry)"] {
-                        #expect(root.resolved(p) == realpathRelative(root.path, p), "\(name): \(p)")
-                        checked += 1
+            for rootPath in [Fixture.path(name), relativeToWorkingDirectory(Fixture.path(name))] {
+                let root = SysfsRoot(path: rootPath)
+                #expect(root.resolved("class") == "class", "\(rootPath)")
+                for cls in root.list("class") ?? [] {
+                    for entry in root.list("class/\(cls)") ?? [] {
+                        for p in ["class/\(cls)/\(entry)", "class/\(cls)/\(entry)/device", "class/\(cls)/\(entry)/device/..",
+                                  "class/\(cls)/\(entry)/nonexistent", "class/\(cls)/./\(entry)/../\(entry)"] {
+                            #expect(root.resolved(p) == realpathRelative(root.path, p), "\(name): \(p)")
+                            checked += 1
+                        }
                     }
                 }
             }
-          }
         }
         #expect(checked > 200)
         // A link repointed: seen after the next discovery starts.

@@ -71,7 +71,7 @@ public struct ThermalDeviceInfo: Sendable, Equatable, Hashable {
     /// Character except CR LF, which is not `/` either, so the parts are the same; the
     /// Character split's grapheme breaking cost ~18 k instructions a path, a tenth of a one-shot
     /// `status`'s own work (15 paths). Other text goes through `split`.
-    static func pathComponents(_ path: String) -> [String] {
+    package static func pathComponents(_ path: String) -> [String] {
         var path = path
         let ascii = path.withUTF8 { bytes -> [String]? in
             var slashes = 0
