@@ -197,6 +197,22 @@ struct StatusCommandTests {
         }
     }
 
+    @Test("a --sysfs-root relative to the working directory reports the same sensors, device names and ids as the absolute path")
+    func relativeRootSameAsAbsolute() throws {
+        let absolute = Thermtop.fixtures.appendingPathComponent("amd-desktop").path
+        let depth = FileManager.default.currentDirectoryPath.split(separator: "/").count
+        let relative = String(repeating: "../", count: depth) + absolute.drop { $0 == "/" }
+        func sensors(_ root: String) throws -> [String] {
+            let r = try Thermtop.run(["status", "--json", "--no-config", "--sysfs-root", root])
+            #expect(r.status == 0, "\(r.stderr)")
+            return arr(try r.json()["sensors"]).map { "\($0["id"] ?? "") \($0["display_name"] ?? "")" }
+        }
+        let want = try sensors(absolute)
+        #expect(want.contains { $0.hasPrefix("pci-0000:02:00.0/nvme/") }, "\(want)")
+        #expect(!want.contains { $0.hasPrefix("unlinked/") }, "\(want)")
+        #expect(try sensors(relative) == want)
+    }
+
     @Test("intel-laptop-hot: the JSON carries the deciding sensor, its reason and both low-power reasons")
     func hotReasons() throws {
         let j = try Thermtop.status("intel-laptop-hot", ["--json"]).json()
