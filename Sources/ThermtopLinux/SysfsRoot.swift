@@ -40,12 +40,29 @@ public final class SysfsRoot: Sendable {
     /// a `.sample` pass reads values (kept open, one `pread` each).
     public enum PassKind: Sendable, Hashable { case discovery, sample }
 
+    /// One file of the pass under way.
+    private struct PassEntry {
+        /// nil until read.
+        var result: Result<String, ReadingIssue>?
+        /// A reader asked for it (else it was only read up front from the last profile).
+        var asked = false
+    }
+
     private struct PassState {
         var kind: PassKind?
-        var served: [String: Result<String, ReadingIssue>] = [:]
+        /// The files of the pass under way, each at its place in `entries`: a read hashes its
+        /// path once (`slot`), and its result goes back by that place, not by a second lookup.
+        var slots: [PathKey: Int] = [:]
+        var entries: [PassEntry] = []
+        /// The paths readers asked for in the pass under way, in order: the pass's profile.
         var recorded: [String] = []
-        var recordedSet: Set<String> = []
+        /// Counts passes begun and ended: a result that comes back after its pass ended (a read
+        /// from another thread, outside the pass lock) finds a different number and is dropped.
+        var generation = 0
         var profiles: [PassKind: [String]] = [:]
+        /// Whether any sample pass so far kept its value files open: until one has, there is
+        /// nothing for `release` to close, and a one-shot never builds the set it keeps.
+        var keptValues = false
         /// Value files found missing in a sample pass: not looked up again until the next
         /// discovery (sysfs attributes come and go with their device, and a device coming or
         /// going is a rediscovery) or until `missingRetrySamples` sample passes have gone by.
@@ -70,6 +87,37 @@ public final class SysfsRoot: Sendable {
         var afterDiscovery = false
         /// Whether the sample pass under way keeps its value files open (see `pass`).
         var keepValues = false
+
+        /// The place of `path` in the pass's tables, made when new; `asking`: a reader asked
+        /// for it (recorded in the profile the first time), not a read made up front.
+        mutating func slot(for path: String, asking: Bool) -> Int {
+            let next = entries.count
+            let i = Self.claim(&slots[PathKey(path), default: -1], next)
+            if i == next { entries.append(PassEntry()) }
+            if asking && !entries[i].asked {
+                entries[i].asked = true
+                recorded.append(path)
+            }
+            return i
+        }
+
+        /// One lookup for "find or insert": the dictionary's defaulted subscript hands the
+        /// value over in place.
+        private static func claim(_ value: inout Int, _ next: Int) -> Int {
+            if value < 0 { value = next }
+            return value
+        }
+
+        mutating func resetPassTables() {
+            slots = [:]
+            entries = []
+            recorded = []
+            generation &+= 1
+        }
+
+        /// Whether nothing has gone wrong that routes reads through reader threads, without
+        /// reading the clock (a read asks this every time).
+        var nothingSlow: Bool { !gatedUntilClean && retirements.isEmpty && slow.isEmpty }
 
         /// Forget what left the window; true when the root may read inline.
         mutating func mayReadInline(now: Double, limit: Int, window: Double) -> Bool {
@@ -154,9 +202,8 @@ public final class SysfsRoot: Sendable {
                 }
             }
             s.kind = kind
-            s.served = [:]
-            s.recorded = []
-            s.recordedSet = []
+            s.resetPassTables()
+            if kind == .sample && s.keepValues { s.keptValues = true }
             return s.profiles[kind] ?? []
         }
         if !profile.isEmpty {
@@ -164,7 +211,7 @@ public final class SysfsRoot: Sendable {
             let keep = state.withLock { $0.keepValues }
             let results = readBatch(toRead.map { ($0, kind == .sample && keep) })
             state.withLock { s in
-                for (p, r) in zip(toRead, results) { s.served[p] = r }
+                for (p, r) in zip(toRead, results) { s.entries[s.slot(for: p, asking: false)].result = r }
             }
         }
         // A discovery's listed folders stay open through the sample that follows it (the hub
@@ -176,17 +223,19 @@ public final class SysfsRoot: Sendable {
         // at the end), and a running monitor reaches its one-`pread` steady state a sample later.
         defer {
             let clean = gate.stallCount == stallsBefore
-            let (recorded, foldersDone) = state.withLock { s -> ([String], Bool) in
+            let (recorded, foldersDone, anyKept) = state.withLock { s -> ([String], Bool, Bool) in
                 s.kind = nil
-                s.served = [:]
-                s.profiles[kind] = s.recorded
+                let recorded = s.recorded
+                s.resetPassTables()
+                s.profiles[kind] = recorded
                 if clean { s.gatedUntilClean = false }
                 let done = kind == .sample && s.afterDiscovery
                 s.afterDiscovery = kind == .discovery
-                return (s.recorded, done)
+                return (recorded, done, s.keptValues)
             }
             if kind == .sample {
-                backend.release(keeping: Set(recorded).union(gate.busyPaths))
+                // Until a sample has kept files open, none is open to close: no set to build.
+                backend.release(keeping: anyKept ? Set(recorded).union(gate.busyPaths) : [])
                 gate.closeStallWindow()
                 if foldersDone { backend.discoveryEnds() }
             }
@@ -196,18 +245,28 @@ public final class SysfsRoot: Sendable {
 
     /// Read one attribute file (`class/thermal/thermal_zone0/temp`).
     public func read(_ relative: String) -> Result<String, ReadingIssue> {
-        let (served, kind, keep) = state.withLock { s -> (Result<String, ReadingIssue>?, PassKind?, Bool) in
+        // Where the result goes back to in the pass's tables: (place, generation).
+        typealias Slot = (index: Int, generation: Int)
+        let (served, kind, keep, slot, tap) = state.withLock { s
+            -> (Result<String, ReadingIssue>?, PassKind?, Bool, Slot?, (@Sendable (SysfsAccess) -> Void)?) in
             s.readCount += 1
-            if s.kind != nil, s.recordedSet.insert(relative).inserted { s.recorded.append(relative) }
-            if s.kind == .sample, let issue = s.missing[relative]?.issue { return (.failure(issue), s.kind, false) }
-            return (s.served[relative], s.kind, s.kind == .sample && s.keepValues)
+            guard let kind = s.kind else { return (nil, nil, false, nil, s.tap) }
+            let i = s.slot(for: relative, asking: true)
+            if kind == .sample, !s.missing.isEmpty, let issue = s.missing[relative]?.issue {
+                return (.failure(issue), kind, false, nil, s.tap)
+            }
+            return (s.entries[i].result, kind, kind == .sample && s.keepValues, (i, s.generation), s.tap)
         }
         let result: Result<String, ReadingIssue>
         if let served {
             result = served
         } else {
-            result = readBatch([(relative, keep)])[0]
-            if kind != nil { state.withLock { $0.served[relative] = result } }
+            result = readOne(relative, keepOpen: keep)
+            if let slot {
+                state.withLock { s in
+                    if s.generation == slot.generation { s.entries[slot.index].result = result }
+                }
+            }
         }
         if kind == .sample, case .failure(let issue) = result, issue.reason == .missing {
             state.withLock { s in
@@ -261,6 +320,8 @@ public final class SysfsRoot: Sendable {
     /// The reading thread to read on inline, nil when reads go through reader threads.
     private func inlineThread() -> ReadingThread? {
         guard let thread = ReadingThread.current, ReadingThread.canGuard else { return nil }
+        // The usual case (no read ever overran here) needs no clock.
+        if retirementLimit > 0, state.withLock({ $0.nothingSlow }) { return thread }
         let now = monotonicSeconds()
         guard state.withLock({ $0.mayReadInline(now: now, limit: retirementLimit, window: retirementWindow) }) else {
             return nil
@@ -276,14 +337,26 @@ public final class SysfsRoot: Sendable {
         // The slow and stuck tables (usually empty) are copied once per batch, not per file: a
         // step that overruns retires this thread, which then never reads the rest of the
         // batch, so they cannot go stale under it. Looked up as they are, with no set built
-        // from them: a one-shot's discovery reads file by file, each a batch of one.
+        // from them.
         let slow = state.withLock { $0.slow }, stuck = gate.stuckTable
-        return requests.map { r in
-            if (!slow.isEmpty && slow[r.path] != nil) || (!stuck.isEmpty && stuck[r.path] != nil) {
-                return gate.readAll([r])[0]
-            }
-            return thread.guarded { thread.step(r.path, owner: self) { backend.read(r.path, keepOpen: r.keepOpen) } }
+        return requests.map { readInline($0.path, keepOpen: $0.keepOpen, on: thread, slow: slow, stuck: stuck) }
+    }
+
+    /// `readBatch` of one file, without the arrays: a discovery reads file by file.
+    private func readOne(_ path: String, keepOpen: Bool) -> Result<String, ReadingIssue> {
+        guard backend.readsCanBlock else { return backend.read(path, keepOpen: keepOpen) }
+        guard let thread = inlineThread() else { return gate.readAll([(path, keepOpen)])[0] }
+        return readInline(path, keepOpen: keepOpen, on: thread, slow: state.withLock { $0.slow }, stuck: gate.stuckTable)
+    }
+
+    /// A read on this reading thread, guarded, unless the file overran before (then through
+    /// reader threads).
+    private func readInline(_ path: String, keepOpen: Bool, on thread: ReadingThread,
+                            slow: [String: Double], stuck: [String: Double]) -> Result<String, ReadingIssue> {
+        if (!slow.isEmpty && slow[path] != nil) || (!stuck.isEmpty && stuck[path] != nil) {
+            return gate.readAll([(path, keepOpen)])[0]
         }
+        return thread.guarded { thread.step(path, owner: self) { backend.read(path, keepOpen: keepOpen) } }
     }
 
     /// A listing or a lookup: on a reading thread it is a guarded step too (a hung directory
@@ -369,6 +442,29 @@ extension SysfsRoot: BlockingStepOwner {
     package func stepReturnedLate(_ label: String) {
         gate.unstick(label)
     }
+}
+
+/// A path as a table key that hashes cheaply: its FNV-1a hash is taken once, from its bytes,
+/// and only that word goes through the table's (seeded) hasher; keys whose hashes differ compare
+/// unequal without comparing bytes. Keyed by the String itself, a pass's table cost a read
+/// about a thousand instructions more: SipHash over the whole path at each lookup and at each
+/// growth, and a byte comparison at every occupied bucket probed.
+struct PathKey: Hashable {
+    let path: String
+    let fingerprint: UInt64
+
+    init(_ path: String) {
+        var p = path
+        fingerprint = p.withUTF8 { bytes in
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            return h
+        }
+        self.path = p
+    }
+
+    static func == (a: PathKey, b: PathKey) -> Bool { a.fingerprint == b.fingerprint && a.path == b.path }
+    func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
 }
 
 /// `a2 < a10`: compare runs of ASCII digits as numbers (of any length: a run is compared by
