@@ -42,12 +42,23 @@ enum DeviceLocator {
         }
     }
 
+    /// Where a class entry's device is.
+    struct Location {
+        var info: DeviceInfo
+        /// The device's folder (`devices/...`), nil when unlinked.
+        var path: String?
+        /// What the entry's `device` link resolves to (nil: it does not), for `gate`: each
+        /// resolution is a guarded lookup, so it is made once per entry.
+        var linkTarget: String?
+    }
+
     /// The device a class entry belongs to. `link` is the entry's `device` link
     /// (`class/hwmon/hwmon2/device`); `entry` the class entry itself, used when there is no
     /// link (virtual zones, copied trees).
-    static func locate(_ root: SysfsRoot, entry: String, link: String, memo: Memo = Memo()) -> (info: DeviceInfo, path: String?) {
+    static func locate(_ root: SysfsRoot, entry: String, link: String, memo: Memo = Memo()) -> Location {
         let path: String?
-        if let p = root.resolved(link), p.hasPrefix("devices/") {
+        let linkTarget = root.resolved(link)
+        if let p = linkTarget, p.hasPrefix("devices/") {
             path = p
         } else if let e = root.resolved(entry), e.hasPrefix("devices/") {
             // No `device` link: the entry lives under devices/virtual (x86_pkg_temp zones)
@@ -56,7 +67,7 @@ enum DeviceLocator {
         } else {
             path = nil
         }
-        guard let path else { return (.unlinked, nil) }
+        guard let path else { return Location(info: .unlinked, path: nil, linkTarget: linkTarget) }
         let (key, slot) = DeviceInfo.key(forDevicePath: path)
         var info = DeviceInfo(key: key, pciSlot: slot)
         if let slot {
@@ -74,18 +85,20 @@ enum DeviceLocator {
         }
         // One read, not a lookup and a read: a missing `model` reads as missing, which is nil.
         if key != "virtual" { info.model = memo.string(root, "\(path)/model") }
-        return (info, path)
+        return Location(info: info, path: path, linkTarget: linkTarget)
     }
 
     /// The files to check before reading a device's sensors: the first device up from it
     /// whose `power/runtime_status` is managed (not `unsupported`: class devices such as
-    /// `nvme0` report that), and the nearest PCI `power_state`.
-    static func gate(_ root: SysfsRoot, devicePath: String?, link: String, memo: Memo = Memo()) -> PowerGate {
+    /// `nvme0` report that), and the nearest PCI `power_state`. `device` is what `locate`
+    /// found for the entry whose `device` link is `link`.
+    static func gate(_ root: SysfsRoot, device: Location, link: String, memo: Memo = Memo()) -> PowerGate {
         var gate = PowerGate()
+        let devicePath = device.path
         // A copied tree may hold the device as a plain folder: look there first. When the link
         // resolves to the device folder (as on sysfs), that is the folder's own answer, for the
         // walk up from it and for the other devices under it.
-        let linkKey = devicePath.flatMap { root.resolved(link) == $0 ? $0 : nil } ?? link
+        let linkKey = devicePath.flatMap { device.linkTarget == $0 ? $0 : nil } ?? link
         if memo.hasPowerState(root, link, key: linkKey) { gate.powerStateFile = "\(link)/power_state" }
         if memo.runtimeStatusIsManaged(root, link, key: linkKey) { gate.runtimeStatusFile = "\(link)/power/runtime_status" }
         guard var p = devicePath else { return gate }

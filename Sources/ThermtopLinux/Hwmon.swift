@@ -104,8 +104,10 @@ struct HwmonLayout: Sendable {
                 if chip == nil { chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false) }
             }
             if chip == nil { issues.append(ReadingIssue(file: "\(entry)/name", reason: .missing)) }
-            let (info, devicePath) = DeviceLocator.locate(root, entry: entry, link: "\(entry)/device", memo: devices)
-            let gate = DeviceLocator.gate(root, devicePath: devicePath, link: "\(entry)/device", memo: devices)
+            let link = "\(entry)/device"
+            let location = DeviceLocator.locate(root, entry: entry, link: link, memo: devices)
+            let info = location.info
+            let gate = DeviceLocator.gate(root, device: location, link: link, memo: devices)
             let chipName = chip ?? device
             let fileSet = Set(files)
             func optional(_ name: String) -> Bool { SysfsRoot.mayHave(name, listing: listed ? fileSet : nil) }
@@ -180,7 +182,7 @@ struct HwmonLayout: Sendable {
             let known: Set<String> = ["temp", "fan", "pwm", "power"]
             let extras = files.filter { $0.hasSuffix("_input") }.compactMap { name -> ExtraChannel? in
                 let stem = String(name.dropLast("_input".count))
-                let kind = String(stem.prefix { !$0.isNumber })
+                let kind = String(ListingName.stemKind(stem) ?? stem.prefix { !$0.isNumber })
                 guard !kind.isEmpty, !known.contains(kind), stem.count > kind.count else { return nil }
                 var ei: [ReadingIssue] = []
                 let label = optional("\(stem)_label")
@@ -217,13 +219,28 @@ struct HwmonLayout: Sendable {
     static func normalise(_ s: String) -> String { String(s.lowercased().map { $0 == "-" ? "_" : $0 }) }
 
     /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted.
-    static func indices(_ files: [String], prefix: String, suffixes: [String]) -> [Int] {
+    static func indices(_ files: [String], prefix: StaticString, suffixes: [StaticString]) -> [Int] {
         var out: [Int] = []
-        for name in files where name.hasPrefix(prefix) {
+        for var name in files {
+            let split = name.withUTF8 { b -> Int?? in
+                switch ListingName.split(b, after: prefix) {
+                case .notASCII: return nil
+                case .noPrefix, .split(nil, _): return .some(nil)
+                case .split(let n?, let rest):
+                    return .some(suffixes.contains { ListingName.rest(b, from: rest, is: $0) } ? n : nil)
+                }
+            }
+            if let split {
+                if let n = split { out.append(n) }
+                continue
+            }
+            // A non-ASCII name: by Characters.
+            let prefix = prefix.description
+            guard name.hasPrefix(prefix) else { continue }
             let rest = name.dropFirst(prefix.count)
             let digits = rest.prefix { $0.isASCII && $0.isNumber }
             guard !digits.isEmpty, let n = Int(digits) else { continue }
-            if suffixes.contains(String(rest.dropFirst(digits.count))) { out.append(n) }
+            if suffixes.contains(where: { $0.description == String(rest.dropFirst(digits.count)) }) { out.append(n) }
         }
         return sortedUnique(out)
     }

@@ -27,25 +27,41 @@ struct ZoneLayout: Sendable {
             let listed = listing.map(Set.init)
             func optional(_ name: String) -> Bool { SysfsRoot.mayHave(name, listing: listed) }
             let policy = optional("policy") ? root.take("\(dir)/policy", Parse.string, into: &issues, required: false) : nil
-            let tripIndices = sortedUnique(files.compactMap { name -> Int? in
-                guard name.hasPrefix("trip_point_"), name.hasSuffix("_type") || name.hasSuffix("_temp") else { return nil }
-                return Int(name.dropFirst("trip_point_".count).prefix { $0.isNumber })
-            })
+            let tripIndices = sortedUnique(files.compactMap(Self.tripIndex))
             let trips = tripIndices.map { k in
                 readTrip(root, dir: dir, index: k, hasHysteresis: optional("trip_point_\(k)_hyst"))
             }
             issues += trips.compactMap(\.ignored)
-            let (info, path) = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device", memo: devices)
+            let link = "\(dir)/device"
+            let device = DeviceLocator.locate(root, entry: dir, link: link, memo: devices)
+            let info = device.info
             // Only a zone with its own `device` link can belong to a device that sleeps.
-            let linked = root.resolved("\(dir)/device").map { $0.hasPrefix("devices/") } ?? false
+            let linked = device.linkTarget?.hasPrefix("devices/") ?? false
             return ZoneLayout(id: id, dir: dir, type: type, policy: policy, trips: trips, staticIssues: issues,
                               hasMode: files.contains("mode"),
                               stableID: SensorIDs.make(device: info, middle: "thermal", channel: type ?? "zone"),
                               deviceInfo: info,
-                              gate: linked ? DeviceLocator.gate(root, devicePath: path, link: "\(dir)/device", memo: devices) : nil)
+                              gate: linked ? DeviceLocator.gate(root, device: device, link: link, memo: devices) : nil)
         }
         for (i, sid) in SensorIDs.disambiguate(zones.map(\.stableID)).enumerated() { zones[i].stableID = sid }
         return zones
+    }
+
+    /// The trip number of a zone's `trip_point_<n>_type` or `_temp` file, nil for other names.
+    static func tripIndex(_ name: String) -> Int? {
+        var bytes = name
+        let split = bytes.withUTF8 { b -> Int?? in
+            switch ListingName.split(b, after: "trip_point_") {
+            case .notASCII: return nil
+            case .noPrefix: return .some(nil)
+            case .split(let n, let rest):
+                let named = ListingName.rest(b, from: rest, endsWith: "_type") || ListingName.rest(b, from: rest, endsWith: "_temp")
+                return .some(named ? n : nil)
+            }
+        }
+        if let split { return split }
+        guard name.hasPrefix("trip_point_"), name.hasSuffix("_type") || name.hasSuffix("_temp") else { return nil }
+        return Int(name.dropFirst("trip_point_".count).prefix { $0.isNumber })
     }
 
     static func readTrip(_ root: SysfsRoot, dir: String, index k: Int, hasHysteresis: Bool = true) -> TripPoint {
@@ -103,7 +119,7 @@ struct CoolingLayout: Sendable {
                 issues.append(ReadingIssue(file: "\(dir)/max_state", reason: .implausible, detail: "\(m)"))
                 maxState = nil
             }
-            let (info, _) = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device", memo: devices)
+            let info = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device", memo: devices).info
             return CoolingLayout(id: id, dir: dir, type: type, maxState: maxState, staticIssues: issues,
                                  stableID: SensorIDs.make(device: info, middle: "cooling", channel: type ?? "cooling"))
         }

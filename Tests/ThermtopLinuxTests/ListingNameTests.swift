@@ -1,0 +1,70 @@
+import Testing
+@testable import ThermtopLinux
+
+/// The byte-level reading of listing names gives what the Character rules give.
+struct ListingNameTests {
+    func split(_ name: String, after prefix: StaticString) -> ListingName.Split {
+        var n = name
+        return n.withUTF8 { ListingName.split($0, after: prefix) }
+    }
+
+    @Test func splitFindsPrefixDigitsAndRest() {
+        #expect(split("temp12_input", after: "temp") == .split(number: 12, rest: 6))
+        #expect(split("fan1_input", after: "temp") == .noPrefix)
+        #expect(split("tem", after: "temp") == .noPrefix)
+        #expect(split("temp_input", after: "temp") == .split(number: nil, rest: 4))
+        #expect(split("temp99999999999999999999_input", after: "temp") == .split(number: nil, rest: 24))
+        // Non-ASCII names are left to the Character rules.
+        #expect(split("temp1\u{301}_input", after: "temp") == .notASCII)
+        var name = "temp3_input"
+        name.withUTF8 { b in
+            #expect(ListingName.rest(b, from: 5, is: "_input"))
+            #expect(!ListingName.rest(b, from: 5, is: "_inpu"))
+            #expect(ListingName.rest(b, from: 5, endsWith: "put"))
+            #expect(!ListingName.rest(b, from: 10, endsWith: "put"))
+        }
+    }
+
+    @Test func tripIndexMatchesTheCharacterRule() {
+        func old(_ name: String) -> Int? {
+            guard name.hasPrefix("trip_point_"), name.hasSuffix("_type") || name.hasSuffix("_temp") else { return nil }
+            return Int(name.dropFirst("trip_point_".count).prefix { $0.isNumber })
+        }
+        let names = ["trip_point_0_type", "trip_point_12_temp", "trip_point_3_hyst", "trip_point__type",
+                     "trip_point_temp", "trip_point_3abc_temp", "trip_point_99999999999999999999_temp",
+                     "trip_point_1\u{661}_temp", "trip_point_\u{661}_type", "trip_point_1\u{301}_temp",
+                     "trip_point_7_type\u{301}", "temp", "policy", "", "trip_point_", "trip_point_5_type_temp"]
+        for n in names { #expect(ZoneLayout.tripIndex(n) == old(n), "\(n)") }
+        #expect(ZoneLayout.tripIndex("trip_point_12_temp") == 12)
+    }
+
+    @Test func hwmonIndicesMatchTheCharacterRule() {
+        func old(_ files: [String], prefix: String, suffixes: [String]) -> [Int] {
+            var out: [Int] = []
+            for name in files where name.hasPrefix(prefix) {
+                let rest = name.dropFirst(prefix.count)
+                let digits = rest.prefix { $0.isASCII && $0.isNumber }
+                guard !digits.isEmpty, let n = Int(digits) else { continue }
+                if suffixes.contains(String(rest.dropFirst(digits.count))) { out.append(n) }
+            }
+            return sortedUnique(out)
+        }
+        let files = ["temp1_input", "temp10_input", "temp2_input", "temp2_label", "temp_input", "temp3\u{301}_input",
+                     "tempé4_input", "temp99999999999999999999_input", "temp\u{661}_input", "pwm1", "pwm2_enable",
+                     "fan3_input", "power1_average", "power2_input", "power3_cap", "name", "temp5_input\u{301}"]
+        #expect(HwmonLayout.indices(files, prefix: "temp", suffixes: ["_input"]) == old(files, prefix: "temp", suffixes: ["_input"]))
+        #expect(HwmonLayout.indices(files, prefix: "pwm", suffixes: [""]) == old(files, prefix: "pwm", suffixes: [""]))
+        #expect(HwmonLayout.indices(files, prefix: "fan", suffixes: ["_input"]) == old(files, prefix: "fan", suffixes: ["_input"]))
+        #expect(HwmonLayout.indices(files, prefix: "power", suffixes: ["_average", "_input"])
+            == old(files, prefix: "power", suffixes: ["_average", "_input"]))
+        #expect(HwmonLayout.indices(files, prefix: "temp", suffixes: ["_input"]) == [1, 2, 10])
+    }
+
+    @Test func stemKindIsTheLettersBeforeTheFirstDigit() {
+        #expect(ListingName.stemKind("in0") == "in")
+        #expect(ListingName.stemKind("curr12") == "curr")
+        #expect(ListingName.stemKind("humidity") == "humidity")
+        #expect(ListingName.stemKind("7x") == "")
+        #expect(ListingName.stemKind("énergie1") == nil)
+    }
+}
