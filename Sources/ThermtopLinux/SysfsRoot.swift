@@ -281,7 +281,10 @@ public final class SysfsRoot: Sendable {
     /// nil when it cannot be listed. Hidden entries (`.gitkeep` in a fixture tree) are skipped:
     /// sysfs never has any, so they are never devices or attributes.
     public func list(_ relative: String) -> [String]? {
-        let names = blocking(relative) { backend.list(relative) }.map { $0.filter { !$0.hasPrefix(".") }.sorted(by: naturalLess) }
+        let names = blocking(relative) { backend.list(relative) }.map {
+            // The byte test first: only a name starting with a dot byte needs the Character rule.
+            $0.filter { $0.utf8.first != UInt8(ascii: ".") || !$0.hasPrefix(".") }.sorted(by: naturalLess)
+        }
         tap?(.list(relative, names))
         return names
     }
