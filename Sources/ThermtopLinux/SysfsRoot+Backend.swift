@@ -140,6 +140,9 @@ struct LinkTree {
         var nextSibling: Int32 = -1
         /// The node it resolves to, `none` when it does not, `unknown` until looked up.
         var target: Int32 = LinkTree.unknown
+        /// How many links resolving it followed (itself, when a link, and those on the way to
+        /// its target): realpath counts every link of a path towards its limit of 40.
+        var links: Int32 = 0
     }
     static let unknown: Int32 = -2
     static let none: Int32 = -1
@@ -148,8 +151,10 @@ struct LinkTree {
 
     private(set) var nodes = [Node(parent: 0, nameStart: 0, nameCount: 0, pathCount: 1, target: 0)]
     private var names: [UInt8] = []
-    /// The canonical node of the backend's root path, `unknown` until resolved.
+    /// The canonical node of the backend's root path, `unknown` until resolved, and the links
+    /// followed to it.
     var rootTarget = LinkTree.unknown
+    var rootLinks: Int32 = 0
 
     /// The entry `name` (a plain name) of the node `folder`, added when new (first among its
     /// siblings: the entries a discovery looks up next are mostly those it just added).
@@ -200,8 +205,9 @@ struct LinkTree {
     }
 
     /// Records what `node` resolves to.
-    mutating func setTarget(_ node: Int32, _ target: Int32) {
+    mutating func setTarget(_ node: Int32, _ target: Int32, links: Int32) {
         nodes[Int(node)].target = target
+        nodes[Int(node)].links = links
     }
 
     /// Whether `folder` is `node` or one of its folders.
@@ -678,15 +684,24 @@ package final class FileSystemBackend: SysfsBackend {
 
     /// What `walk` and `canonicalRoot` answer when the tree they worked in was replaced.
     private static let stale: Int32 = -3
+    /// What `walk` answers past its limit of links: does not resolve, and is not remembered
+    /// for the links on the way (from any of them but the first the rest may be short enough).
+    private static let tooDeep: Int32 = -4
+    /// realpath's limit (glibc's `__eloop_threshold`): ELOOP at the 41st link of a path.
+    static let linkLimit: Int32 = 40
 
     /// What realpath(3) answers for `absolute(relative)` (every link followed, `.` and `..`
-    /// applied to the resolved path, nil when a component is missing, not a directory or
-    /// loops), relative to the root's own canonical path. A path's components are taken one
-    /// by one from the canonical folder reached so far: `.` and empty ones stay there, `..`
-    /// goes to its parent, a name is what it resolves to in it. Each name's answer is
-    /// remembered in `LinkTree` until the next discovery, so a discovery's many paths under
-    /// the same few folders (`/sys/class/thermal`, a device's folder) cost one `readlink` each.
-    /// A relative root is taken from the working directory (once per discovery).
+    /// applied to the resolved path, nil when a component is missing, a name is looked up in
+    /// something that is not a directory, or the path takes more than 40 links, the root's
+    /// counted), relative to the root's own
+    /// canonical path. A path's components are taken one by one from the canonical folder
+    /// reached so far: `.` and empty ones stay there, `..` goes to its parent, a name is what
+    /// it resolves to in it. (Unlike realpath, a `.`, `..` or trailing `/` after a file is not
+    /// refused: that would take a `stat`, and discovery only resolves class entries and their
+    /// `device` links.) Each name's answer is remembered in `LinkTree` until the next
+    /// discovery, so a discovery's many paths under the same few folders
+    /// (`/sys/class/thermal`, a device's folder) cost one `readlink` each. A relative root is
+    /// taken from the working directory (once per discovery).
     public func resolved(_ relative: String) -> String? {
         while true {
             let generation = state.withLock { $0.linksGeneration }
@@ -702,9 +717,11 @@ package final class FileSystemBackend: SysfsBackend {
         // root path is empty.
         let base = rootPath.isEmpty && !relative.isEmpty ? LinkTree.root : root
         guard base != LinkTree.none else { return .some(nil) }
-        let full = Self.withBytes(relative) { walk(from: base, $0, depth: 0, generation) }
+        // The root's links count towards the whole path's (none for `/relative`).
+        guard let rootLinks = base == root ? links(generation, { $0.rootLinks }) : 0 else { return nil }
+        let full = Self.withBytes(relative) { walk(from: base, $0, limit: Self.linkLimit - rootLinks, generation).node }
         guard full != Self.stale else { return nil }
-        guard full != LinkTree.none else { return .some(nil) }
+        guard full >= 0 else { return .some(nil) }
         if full == root { return "" }
         if full == LinkTree.root { return "/" }
         return links(generation) { tree -> String? in
@@ -752,8 +769,14 @@ package final class FileSystemBackend: SysfsBackend {
             }
         }
         guard let start else { return Self.stale }
-        let root = Self.withBytes(rootPath) { walk(from: start, $0, depth: 0, generation) }
-        guard root != Self.stale, links(generation, { $0.rootTarget = root }) != nil else { return Self.stale }
+        let (root, used) = Self.withBytes(rootPath) { walk(from: start, $0, limit: Self.linkLimit, generation) }
+        guard root != Self.stale else { return Self.stale }
+        if root == Self.tooDeep { return LinkTree.none }
+        let stored: Void? = links(generation) { tree in
+            tree.rootTarget = root
+            tree.rootLinks = used
+        }
+        guard stored != nil else { return Self.stale }
         return root
     }
 
@@ -768,16 +791,17 @@ package final class FileSystemBackend: SysfsBackend {
         }
     }
 
-    /// The canonical node `path` names from the canonical folder `from`: `LinkTree.none` when
-    /// it does not resolve, `stale` when the tree was replaced meanwhile. `depth`: links
-    /// followed to get here; past 40 the path does not resolve (ELOOP, as the kernel counts).
-    private func walk(from: Int32, _ path: UnsafeRawBufferPointer, depth: Int, _ generation: UInt64) -> Int32 {
-        guard depth <= 40 else { return LinkTree.none }
-        var folder = from, i = 0
+    /// The canonical node `path` names from the canonical folder `from` and the links followed
+    /// to it: `LinkTree.none` when it does not resolve, `tooDeep` past `limit` links, `stale`
+    /// when the tree was replaced meanwhile. Links are counted as realpath does, every one on
+    /// the way (a remembered name adds the links it took), so the answer does not depend on
+    /// what was looked up before.
+    private func walk(from: Int32, _ path: UnsafeRawBufferPointer, limit: Int32, _ generation: UInt64) -> (node: Int32, links: Int32) {
+        var folder = from, i = 0, used: Int32 = 0
         while i < path.count {
             // As far as the tree already knows, under one lock; stops at a name to look up.
-            let step = links(generation) { tree -> (reached: Int32, next: Int, unknown: Int32) in
-                var f = folder, k = i
+            let step = links(generation) { tree -> (reached: Int32, next: Int, unknown: Int32, used: Int32) in
+                var f = folder, k = i, used = used
                 while k < path.count {
                     var j = k
                     while j < path.count && path[j] != UInt8(ascii: "/") { j += 1 }
@@ -788,39 +812,46 @@ package final class FileSystemBackend: SysfsBackend {
                         f = tree.nodes[Int(f)].parent
                     } else {
                         let c = tree.child(of: f, named: UnsafeRawBufferPointer(rebasing: path[k..<j]))
-                        let target = tree.nodes[Int(c)].target
-                        if target == LinkTree.unknown { return (f, j + 1, c) }
-                        if target == LinkTree.none { return (LinkTree.none, j + 1, LinkTree.none) }
-                        f = target
+                        let node = tree.nodes[Int(c)]
+                        if node.target == LinkTree.unknown { return (f, j + 1, c, used) }
+                        if node.target == LinkTree.none { return (LinkTree.none, j + 1, LinkTree.none, used) }
+                        used += node.links
+                        if used > limit { return (Self.tooDeep, j + 1, LinkTree.none, used) }
+                        f = node.target
                     }
                     k = j + 1
                 }
-                return (f, k, LinkTree.none)
+                return (f, k, LinkTree.none, used)
             }
-            guard let step else { return Self.stale }
-            guard step.reached != LinkTree.none else { return LinkTree.none }
+            guard let step else { return (Self.stale, 0) }
+            guard step.reached >= 0 else { return (step.reached, 0) }
             i = step.next
+            used = step.used
             guard step.unknown != LinkTree.none else {
                 folder = step.reached
                 continue
             }
-            let target: Int32
+            let target: Int32, links: Int32
             switch readLink(step.unknown, generation) {
-            case nil: return Self.stale
+            case nil: return (Self.stale, 0)
             case .target(let link):
+                guard used < limit else { return (Self.tooDeep, 0) }
                 // A link's target is taken from the folder holding it (from `/` when absolute).
-                target = link.withUnsafeBytes { bytes in
-                    walk(from: bytes.first == UInt8(ascii: "/") ? LinkTree.root : step.reached, bytes, depth: depth + 1, generation)
+                let followed = link.withUnsafeBytes { bytes in
+                    walk(from: bytes.first == UInt8(ascii: "/") ? LinkTree.root : step.reached, bytes,
+                         limit: limit - used - 1, generation)
                 }
-                guard target != Self.stale else { return Self.stale }
-            case .notALink: target = step.unknown
-            case .missing: target = LinkTree.none
+                guard followed.node != Self.stale, followed.node != Self.tooDeep else { return (followed.node, 0) }
+                (target, links) = (followed.node, 1 + followed.links)
+            case .notALink: (target, links) = (step.unknown, 0)
+            case .missing: (target, links) = (LinkTree.none, 0)
             }
-            guard links(generation, { $0.setTarget(step.unknown, target) }) != nil else { return Self.stale }
-            guard target != LinkTree.none else { return LinkTree.none }
+            guard self.links(generation, { $0.setTarget(step.unknown, target, links: links) }) != nil else { return (Self.stale, 0) }
+            guard target != LinkTree.none else { return (LinkTree.none, 0) }
+            used += links
             folder = target
         }
-        return folder
+        return (folder, used)
     }
 
     private enum Link {
