@@ -227,17 +227,22 @@ struct LinkTree {
 /// backend's leaf functions use it, and each is done with it before it returns.
 private enum Scratch {
     static let size = 16384
-    static let key: pthread_key_t = {
+    /// nil when the process has no key left: each use then takes a temporary allocation.
+    static let key: pthread_key_t? = {
         var key = pthread_key_t()
-        pthread_key_create(&key) { free($0) }
-        return key
+        return pthread_key_create(&key) { free($0) } == 0 ? key : nil
     }()
 
-    static func buffer() -> UnsafeMutableRawBufferPointer {
-        if let p = pthread_getspecific(key) { return UnsafeMutableRawBufferPointer(start: p, count: size) }
-        let p = malloc(size)!
-        pthread_setspecific(key, p)
-        return UnsafeMutableRawBufferPointer(start: p, count: size)
+    /// `body` given this thread's buffer (not to be kept, nor used again inside `body`).
+    static func with<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+        if let key {
+            if let p = pthread_getspecific(key) { return body(UnsafeMutableRawBufferPointer(start: p, count: size)) }
+            if let p = malloc(size) {
+                if pthread_setspecific(key, p) == 0 { return body(UnsafeMutableRawBufferPointer(start: p, count: size)) }
+                free(p)
+            }
+        }
+        return withUnsafeTemporaryAllocation(byteCount: size, alignment: 16, body)
     }
 }
 
@@ -409,17 +414,15 @@ package final class FileSystemBackend: SysfsBackend {
         let f = folder, r = relative
         guard r.count > f.count + 1, r[f.count] == slash,
               f.isEmpty || memcmp(r.baseAddress!, f.baseAddress!, f.count) == 0 else { return nil }
-        var components = 0, start = f.count + 1, i = start
-        while true {
-            if i == r.count || r[i] == slash {
-                guard isPlainName(r, start, i) else { return nil }
-                components += 1
-                if components > listedFolderLevels { return nil }
-                if i == r.count { return f.count + 1 }
-                start = i + 1
-            }
-            i += 1
+        let base = UnsafeRawPointer(r.baseAddress!)
+        var start = f.count + 1
+        for _ in 0..<listedFolderLevels {
+            let end = memchr(base + start, Int32(slash), r.count - start).map { UnsafeRawPointer($0) - base } ?? r.count
+            guard isPlainName(r, start, end) else { return nil }
+            if end == r.count { return f.count + 1 }
+            start = end + 1
         }
+        return nil
     }
 
     /// `open(2)` of a file by its path relative to the root: relative to its folder's kept
@@ -495,13 +498,14 @@ package final class FileSystemBackend: SysfsBackend {
             s.stats.reads += 1
             if opened { s.stats.opens += 1 }
         }
-        let buffer = Scratch.buffer()
-        var n: Int
-        repeat {
-            n = Glibc.pread(fd.rawValue, buffer.baseAddress, 4096, 0)
-        } while n < 0 && errno == EINTR
-        if n < 0 { return .failure(Failure(code: errno)) }
-        return .success(String(decoding: UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), as: UTF8.self))
+        return Scratch.with { buffer in
+            var n: Int
+            repeat {
+                n = Glibc.pread(fd.rawValue, buffer.baseAddress, 4096, 0)
+            } while n < 0 && errno == EINTR
+            if n < 0 { return .failure(Failure(code: errno)) }
+            return .success(String(decoding: UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), as: UTF8.self))
+        }
     }
 
     /// Outside sysfs a path can be renamed over, deleted or moved away while its descriptor
@@ -611,35 +615,35 @@ package final class FileSystemBackend: SysfsBackend {
     /// Every entry name of an open folder (`linux_dirent64` records: d_ino 8, d_off 8,
     /// d_reclen 2, d_type 1, then the NUL-terminated name); nil when the kernel refuses.
     static func entries(_ fd: Int32) -> [String]? {
-        let buffer = Scratch.buffer()
-        var names: [String] = []
-        while true {
-            var n: Int
-            repeat {
-                n = thermtop_getdents64(fd, buffer.baseAddress, UInt(buffer.count))
-            } while n < 0 && errno == EINTR
-            if n < 0 { return nil }
-            if n == 0 { return names }
-            // Counted first, so that the array grows once.
-            var offset = 0, records = 0
-            while offset < n {
-                let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt16.self))
-                guard length > 19 else { return nil }
-                records += 1
-                offset += length
-            }
-            names.reserveCapacity(names.count + records)
-            offset = 0
-            while offset < n {
-                let record = buffer.baseAddress! + offset
-                let length = Int(record.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
-                guard length > 19 else { return nil }
-                // The name ends at its NUL (the padding after it is not cleared: the buffer
-                // is reused).
-                let name = record + 19
-                let count = strnlen(name.assumingMemoryBound(to: CChar.self), length - 19)
-                names.append(String(decoding: UnsafeBufferPointer(start: name.assumingMemoryBound(to: UInt8.self), count: count), as: UTF8.self))
-                offset += length
+        Scratch.with { buffer -> [String]? in
+            var names: [String] = []
+            while true {
+                var n: Int
+                repeat {
+                    n = thermtop_getdents64(fd, buffer.baseAddress, UInt(buffer.count))
+                } while n < 0 && errno == EINTR
+                if n < 0 { return nil }
+                if n == 0 { return names }
+                // Counted first, so that the array grows once.
+                var offset = 0, records = 0
+                while offset < n {
+                    let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt16.self))
+                    guard length > 19 else { return nil }
+                    records += 1
+                    offset += length
+                }
+                names.reserveCapacity(names.count + records)
+                offset = 0
+                while offset < n {
+                    let record = buffer.baseAddress! + offset
+                    let length = Int(record.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
+                    // The name ends at its NUL (the padding after it is not cleared: the buffer
+                    // is reused).
+                    let name = record + 19
+                    let count = strnlen(name.assumingMemoryBound(to: CChar.self), length - 19)
+                    names.append(String(decoding: UnsafeBufferPointer(start: name.assumingMemoryBound(to: UInt8.self), count: count), as: UTF8.self))
+                    offset += length
+                }
             }
         }
     }
@@ -832,15 +836,14 @@ package final class FileSystemBackend: SysfsBackend {
                 continue
             }
             let target: Int32, links: Int32
-            switch readLink(step.unknown, generation) {
-            case nil: return (Self.stale, 0)
-            case .target(let link):
-                guard used < limit else { return (Self.tooDeep, 0) }
+            let link = readLink(step.unknown, generation) { bytes in
                 // A link's target is taken from the folder holding it (from `/` when absolute).
-                let followed = link.withUnsafeBytes { bytes in
-                    walk(from: bytes.first == UInt8(ascii: "/") ? LinkTree.root : step.reached, bytes,
-                         limit: limit - used - 1, generation)
-                }
+                used < limit ? walk(from: bytes.first == UInt8(ascii: "/") ? LinkTree.root : step.reached, bytes,
+                                    limit: limit - used - 1, generation) : (node: Self.tooDeep, links: 0)
+            }
+            switch link {
+            case nil: return (Self.stale, 0)
+            case .target(let followed):
                 guard followed.node != Self.stale, followed.node != Self.tooDeep else { return (followed.node, 0) }
                 (target, links) = (followed.node, 1 + followed.links)
             case .notALink: (target, links) = (step.unknown, 0)
@@ -854,30 +857,38 @@ package final class FileSystemBackend: SysfsBackend {
         return (folder, used)
     }
 
-    private enum Link {
-        case target([UInt8])
+    private enum Link<Followed> {
+        case target(Followed)
         /// There, and not a link (EINVAL).
         case notALink
         /// Not there, not a directory on the way, too long…
         case missing
     }
 
-    /// One `readlink` of a node's path (nil: the tree was replaced): the path built in a stack
-    /// buffer (a heap one past 1 KB), the target read into the thread's scratch buffer and
-    /// copied out, so that following it holds neither.
-    private func readLink(_ node: Int32, _ generation: UInt64) -> Link? {
+    /// One `readlink` of a node's path (nil: the tree was replaced), the target handed to
+    /// `follow`. The path is built in a stack buffer (a heap one past 1 KB), the target read
+    /// into the thread's scratch buffer and copied to the stack before `follow` runs: following
+    /// a link reads others.
+    private func readLink<Followed>(_ node: Int32, _ generation: UInt64,
+                                    follow: (UnsafeRawBufferPointer) -> Followed) -> Link<Followed>? {
         guard let count = links(generation, { Int($0.nodes[Int(node)].pathCount) }) else { return nil }
-        return withUnsafeTemporaryAllocation(byteCount: count + 1, alignment: 1) { path -> Link? in
+        return withUnsafeTemporaryAllocation(byteCount: count + 1, alignment: 1) { path -> Link<Followed>? in
             let written: Void? = links(generation) { tree in
                 path[count] = 0
                 _ = tree.writePath(node, below: LinkTree.root, endingAt: count, in: path)
             }
             guard written != nil else { return nil }
-            let buffer = Scratch.buffer()
-            let n = readlink(path.baseAddress!.assumingMemoryBound(to: CChar.self),
-                             buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int(PATH_MAX))
-            if n >= 0 { return .target(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))) }
-            return errno == EINVAL ? .notALink : .missing
+            let (n, code) = Scratch.with { buffer -> (Int, Int32) in
+                let n = readlink(path.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                 buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int(PATH_MAX))
+                guard n > 0 else { return (n, n < 0 ? errno : 0) }
+                return (n, 0)
+            }
+            guard n >= 0 else { return code == EINVAL ? .notALink : .missing }
+            return withUnsafeTemporaryAllocation(byteCount: n, alignment: 1) { target in
+                Scratch.with { target.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                return .target(follow(UnsafeRawBufferPointer(target)))
+            }
         }
     }
 
