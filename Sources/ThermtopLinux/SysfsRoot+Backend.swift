@@ -330,12 +330,8 @@ package final class FileSystemBackend: SysfsBackend {
         }
     }
 
-    private func absolute(_ relative: String) -> String {
-        relative.isEmpty ? rootPath : rootPath + "/" + relative
-    }
-
-    /// `body` given `absolute(relative)` as a C string, built in a stack buffer (paths under
-    /// 1 KB) rather than as a String.
+    /// `body` given the whole path of `relative` (`rootPath/relative`, `rootPath` for "") as a
+    /// C string, built in a stack buffer (paths under 1 KB) rather than as a String.
     private func withAbsolutePath<R>(_ relative: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
         if relative.isEmpty { return rootPath.withCString(body) }
         return Self.withUTF8(rootPath) { root in
@@ -391,20 +387,23 @@ package final class FileSystemBackend: SysfsBackend {
         }
     }
 
-    /// Whether a path component's bytes are a plain name: not empty, `.` or `..`.
-    private static func isPlainName<C: Collection<UInt8>>(_ part: C) -> Bool {
-        !part.isEmpty && !(part.count <= 2 && part.allSatisfy { $0 == UInt8(ascii: ".") })
+    /// What a path component is: an entry's name, or one of those that name none (empty or
+    /// `.`: the folder itself; `..`: its parent).
+    enum Component { case name, same, parent }
+
+    static func component(_ part: UnsafeRawBufferPointer) -> Component {
+        let dot = UInt8(ascii: ".")
+        switch part.count {
+        case 0: return .same
+        case 1: return part[0] == dot ? .same : .name
+        case 2: return part[0] == dot && part[1] == dot ? .parent : .name
+        default: return .name
+        }
     }
 
-    /// Whether `bytes[start..<end]` is a plain name (the same rule, on a range).
+    /// Whether `bytes[start..<end]` is an entry's name.
     private static func isPlainName(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        let dot = UInt8(ascii: ".")
-        switch end - start {
-        case 0: return false
-        case 1: return bytes[start] != dot
-        case 2: return bytes[start] != dot || bytes[start + 1] != dot
-        default: return true
-        }
+        component(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end]))) == .name
     }
 
     /// Where the rest of `relative` starts when it lies in `folder`, at most
@@ -414,10 +413,9 @@ package final class FileSystemBackend: SysfsBackend {
         let f = folder, r = relative
         guard r.count > f.count + 1, r[f.count] == slash,
               f.isEmpty || memcmp(r.baseAddress!, f.baseAddress!, f.count) == 0 else { return nil }
-        let base = UnsafeRawPointer(r.baseAddress!)
         var start = f.count + 1
         for _ in 0..<listedFolderLevels {
-            let end = memchr(base + start, Int32(slash), r.count - start).map { UnsafeRawPointer($0) - base } ?? r.count
+            let end = componentEnd(UnsafeRawBufferPointer(r), from: start)
             guard isPlainName(r, start, end) else { return nil }
             if end == r.count { return f.count + 1 }
             start = end + 1
@@ -767,7 +765,8 @@ package final class FileSystemBackend: SysfsBackend {
             start = links(generation) { tree in
                 var node = LinkTree.root
                 Self.components(bytes) { name in
-                    if Self.isPlainName(name) { node = tree.child(of: node, named: UnsafeRawBufferPointer(rebasing: name)) }
+                    let name = UnsafeRawBufferPointer(rebasing: name)
+                    if Self.component(name) == .name { node = tree.child(of: node, named: name) }
                 }
                 return node
             }
@@ -788,11 +787,17 @@ package final class FileSystemBackend: SysfsBackend {
     private static func components(_ path: UnsafeRawBufferPointer, _ body: (Slice<UnsafeRawBufferPointer>) -> Void) {
         var i = 0
         while i <= path.count {
-            var j = i
-            while j < path.count && path[j] != UInt8(ascii: "/") { j += 1 }
+            let j = componentEnd(path, from: i)
             body(path[i..<j])
             i = j + 1
         }
+    }
+
+    /// Where the component of `path` starting at `start` ends: its next `/`, or the end.
+    private static func componentEnd(_ path: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard start < path.count, let base = path.baseAddress,
+              let slash = memchr(base + start, Int32(UInt8(ascii: "/")), path.count - start) else { return path.count }
+        return UnsafeRawPointer(slash) - base
     }
 
     /// The canonical node `path` names from the canonical folder `from` and the links followed
@@ -807,15 +812,13 @@ package final class FileSystemBackend: SysfsBackend {
             let step = links(generation) { tree -> (reached: Int32, next: Int, unknown: Int32, used: Int32) in
                 var f = folder, k = i, used = used
                 while k < path.count {
-                    var j = k
-                    while j < path.count && path[j] != UInt8(ascii: "/") { j += 1 }
-                    let count = j - k
-                    if count == 0 || (count == 1 && path[k] == UInt8(ascii: ".")) {
-                        // stays
-                    } else if count == 2 && path[k] == UInt8(ascii: ".") && path[k + 1] == UInt8(ascii: ".") {
-                        f = tree.nodes[Int(f)].parent
-                    } else {
-                        let c = tree.child(of: f, named: UnsafeRawBufferPointer(rebasing: path[k..<j]))
+                    let j = Self.componentEnd(path, from: k)
+                    let part = UnsafeRawBufferPointer(rebasing: path[k..<j])
+                    switch Self.component(part) {
+                    case .same: break
+                    case .parent: f = tree.nodes[Int(f)].parent
+                    case .name:
+                        let c = tree.child(of: f, named: part)
                         let node = tree.nodes[Int(c)]
                         if node.target == LinkTree.unknown { return (f, j + 1, c, used) }
                         if node.target == LinkTree.none { return (LinkTree.none, j + 1, LinkTree.none, used) }
