@@ -223,8 +223,7 @@ struct LinkTree {
 
 /// A per-thread buffer for one syscall's answer (a value, a link target, a folder's entries),
 /// allocated once per thread that reads and freed when it ends: `withUnsafeTemporaryAllocation`
-/// of more than 1 KB comes from the heap here, a `malloc` and a `free` for every read. Only the
-/// backend's leaf functions use it, and each is done with it before it returns.
+/// of more than 1 KB comes from the heap here, a `malloc` and a `free` for every read.
 private enum Scratch {
     static let size = 16384
     /// nil when the process has no key left: each use then takes a temporary allocation.
@@ -233,7 +232,9 @@ private enum Scratch {
         return pthread_key_create(&key) { free($0) } == 0 ? key : nil
     }()
 
-    /// `body` given this thread's buffer (not to be kept, nor used again inside `body`).
+    /// `body` given this thread's buffer, not to be kept. Whatever `body` calls may be given the
+    /// same buffer, so `body` is done with it before calling out (`readLink` copies the target
+    /// before following it).
     static func with<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
         if let key {
             if let p = pthread_getspecific(key) { return body(UnsafeMutableRawBufferPointer(start: p, count: size)) }
@@ -692,18 +693,17 @@ package final class FileSystemBackend: SysfsBackend {
     /// realpath's limit (glibc's `__eloop_threshold`): ELOOP at the 41st link of a path.
     static let linkLimit: Int32 = 40
 
-    /// What realpath(3) answers for `absolute(relative)` (every link followed, `.` and `..`
+    /// What realpath(3) answers for `rootPath/relative` (every link followed, `.` and `..`
     /// applied to the resolved path, nil when a component is missing, a name is looked up in
     /// something that is not a directory, or the path takes more than 40 links, the root's
-    /// counted), relative to the root's own
-    /// canonical path. A path's components are taken one by one from the canonical folder
-    /// reached so far: `.` and empty ones stay there, `..` goes to its parent, a name is what
-    /// it resolves to in it. (Unlike realpath, a `.`, `..` or trailing `/` after a file is not
-    /// refused: that would take a `stat`, and discovery only resolves class entries and their
-    /// `device` links.) Each name's answer is remembered in `LinkTree` until the next
-    /// discovery, so a discovery's many paths under the same few folders
-    /// (`/sys/class/thermal`, a device's folder) cost one `readlink` each. A relative root is
-    /// taken from the working directory (once per discovery).
+    /// counted), relative to the root's own canonical path. A path's components are taken one
+    /// by one from the canonical folder reached so far: `.` and empty ones stay there, `..`
+    /// goes to its parent, a name is what it resolves to in it. (Unlike realpath, a `.`, `..`
+    /// or trailing `/` after a file is not refused: that would take a `stat`, and discovery
+    /// only resolves class entries and their `device` links.) Each name's answer is remembered
+    /// in `LinkTree` until the next discovery, so a discovery's many paths under the same few
+    /// folders (`/sys/class/thermal`, a device's folder) cost one `readlink` each. A relative
+    /// root is taken from the working directory (once per discovery).
     public func resolved(_ relative: String) -> String? {
         while true {
             let generation = state.withLock { $0.linksGeneration }
@@ -870,8 +870,8 @@ package final class FileSystemBackend: SysfsBackend {
 
     /// One `readlink` of a node's path (nil: the tree was replaced), the target handed to
     /// `follow`. The path is built in a stack buffer (a heap one past 1 KB), the target read
-    /// into the thread's scratch buffer and copied to the stack before `follow` runs: following
-    /// a link reads others.
+    /// into the thread's scratch buffer and copied to a stack buffer of its length for
+    /// `follow`.
     private func readLink<Followed>(_ node: Int32, _ generation: UInt64,
                                     follow: (UnsafeRawBufferPointer) -> Followed) -> Link<Followed>? {
         guard let count = links(generation, { Int($0.nodes[Int(node)].pathCount) }) else { return nil }
@@ -881,16 +881,15 @@ package final class FileSystemBackend: SysfsBackend {
                 _ = tree.writePath(node, below: LinkTree.root, endingAt: count, in: path)
             }
             guard written != nil else { return nil }
-            let (n, code) = Scratch.with { buffer -> (Int, Int32) in
+            return Scratch.with { buffer -> Link<Followed>? in
                 let n = readlink(path.baseAddress!.assumingMemoryBound(to: CChar.self),
                                  buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int(PATH_MAX))
-                guard n > 0 else { return (n, n < 0 ? errno : 0) }
-                return (n, 0)
-            }
-            guard n >= 0 else { return code == EINVAL ? .notALink : .missing }
-            return withUnsafeTemporaryAllocation(byteCount: n, alignment: 1) { target in
-                Scratch.with { target.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                return .target(follow(UnsafeRawBufferPointer(target)))
+                guard n >= 0 else { return errno == EINVAL ? .notALink : .missing }
+                // Copied out first: following the link reads others into the same buffer.
+                return withUnsafeTemporaryAllocation(byteCount: n, alignment: 1) { target in
+                    target.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                    return .target(follow(UnsafeRawBufferPointer(target)))
+                }
             }
         }
     }
