@@ -638,9 +638,17 @@ package final class FileSystemBackend: SysfsBackend {
                     let length = Int(record.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
                     // The name ends at its NUL (the padding after it is not cleared: the buffer
                     // is reused).
-                    let name = record + 19
-                    let count = strnlen(name.assumingMemoryBound(to: CChar.self), length - 19)
-                    names.append(String(decoding: UnsafeBufferPointer(start: name.assumingMemoryBound(to: UInt8.self), count: count), as: UTF8.self))
+                    let name = UnsafeBufferPointer(start: (record + 19).assumingMemoryBound(to: UInt8.self),
+                                                   count: strnlen((record + 19).assumingMemoryBound(to: CChar.self), length - 19))
+                    // Every folder has `.` and `..`: literals, with nothing to validate.
+                    let dot = UInt8(ascii: ".")
+                    if name.count == 1 && name[0] == dot {
+                        names.append(".")
+                    } else if name.count == 2 && name[0] == dot && name[1] == dot {
+                        names.append("..")
+                    } else {
+                        names.append(String(decoding: name, as: UTF8.self))
+                    }
                     offset += length
                 }
             }
