@@ -390,9 +390,9 @@ package final class FileSystemBackend: SysfsBackend {
 
     /// What a path component is: an entry's name, or one of those that name none (empty or
     /// `.`: the folder itself; `..`: its parent).
-    enum Component { case name, same, parent }
+    private enum Component { case name, same, parent }
 
-    static func component(_ part: UnsafeRawBufferPointer) -> Component {
+    private static func component(_ part: UnsafeRawBufferPointer) -> Component {
         let dot = UInt8(ascii: ".")
         switch part.count {
         case 0: return .same
