@@ -97,15 +97,154 @@ struct ValueFile: Equatable, Sendable {
 /// laptop's tree nears 64 descriptors: past 64 the kernel grows a multi-threaded process's
 /// descriptor table only after an RCU grace period (`expand_fdtable` -> `synchronize_rcu`,
 /// 7-15 ms in one `openat`), which is why `Main` reserves a table of 256 while it has one thread.
-final class ListedFolder: Sendable {
+final class ListedFolder: @unchecked Sendable {
     let fd: Int32
+    /// The path it was listed by, relative to the root, as UTF-8 bytes: compared with each
+    /// path looked up in it (immutable, freed with the object, hence Sendable).
+    let path: UnsafeMutableBufferPointer<UInt8>
     /// The entries as `getdents64` gave them (with `.` and `..`).
     let names: [String]
-    init(fd: Int32, names: [String]) {
+    init(fd: Int32, path: UnsafeBufferPointer<UInt8>, names: [String]) {
         self.fd = fd
+        self.path = .allocate(capacity: path.count)
+        _ = self.path.initialize(from: path)
         self.names = names
     }
-    deinit { _ = Glibc.close(fd) }
+    deinit {
+        path.deallocate()
+        _ = Glibc.close(fd)
+    }
+
+    /// Whether it was listed by the path whose UTF-8 bytes are `bytes`.
+    func isListed(by bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        path.count == bytes.count && (bytes.isEmpty || memcmp(path.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+    }
+}
+
+/// The canonical folders' entries a discovery has looked up, for `FileSystemBackend.resolved`:
+/// a tree whose nodes are paths (`/sys/class/thermal/thermal_zone0`), each with the node it
+/// resolves to once a `readlink` has told. Only names are stored, as bytes in one buffer; a
+/// folder's entries are found among its children by comparing those bytes, so a lookup builds
+/// no String and hashes nothing, and a path is written out (for `readlink`, or the answer) by
+/// walking up the parents.
+struct LinkTree {
+    struct Node {
+        /// The folder holding it (the root holds itself: `/..` is `/`).
+        var parent: Int32
+        /// Its name: `names[nameStart ..< nameStart + nameCount]`.
+        var nameStart: Int32
+        var nameCount: Int32
+        /// The length of its whole path (`/` and the names between).
+        var pathCount: Int32
+        var firstChild: Int32 = -1
+        var nextSibling: Int32 = -1
+        /// The node it resolves to, `none` when it does not, `unknown` until looked up.
+        var target: Int32 = LinkTree.unknown
+        /// How many links resolving it followed (itself, when a link, and those on the way to
+        /// its target): realpath counts every link of a path towards its limit of 40.
+        var links: Int32 = 0
+    }
+    static let unknown: Int32 = -2
+    static let none: Int32 = -1
+    /// `/`, the first node.
+    static let root: Int32 = 0
+
+    private(set) var nodes = [Node(parent: 0, nameStart: 0, nameCount: 0, pathCount: 1, target: 0)]
+    private var names: [UInt8] = []
+    /// The canonical node of the backend's root path, `unknown` until resolved, and the links
+    /// followed to it.
+    var rootTarget = LinkTree.unknown
+    var rootLinks: Int32 = 0
+
+    /// The entry `name` (a plain name) of the node `folder`, added when new (first among its
+    /// siblings: the entries a discovery looks up next are mostly those it just added).
+    mutating func child(of folder: Int32, named name: UnsafeRawBufferPointer) -> Int32 {
+        let found = names.withUnsafeBufferPointer { bytes -> Int32? in
+            var c = nodes[Int(folder)].firstChild
+            while c >= 0 {
+                let n = nodes[Int(c)]
+                // Siblings' names often differ only at the end (`thermal_zone1`, `thermal_zone2`).
+                if Int(n.nameCount) == name.count, bytes[Int(n.nameStart + n.nameCount) - 1] == name[name.count - 1],
+                   memcmp(bytes.baseAddress! + Int(n.nameStart), name.baseAddress!, name.count) == 0 {
+                    return c
+                }
+                c = n.nextSibling
+            }
+            return nil
+        }
+        if let found { return found }
+        let f = nodes[Int(folder)]
+        let added = Int32(nodes.count)
+        nodes.append(Node(parent: folder, nameStart: Int32(names.count), nameCount: Int32(name.count),
+                          pathCount: (folder == Self.root ? 0 : f.pathCount) + 1 + Int32(name.count),
+                          nextSibling: f.firstChild))
+        names.append(contentsOf: name)
+        nodes[Int(folder)].firstChild = added
+        return added
+    }
+
+    /// Writes the path of `node` below `top` (`top` itself excluded: the whole path for the
+    /// root) ending at `end` in `buffer`, and returns where it starts. `top` must be `node` or
+    /// one of its folders.
+    func writePath(_ node: Int32, below top: Int32, endingAt end: Int, in buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var at = end, n = node
+        names.withUnsafeBytes { bytes in
+            while n != top {
+                let node = nodes[Int(n)]
+                at -= Int(node.nameCount)
+                if node.nameCount > 0 {
+                    (buffer.baseAddress! + at).copyMemory(from: bytes.baseAddress! + Int(node.nameStart), byteCount: Int(node.nameCount))
+                }
+                at -= 1
+                buffer[at] = UInt8(ascii: "/")
+                n = node.parent
+            }
+        }
+        // Below any folder but the root the leading `/` is not part of the rest.
+        return top == Self.root || at == end ? at : at + 1
+    }
+
+    /// Records what `node` resolves to.
+    mutating func setTarget(_ node: Int32, _ target: Int32, links: Int32) {
+        nodes[Int(node)].target = target
+        nodes[Int(node)].links = links
+    }
+
+    /// Whether `folder` is `node` or one of its folders.
+    func holds(_ folder: Int32, _ node: Int32) -> Bool {
+        var n = node
+        while true {
+            if n == folder { return true }
+            if n == Self.root { return false }
+            n = nodes[Int(n)].parent
+        }
+    }
+}
+
+/// A per-thread buffer for one syscall's answer (a value, a link target, a folder's entries),
+/// allocated once per thread that reads and freed when it ends: `withUnsafeTemporaryAllocation`
+/// of more than 1 KB comes from the heap here, a `malloc` and a `free` for every read.
+private enum Scratch {
+    static let size = 16384
+    /// nil when the process has no key left: each use then takes a temporary allocation.
+    static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        return pthread_key_create(&key) { free($0) } == 0 ? key : nil
+    }()
+
+    /// `body` given this thread's buffer, not to be kept. Whatever `body` calls may be given the
+    /// same buffer, so `body` is done with it before calling out (`readLink` copies the target
+    /// before following it).
+    static func with<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+        if let key {
+            if let p = pthread_getspecific(key) { return body(UnsafeMutableRawBufferPointer(start: p, count: size)) }
+            if let p = malloc(size) {
+                if pthread_setspecific(key, p) == 0 { return body(UnsafeMutableRawBufferPointer(start: p, count: size)) }
+                free(p)
+            }
+        }
+        return withUnsafeTemporaryAllocation(byteCount: size, alignment: 16, body)
+    }
 }
 
 /// The real filesystem under `rootPath`. Value files (`keepOpen`) stay open and are read with
@@ -145,21 +284,28 @@ package final class FileSystemBackend: SysfsBackend {
     private struct State {
         var open: [String: OpenFile] = [:]
         var stats = SysfsIOStats()
-        /// Canonical forms of absolute paths resolved since the last discovery started
-        /// (nil: does not resolve). Discovery resolves many links under the same few
-        /// directories (`/sys`, `/sys/class/thermal`, `/sys/devices/virtual/thermal`); realpath
-        /// would readlink each of them again every time.
-        var canonical: [String: String?] = [:]
+        /// What `resolved` has looked up since the last discovery started. Discovery resolves
+        /// many links under the same few directories (`/sys`, `/sys/class/thermal`,
+        /// `/sys/devices/virtual/thermal`); realpath would readlink each of them again every
+        /// time.
+        var links = LinkTree()
+        /// Which `links` is current: a lookup that finds another one (a discovery started
+        /// while it read a link) starts again in the new one.
+        var linksGeneration: UInt64 = 0
         /// Folders of open value files looked at since the last sample ended (off sysfs): one
         /// `stat` per device folder per sample, not one per file.
         var foldersSeen: [String: FileIdentity?] = [:]
-        /// Folders listed in the discovery under way (at most `keptFolderLimit`).
-        var listed: [String: ListedFolder] = [:]
-        /// The kept folder that last answered `inListedFolder`, with its path: a discovery
-        /// reads a folder's attributes one after another, so most lookups are answered by
-        /// comparing bytes, without building and hashing each parent's path.
-        var lastListed: (path: String, folder: ListedFolder)?
+        /// Folders listed in the discovery under way (at most `keptFolderLimit`, so looked up
+        /// by comparing paths, newest first), and the one that last answered `inListedFolder`:
+        /// a discovery reads a folder's attributes one after another.
+        var listed: [ListedFolder] = []
+        var lastListed: ListedFolder?
         var discovering = false
+
+        /// The kept folder listed by the path with these bytes.
+        func listedFolder(_ path: UnsafeBufferPointer<UInt8>) -> ListedFolder? {
+            listed.last { $0.isListed(by: path) }
+        }
     }
 
     private let state = Mutex(State())
@@ -185,8 +331,22 @@ package final class FileSystemBackend: SysfsBackend {
         }
     }
 
-    private func absolute(_ relative: String) -> String {
-        relative.isEmpty ? rootPath : rootPath + "/" + relative
+    /// `body` given the whole path of `relative` (`rootPath/relative`, `rootPath` for "") as a
+    /// C string, built in a stack buffer (paths under 1 KB) rather than as a String.
+    private func withAbsolutePath<R>(_ relative: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        if relative.isEmpty { return rootPath.withCString(body) }
+        return Self.withUTF8(rootPath) { root in
+            Self.withUTF8(relative) { rest in
+                withUnsafeTemporaryAllocation(byteCount: root.count + rest.count + 2, alignment: 1) { buffer in
+                    let base = buffer.baseAddress!
+                    if !root.isEmpty { base.copyMemory(from: root.baseAddress!, byteCount: root.count) }
+                    buffer[root.count] = UInt8(ascii: "/")
+                    if !rest.isEmpty { (base + root.count + 1).copyMemory(from: rest.baseAddress!, byteCount: rest.count) }
+                    buffer[root.count + rest.count + 1] = 0
+                    return body(base.assumingMemoryBound(to: CChar.self))
+                }
+            }
+        }
     }
 
     /// Folders up from a file looked at for a kept one: the file's own (`zone/trip_point_0_type`)
@@ -194,73 +354,85 @@ package final class FileSystemBackend: SysfsBackend {
     static let listedFolderLevels = 3
 
     /// A kept folder holding `relative` (at most `listedFolderLevels` up: the last one that
-    /// answered when it holds it, else the nearest) and the rest of the path from it, nil when
-    /// there is none (go by the whole path). The kernel resolves the rest from the folder exactly
-    /// as it would the whole path: links in it are followed from where they are, `..` from the
-    /// folder's real place, so any kept folder holding the file names the same file. Only plain
-    /// names are taken (no empty, `.` or `..` component).
-    private func inListedFolder(_ relative: String) -> (folder: ListedFolder, name: Substring)? {
-        let utf8 = relative.utf8
-        let slash = UInt8(ascii: "/")
-        return state.withLock { st -> (folder: ListedFolder, name: Substring)? in
-            guard !st.listed.isEmpty else { return nil }
-            if let last = st.lastListed, let rest = Self.below(last.path, relative) {
-                return (last.folder, relative[rest...])
-            }
-            var end = utf8.endIndex
-            for _ in 0..<Self.listedFolderLevels {
-                guard let s = utf8[..<end].lastIndex(of: slash) else { return nil }
-                // Each component below the folder must be a plain name.
-                guard Self.isPlainName(utf8[utf8.index(after: s)..<end]) else { return nil }
-                let folderPath = String(relative[..<s])
-                if let f = st.listed[folderPath] {
-                    st.lastListed = (folderPath, f)
-                    return (f, relative[utf8.index(after: s)...])
+    /// answered when it holds it, else the nearest) and where the rest of the path from it
+    /// starts (a UTF-8 offset), nil when there is none (go by the whole path). The kernel
+    /// resolves the rest from the folder exactly as it would the whole path: links in it are
+    /// followed from where they are, `..` from the folder's real place, so any kept folder
+    /// holding the file names the same file. Only plain names are taken (no empty, `.` or `..`
+    /// component). `opening`: count a relative open when there is one.
+    private func inListedFolder(_ relative: String, opening: Bool = false) -> (folder: ListedFolder, rest: Int)? {
+        Self.withUTF8(relative) { r in
+            state.withLock { st -> (folder: ListedFolder, rest: Int)? in
+                guard !st.listed.isEmpty else { return nil }
+                var found: (folder: ListedFolder, rest: Int)?
+                if let last = st.lastListed, let rest = Self.below(UnsafeBufferPointer(last.path), r) {
+                    found = (last, rest)
+                } else {
+                    // Up folder by folder; each component below must be a plain name.
+                    var end = r.count
+                    for _ in 0..<Self.listedFolderLevels {
+                        var s = end
+                        while s > 0 && r[s - 1] != UInt8(ascii: "/") { s -= 1 }
+                        guard s > 0, Self.isPlainName(r, s, end) else { break }
+                        if let f = st.listedFolder(UnsafeBufferPointer(rebasing: r[..<(s - 1)])) {
+                            st.lastListed = f
+                            found = (f, s)
+                            break
+                        }
+                        end = s - 1
+                    }
                 }
-                end = s
+                if opening && found != nil { st.stats.relativeOpens += 1 }
+                return found
             }
-            return nil
         }
     }
 
-    /// Whether a path component's bytes are a plain name: not empty, `.` or `..`.
-    private static func isPlainName<C: Collection<UInt8>>(_ part: C) -> Bool {
-        !part.isEmpty && !(part.count <= 2 && part.allSatisfy { $0 == UInt8(ascii: ".") })
+    /// What a path component is: an entry's name, or one of those that name none (empty or
+    /// `.`: the folder itself; `..`: its parent).
+    private enum Component { case name, same, parent }
+
+    private static func component(_ part: UnsafeRawBufferPointer) -> Component {
+        let dot = UInt8(ascii: ".")
+        switch part.count {
+        case 0: return .same
+        case 1: return part[0] == dot ? .same : .name
+        case 2: return part[0] == dot && part[1] == dot ? .parent : .name
+        default: return .name
+        }
+    }
+
+    /// Whether `bytes[start..<end]` is an entry's name.
+    private static func isPlainName(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        component(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end]))) == .name
     }
 
     /// Where the rest of `relative` starts when it lies in `folder`, at most
-    /// `listedFolderLevels` components below it, each a plain name; nil otherwise. Compared
-    /// in the strings' UTF-8 storage (native strings always have it).
-    private static func below(_ folder: String, _ relative: String) -> String.Index? {
-        let offset = folder.utf8.withContiguousStorageIfAvailable { f in
-            relative.utf8.withContiguousStorageIfAvailable { r -> Int? in
-                let slash = UInt8(ascii: "/")
-                guard r.count > f.count + 1, r[f.count] == slash,
-                      memcmp(r.baseAddress!, f.baseAddress!, f.count) == 0 else { return nil }
-                var components = 0, start = f.count + 1, i = start
-                while true {
-                    if i == r.count || r[i] == slash {
-                        guard isPlainName(r[start..<i]) else { return nil }
-                        components += 1
-                        if components > listedFolderLevels { return nil }
-                        if i == r.count { return f.count + 1 }
-                        start = i + 1
-                    }
-                    i += 1
-                }
-            } ?? nil
-        } ?? nil
-        return offset.map { relative.utf8.index(relative.utf8.startIndex, offsetBy: $0) }
+    /// `listedFolderLevels` components below it, each a plain name; nil otherwise.
+    private static func below(_ folder: UnsafeBufferPointer<UInt8>, _ relative: UnsafeBufferPointer<UInt8>) -> Int? {
+        let slash = UInt8(ascii: "/")
+        let f = folder, r = relative
+        guard r.count > f.count + 1, r[f.count] == slash,
+              f.isEmpty || memcmp(r.baseAddress!, f.baseAddress!, f.count) == 0 else { return nil }
+        var start = f.count + 1
+        for _ in 0..<listedFolderLevels {
+            let end = componentEnd(UnsafeRawBufferPointer(r), from: start)
+            guard isPlainName(r, start, end) else { return nil }
+            if end == r.count { return f.count + 1 }
+            start = end + 1
+        }
+        return nil
     }
 
     /// `open(2)` of a file by its path relative to the root: relative to its folder's kept
-    /// descriptor when there is one.
+    /// descriptor when there is one (the rest of the path is the tail of `relative`'s own C
+    /// string, so nothing is copied).
     private func openFile(_ relative: String) -> Int32 {
-        if let (folder, name) = inListedFolder(relative) {
-            state.withLock { $0.stats.relativeOpens += 1 }
-            return openat(folder.fd, String(name), O_RDONLY | O_CLOEXEC)
+        let flags = O_RDONLY | O_CLOEXEC
+        if let (folder, rest) = inListedFolder(relative, opening: true) {
+            return relative.withCString { openat(folder.fd, $0 + rest, flags) }
         }
-        return open(absolute(relative), O_RDONLY | O_CLOEXEC)
+        return withAbsolutePath(relative) { open($0, flags) }
     }
 
     public var ioStats: SysfsIOStats? {
@@ -296,8 +468,7 @@ package final class FileSystemBackend: SysfsBackend {
             return .failure(SysfsRoot.issue(relative, errno: code))
         }
         let fd = ValueFile(rawValue: raw)
-        state.withLock { $0.stats.opens += 1 }
-        let result = pread(fd)
+        let result = pread(fd, opened: true)
         if keepOpen {
             var st = stat()
             let known = fstat(fd.rawValue, &st) == 0
@@ -319,16 +490,20 @@ package final class FileSystemBackend: SysfsBackend {
     private struct Failure: Error { var code: Int32 }
 
     /// One `pread` of up to a page at offset 0: sysfs attributes are at most a page, and
-    /// reading at offset 0 makes the kernel regenerate the value each time.
-    private func pread(_ fd: ValueFile) -> Result<String, Failure> {
-        state.withLock { $0.stats.reads += 1 }
-        return withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 16) { buffer in
+    /// reading at offset 0 makes the kernel regenerate the value each time. `opened`: `fd`
+    /// was just opened (counted with the read).
+    private func pread(_ fd: ValueFile, opened: Bool = false) -> Result<String, Failure> {
+        state.withLock { s in
+            s.stats.reads += 1
+            if opened { s.stats.opens += 1 }
+        }
+        return Scratch.with { buffer in
             var n: Int
             repeat {
-                n = Glibc.pread(fd.rawValue, buffer.baseAddress, buffer.count, 0)
+                n = Glibc.pread(fd.rawValue, buffer.baseAddress, 4096, 0)
             } while n < 0 && errno == EINTR
             if n < 0 { return .failure(Failure(code: errno)) }
-            return .success(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self))
+            return .success(String(decoding: UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), as: UTF8.self))
         }
     }
 
@@ -363,7 +538,7 @@ package final class FileSystemBackend: SysfsBackend {
     /// What a path names now (links followed), nil when nothing.
     private func identity(of relative: String) -> FileIdentity? {
         var st = stat()
-        guard stat(absolute(relative), &st) == 0 else { return nil }
+        guard withAbsolutePath(relative, { stat($0, &st) }) == 0 else { return nil }
         return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
     }
 
@@ -373,7 +548,7 @@ package final class FileSystemBackend: SysfsBackend {
         let folder = Self.folder(of: relative)
         if let seen = state.withLock({ $0.foldersSeen[folder] }) { return seen }
         let now: FileIdentity?
-        if let listed = state.withLock({ $0.listed[folder] }) {
+        if let listed = Self.withUTF8(folder, { path in state.withLock { $0.listedFolder(path) } }) {
             // The folder the path named when it was listed (in this pass): what a `stat` of
             // its path gives, without the walk.
             var st = stat()
@@ -414,22 +589,24 @@ package final class FileSystemBackend: SysfsBackend {
     }
 
     /// What `opendir`/`readdir` give (with `.` and `..`), from one `open` and `getdents64`
-    /// into a stack buffer. In a discovery the folder stays open (see `ListedFolder`) until it
+    /// into a buffer. In a discovery the folder stays open (see `ListedFolder`) until it
     /// ends; a folder listed again meanwhile is answered from that listing.
     public func list(_ relative: String) -> [String]? {
-        if let kept = state.withLock({ $0.listed[relative] }) { return kept.names }
+        if let kept = Self.withUTF8(relative, { path in state.withLock { $0.listedFolder(path) } }) { return kept.names }
         // The flags opendir uses: O_DIRECTORY makes a FIFO or a file fail at once (ENOTDIR).
-        let fd = open(absolute(relative), O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC)
+        let fd = withAbsolutePath(relative) { open($0, O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
         guard let names = Self.entries(fd) else {
             _ = Glibc.close(fd)
             return nil
         }
-        let folder = ListedFolder(fd: fd, names: names)
-        state.withLock { s in
-            guard s.discovering, s.listed[relative] == nil, s.listed.count < keptFolderLimit else { return }
-            s.listed[relative] = folder
-            s.stats.peakKeptFolders = max(s.stats.peakKeptFolders, s.listed.count)
+        Self.withUTF8(relative) { path in
+            let folder = ListedFolder(fd: fd, path: path, names: names)
+            state.withLock { s in
+                guard s.discovering, s.listed.count < keptFolderLimit, s.listedFolder(path) == nil else { return }
+                s.listed.append(folder)
+                s.stats.peakKeptFolders = max(s.stats.peakKeptFolders, s.listed.count)
+            }
         }
         return names
     }
@@ -437,7 +614,7 @@ package final class FileSystemBackend: SysfsBackend {
     /// Every entry name of an open folder (`linux_dirent64` records: d_ino 8, d_off 8,
     /// d_reclen 2, d_type 1, then the NUL-terminated name); nil when the kernel refuses.
     static func entries(_ fd: Int32) -> [String]? {
-        withUnsafeTemporaryAllocation(byteCount: 16384, alignment: 8) { buffer -> [String]? in
+        Scratch.with { buffer -> [String]? in
             var names: [String] = []
             while true {
                 var n: Int
@@ -446,13 +623,32 @@ package final class FileSystemBackend: SysfsBackend {
                 } while n < 0 && errno == EINTR
                 if n < 0 { return nil }
                 if n == 0 { return names }
-                var offset = 0
+                // Counted first, so that the array grows once.
+                var offset = 0, records = 0
+                while offset < n {
+                    let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt16.self))
+                    guard length > 19 else { return nil }
+                    records += 1
+                    offset += length
+                }
+                names.reserveCapacity(names.count + records)
+                offset = 0
                 while offset < n {
                     let record = buffer.baseAddress! + offset
                     let length = Int(record.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
-                    guard length > 19 else { return nil }
-                    let name = (record + 19).assumingMemoryBound(to: CChar.self)
-                    names.append(String(cString: name))
+                    // The name ends at its NUL (the padding after it is not cleared: the buffer
+                    // is reused).
+                    let name = UnsafeBufferPointer(start: (record + 19).assumingMemoryBound(to: UInt8.self),
+                                                   count: strnlen((record + 19).assumingMemoryBound(to: CChar.self), length - 19))
+                    // Every folder has `.` and `..`: literals, with nothing to validate.
+                    let dot = UInt8(ascii: ".")
+                    if name.count == 1 && name[0] == dot {
+                        names.append(".")
+                    } else if name.count == 2 && name[0] == dot && name[1] == dot {
+                        names.append("..")
+                    } else {
+                        names.append(String(decoding: name, as: UTF8.self))
+                    }
                     offset += length
                 }
             }
@@ -460,24 +656,17 @@ package final class FileSystemBackend: SysfsBackend {
     }
 
     public func exists(_ relative: String) -> Bool {
-        if let (folder, name) = inListedFolder(relative) {
-            return faccessat(folder.fd, String(name), F_OK, 0) == 0
+        if let (folder, rest) = inListedFolder(relative) {
+            return relative.withCString { faccessat(folder.fd, $0 + rest, F_OK, 0) } == 0
         }
-        return access(absolute(relative), F_OK) == 0
-    }
-
-    public func resolved(_ relative: String) -> String? {
-        guard let full = canonical(absolute(relative)) else { return nil }
-        guard let root = canonical(rootPath) else { return full }
-        if full == root { return "" }
-        if full.hasPrefix(root + "/") { return String(full.dropFirst(root.count + 1)) }
-        return full
+        return withAbsolutePath(relative) { access($0, F_OK) } == 0
     }
 
     public func discoveryStarts() {
         state.withLock { s in
-            s.canonical = [:]
-            s.listed = [:]
+            s.links = LinkTree()
+            s.linksGeneration &+= 1
+            s.listed = []
             s.lastListed = nil
             s.discovering = true
         }
@@ -486,87 +675,239 @@ package final class FileSystemBackend: SysfsBackend {
     public func discoveryEnds() {
         // Taken out under the lock, closed outside it (a folder a reader still holds closes
         // when that reader lets go).
-        let closing = state.withLock { s -> [String: ListedFolder] in
+        let closing = state.withLock { s -> [ListedFolder] in
             s.discovering = false
             let listed = s.listed
-            s.listed = [:]
+            s.listed = []
             s.lastListed = nil
             return listed
         }
         withExtendedLifetime(closing) {}
     }
 
-    /// What realpath(3) answers (every link followed, `.` and `..` applied to the resolved
-    /// path, nil when a component is missing, not a directory or loops), remembering the
-    /// answer for the path and each of its folders until the next discovery: a path is its
-    /// folder's canonical form and one more component, so a discovery's many paths under the
-    /// same few folders (`/sys/class/thermal`, a device's folder) cost one lookup of the
-    /// folder and one `readlink` each.
-    ///
-    /// Paths are split at `/` bytes, as the kernel does (and far cheaper than by Characters).
-    private func canonical(_ path: String, depth: Int = 0) -> String? {
-        guard depth <= 40 else { return nil }   // ELOOP, as the kernel counts
-        if let known = state.withLock({ $0.canonical[path] }) { return known }
-        let utf8 = path.utf8
-        let answer: String?
-        if let last = utf8.lastIndex(of: UInt8(ascii: "/")) {
-            // `path[..<last]` for the folder: a String, not the Substring (`String + Substring`
-            // is the generic RangeReplaceableCollection `+`, whose first use looks up an
-            // associated type by scanning every conformance record of the binary).
-            let folder = last == utf8.startIndex ? "/" : canonical(String(path[..<last]), depth: depth)
-            answer = folder.flatMap { child($0, String(path[utf8.index(after: last)...]), depth: depth) }
-        } else {
-            answer = child(currentDirectory(), path, depth: depth)   // a relative name
-        }
-        state.withLock { $0.canonical[path] = .some(answer) }
-        return answer
+    // MARK: Resolving links
+
+    /// `body` on the link tree when it is still the one of `generation`; nil when a discovery
+    /// started meanwhile (the lookup then starts again, in the new tree).
+    private func links<R>(_ generation: UInt64, _ body: (inout LinkTree) -> R) -> R? {
+        state.withLock { s in s.linksGeneration == generation ? body(&s.links) : nil }
     }
 
-    /// The canonical path of the component `name` of the canonical folder `folder`: the
-    /// folder itself for an empty name or `.`, its parent for `..`, else what `name` resolves
-    /// to there.
-    private func child(_ folder: String, _ name: String, depth: Int) -> String? {
-        let u = name.utf8
-        if Self.isPlainName(u) { return resolve(folder == "/" ? "" : folder, name, depth: depth) }
-        guard u.count == 2 else { return folder }   // "" or "."
-        guard let up = folder.utf8.lastIndex(of: UInt8(ascii: "/")), up != folder.utf8.startIndex else { return "/" }
-        return String(folder[..<up])
+    /// What `walk` and `canonicalRoot` answer when the tree they worked in was replaced.
+    private static let stale: Int32 = -3
+    /// What `walk` answers past its limit of links: does not resolve, and is not remembered
+    /// for the links on the way (from any of them but the first the rest may be short enough).
+    private static let tooDeep: Int32 = -4
+    /// realpath's limit (glibc's `__eloop_threshold`): ELOOP at the 41st link of a path.
+    static let linkLimit: Int32 = 40
+
+    /// What realpath(3) answers for `rootPath/relative` (every link followed, `.` and `..`
+    /// applied to the resolved path, nil when a component is missing, a name is looked up in
+    /// something that is not a directory, or the path takes more than 40 links, the root's
+    /// counted), relative to the root's own canonical path. A path's components are taken one
+    /// by one from the canonical folder reached so far: `.` and empty ones stay there, `..`
+    /// goes to its parent, a name is what it resolves to in it. (Unlike realpath, a `.`, `..`
+    /// or trailing `/` after a file is not refused: that would take a `stat`, and discovery
+    /// only resolves class entries and their `device` links.) Each name's answer is remembered
+    /// in `LinkTree` until the next discovery, so a discovery's many paths under the same few
+    /// folders (`/sys/class/thermal`, a device's folder) cost one `readlink` each. A relative
+    /// root is taken from the working directory (once per discovery).
+    public func resolved(_ relative: String) -> String? {
+        while true {
+            let generation = state.withLock { $0.linksGeneration }
+            if let answer = resolved(relative, generation: generation) { return answer }
+        }
     }
 
-    /// The canonical path of `part` (a plain name) in the canonical folder `folder` ("" for
-    /// the root), nil when it does not resolve; remembered until the next discovery.
-    private func resolve(_ folder: String, _ part: String, depth: Int) -> String? {
-        let candidate = folder + "/" + part
-        if let known = state.withLock({ $0.canonical[candidate] }) { return known }
-        let resolved: String?
-        let link = withUnsafeTemporaryAllocation(byteCount: Int(PATH_MAX), alignment: 1) { buffer -> (String?, Int32) in
-            let n = readlink(candidate, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), buffer.count)
-            guard n >= 0 else { return (nil, errno) }
-            return (String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self), 0)
+    /// The answer (`.some(nil)`: does not resolve), nil when the tree went stale.
+    private func resolved(_ relative: String, generation: UInt64) -> String?? {
+        let root = canonicalRoot(generation)
+        guard root != Self.stale else { return nil }
+        // The whole path is `rootPath/relative`, or `rootPath` alone; `/relative` when the
+        // root path is empty.
+        let base = rootPath.isEmpty && !relative.isEmpty ? LinkTree.root : root
+        guard base != LinkTree.none else { return .some(nil) }
+        // The root's links count towards the whole path's (none for `/relative`).
+        guard let rootLinks = base == root ? links(generation, { $0.rootLinks }) : 0 else { return nil }
+        let full = Self.withBytes(relative) { walk(from: base, $0, limit: Self.linkLimit - rootLinks, generation).node }
+        guard full != Self.stale else { return nil }
+        guard full >= 0 else { return .some(nil) }
+        if full == root { return "" }
+        if full == LinkTree.root { return "/" }
+        return links(generation) { tree -> String? in
+            // Below the root: the rest of the path; else the whole (a root of `/` answers
+            // whole paths too: no path starts with `//`).
+            let top = root != LinkTree.none && root != LinkTree.root && tree.holds(root, full) ? root : LinkTree.root
+            let count = Int(tree.nodes[Int(full)].pathCount)
+            return withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer in
+                let start = tree.writePath(full, below: top, endingAt: count, in: buffer)
+                return UnsafeRawBufferPointer(rebasing: buffer[start..<count]).withMemoryRebound(to: UInt8.self) {
+                    String(decoding: $0, as: UTF8.self)
+                }
+            }
         }
-        if let target = link.0 {
-            resolved = canonical(target.hasPrefix("/") ? target : folder + "/" + target, depth: depth + 1)
-        } else if link.1 == EINVAL {
-            resolved = candidate   // there, and not a link
-        } else {
-            resolved = nil
-        }
-        state.withLock { $0.canonical[candidate] = .some(resolved) }
-        return resolved
     }
 
-    private func currentDirectory() -> String {
-        guard let cwd = getcwd(nil, 0) else { return "" }
-        defer { free(cwd) }
-        return String(cString: cwd)
+    /// `body` given the UTF-8 bytes of `string` (a native string's own storage).
+    private static func withUTF8<R>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        string.utf8.withContiguousStorageIfAvailable(body) ?? Array(string.utf8).withUnsafeBufferPointer(body)
+    }
+
+    private static func withBytes<R>(_ string: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        withUTF8(string) { body(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The canonical node of `rootPath` (`LinkTree.none`: it does not resolve), once per
+    /// discovery. A relative root starts from the working directory, taken as the kernel
+    /// gives it (canonical); none when there is none (deleted), as realpath says.
+    private func canonicalRoot(_ generation: UInt64) -> Int32 {
+        guard let known = links(generation, { $0.rootTarget }) else { return Self.stale }
+        if known != LinkTree.unknown { return known }
+        var start: Int32? = LinkTree.root
+        if !rootPath.hasPrefix("/") {
+            guard let cwd = getcwd(nil, 0) else {
+                return links(generation) { $0.rootTarget = LinkTree.none } == nil ? Self.stale : LinkTree.none
+            }
+            defer { free(cwd) }
+            let bytes = UnsafeRawBufferPointer(start: cwd, count: strlen(cwd))
+            start = links(generation) { tree in
+                var node = LinkTree.root
+                Self.components(bytes) { name in
+                    let name = UnsafeRawBufferPointer(rebasing: name)
+                    if Self.component(name) == .name { node = tree.child(of: node, named: name) }
+                }
+                return node
+            }
+        }
+        guard let start else { return Self.stale }
+        let (root, used) = Self.withBytes(rootPath) { walk(from: start, $0, limit: Self.linkLimit, generation) }
+        guard root != Self.stale else { return Self.stale }
+        if root == Self.tooDeep { return LinkTree.none }
+        let stored: Void? = links(generation) { tree in
+            tree.rootTarget = root
+            tree.rootLinks = used
+        }
+        guard stored != nil else { return Self.stale }
+        return root
+    }
+
+    /// Each `/`-separated component of `path` (empty ones too).
+    private static func components(_ path: UnsafeRawBufferPointer, _ body: (Slice<UnsafeRawBufferPointer>) -> Void) {
+        var i = 0
+        while i <= path.count {
+            let j = componentEnd(path, from: i)
+            body(path[i..<j])
+            i = j + 1
+        }
+    }
+
+    /// Where the component of `path` starting at `start` ends: its next `/`, or the end.
+    private static func componentEnd(_ path: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard start < path.count, let base = path.baseAddress,
+              let slash = memchr(base + start, Int32(UInt8(ascii: "/")), path.count - start) else { return path.count }
+        return UnsafeRawPointer(slash) - base
+    }
+
+    /// The canonical node `path` names from the canonical folder `from` and the links followed
+    /// to it: `LinkTree.none` when it does not resolve, `tooDeep` past `limit` links, `stale`
+    /// when the tree was replaced meanwhile. Links are counted as realpath does, every one on
+    /// the way (a remembered name adds the links it took), so the answer does not depend on
+    /// what was looked up before.
+    private func walk(from: Int32, _ path: UnsafeRawBufferPointer, limit: Int32, _ generation: UInt64) -> (node: Int32, links: Int32) {
+        var folder = from, i = 0, used: Int32 = 0
+        while i < path.count {
+            // As far as the tree already knows, under one lock; stops at a name to look up.
+            let step = links(generation) { tree -> (reached: Int32, next: Int, unknown: Int32, used: Int32) in
+                var f = folder, k = i, used = used
+                while k < path.count {
+                    let j = Self.componentEnd(path, from: k)
+                    let part = UnsafeRawBufferPointer(rebasing: path[k..<j])
+                    switch Self.component(part) {
+                    case .same: break
+                    case .parent: f = tree.nodes[Int(f)].parent
+                    case .name:
+                        let c = tree.child(of: f, named: part)
+                        let node = tree.nodes[Int(c)]
+                        if node.target == LinkTree.unknown { return (f, j + 1, c, used) }
+                        if node.target == LinkTree.none { return (LinkTree.none, j + 1, LinkTree.none, used) }
+                        used += node.links
+                        if used > limit { return (Self.tooDeep, j + 1, LinkTree.none, used) }
+                        f = node.target
+                    }
+                    k = j + 1
+                }
+                return (f, k, LinkTree.none, used)
+            }
+            guard let step else { return (Self.stale, 0) }
+            guard step.reached >= 0 else { return (step.reached, 0) }
+            i = step.next
+            used = step.used
+            guard step.unknown != LinkTree.none else {
+                folder = step.reached
+                continue
+            }
+            let target: Int32, links: Int32
+            let link = readLink(step.unknown, generation) { bytes in
+                // A link's target is taken from the folder holding it (from `/` when absolute).
+                used < limit ? walk(from: bytes.first == UInt8(ascii: "/") ? LinkTree.root : step.reached, bytes,
+                                    limit: limit - used - 1, generation) : (node: Self.tooDeep, links: 0)
+            }
+            switch link {
+            case nil: return (Self.stale, 0)
+            case .target(let followed):
+                guard followed.node != Self.stale, followed.node != Self.tooDeep else { return (followed.node, 0) }
+                (target, links) = (followed.node, 1 + followed.links)
+            case .notALink: (target, links) = (step.unknown, 0)
+            case .missing: (target, links) = (LinkTree.none, 0)
+            }
+            guard self.links(generation, { $0.setTarget(step.unknown, target, links: links) }) != nil else { return (Self.stale, 0) }
+            guard target != LinkTree.none else { return (LinkTree.none, 0) }
+            used += links
+            folder = target
+        }
+        return (folder, used)
+    }
+
+    private enum Link<Followed> {
+        case target(Followed)
+        /// There, and not a link (EINVAL).
+        case notALink
+        /// Not there, not a directory on the way, too long…
+        case missing
+    }
+
+    /// One `readlink` of a node's path (nil: the tree was replaced), the target handed to
+    /// `follow`. The path is built in a stack buffer (a heap one past 1 KB), the target read
+    /// into the thread's scratch buffer and copied to a stack buffer of its length for
+    /// `follow`.
+    private func readLink<Followed>(_ node: Int32, _ generation: UInt64,
+                                    follow: (UnsafeRawBufferPointer) -> Followed) -> Link<Followed>? {
+        guard let count = links(generation, { Int($0.nodes[Int(node)].pathCount) }) else { return nil }
+        return withUnsafeTemporaryAllocation(byteCount: count + 1, alignment: 1) { path -> Link<Followed>? in
+            let written: Void? = links(generation) { tree in
+                path[count] = 0
+                _ = tree.writePath(node, below: LinkTree.root, endingAt: count, in: path)
+            }
+            guard written != nil else { return nil }
+            return Scratch.with { buffer -> Link<Followed>? in
+                let n = readlink(path.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                 buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int(PATH_MAX))
+                guard n >= 0 else { return errno == EINVAL ? .notALink : .missing }
+                // Copied out first: following the link reads others into the same buffer.
+                return withUnsafeTemporaryAllocation(byteCount: n, alignment: 1) { target in
+                    target.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                    return .target(follow(UnsafeRawBufferPointer(target)))
+                }
+            }
+        }
     }
 
     public func isDirectory(_ relative: String) -> Bool {
         var st = stat()
-        if let (folder, name) = inListedFolder(relative) {
-            guard fstatat(folder.fd, String(name), &st, 0) == 0 else { return false }
+        if let (folder, rest) = inListedFolder(relative) {
+            guard relative.withCString({ fstatat(folder.fd, $0 + rest, &st, 0) }) == 0 else { return false }
         } else {
-            guard stat(absolute(relative), &st) == 0 else { return false }
+            guard withAbsolutePath(relative, { stat($0, &st) }) == 0 else { return false }
         }
         return (st.st_mode & S_IFMT) == S_IFDIR
     }

@@ -1,0 +1,59 @@
+import Foundation
+import Glibc
+import Testing
+@testable import ThermtopLinux
+
+/// `FileSystemBackend.list` against Foundation's listing: names decoded from `getdents64`
+/// records in a buffer each thread reuses (a short name after a long one must not pick up the
+/// long one's leftover bytes), folders needing several `getdents64` calls, names of every length
+/// around the small-string limit, non-ASCII names.
+@Suite("Listing folders: what the directory holds, with . and ..")
+struct BackendListingTests {
+    static func expected(_ path: String) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: path) + [".", ".."])
+    }
+
+    @Test("every folder of every fixture lists as Foundation lists it")
+    func fixtures() throws {
+        var checked = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: Fixture.directory.path) {
+            let root = Fixture.path(name)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue,
+                  let walker = FileManager.default.enumerator(atPath: root) else { continue }
+            let backend = FileSystemBackend(rootPath: root)
+            #expect(Set(try #require(backend.list(""))) == (try Self.expected(root)))
+            for case let relative as String in walker {
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDir), isDir.boolValue,
+                      (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + relative)) == nil else { continue }
+                #expect(Set(try #require(backend.list(relative))) == (try Self.expected(root + "/" + relative)), "\(name): \(relative)")
+                checked += 1
+            }
+        }
+        #expect(checked > 100)
+    }
+
+    @Test("long names then short ones, names around 15 bytes, non-ASCII names, a folder bigger than one getdents64 buffer")
+    func awkwardNames() throws {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/thermtop-list-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        let path = String(cString: try #require(made))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fm = FileManager.default
+        for folder in ["long", "short", "edges", "big"] { try fm.createDirectory(atPath: path + "/" + folder, withIntermediateDirectories: true) }
+        for i in 0..<20 { try Data().write(to: URL(fileURLWithPath: path + "/long/" + String(repeating: "x", count: 40 + i))) }
+        for n in ["a", "b1", "c", ".hidden", "..x"] { try Data().write(to: URL(fileURLWithPath: path + "/short/" + n)) }
+        for length in 13...18 { try Data().write(to: URL(fileURLWithPath: path + "/edges/" + String(repeating: "e", count: length))) }
+        for n in ["température", "日本語の名前", "ü"] { try Data().write(to: URL(fileURLWithPath: path + "/edges/" + n)) }
+        // ~1500 records of ~64 bytes: several 16 KB reads.
+        for i in 0..<1500 { try Data().write(to: URL(fileURLWithPath: path + "/big/attribute_with_a_longish_name_\(i)")) }
+        let backend = FileSystemBackend(rootPath: path)
+        for folder in ["long", "short", "edges", "big", "long", "edges"] {
+            #expect(Set(try #require(backend.list(folder))) == (try Self.expected(path + "/" + folder)), "\(folder)")
+        }
+        #expect(try #require(backend.list("big")).count == 1502)
+        #expect(backend.list("missing") == nil)
+        #expect(backend.list("short/a") == nil)   // a file: ENOTDIR
+    }
+}
