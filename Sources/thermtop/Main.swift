@@ -45,20 +45,27 @@ enum Main {
                 try command.run()
                 return
             }
-            // What ArgumentParser's own async main does, started from here.
-            nonisolated(unsafe) var pending = asyncCommand
-            Task { @MainActor in
-                do {
-                    try await pending.run()
-                    Thermtop.exit()
-                } catch {
-                    fail(error)
-                }
-            }
-            dispatchMain()
+            runAsync(asyncCommand)
         } catch {
             fail(error)
         }
+    }
+
+    /// What ArgumentParser's own async main does, started from here. A function of its own:
+    /// inlined in `main`, the task's metadata (`TaskPriority?`) was looked up at its entry, on
+    /// every run, `status` and the dashboard included.
+    @inline(never)
+    static func runAsync(_ command: any AsyncParsableCommand) -> Never {
+        nonisolated(unsafe) var pending = command
+        Task { @MainActor in
+            do {
+                try await pending.run()
+                Thermtop.exit()
+            } catch {
+                fail(error)
+            }
+        }
+        dispatchMain()
     }
 
     /// ArgumentParser's exit, except for how an error is printed: its messages quote the command

@@ -72,14 +72,12 @@ enum StandardStreams {
     }
 
     /// Writes all of `bytes` to stdout with write(2), retrying short writes and EINTR.
-    static func write(_ bytes: [UInt8]) throws {
+    static func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         // SIGPIPE keeps its default: `thermtop status | head -1` ends quietly, as with any
         // Unix filter, with the conventional 141.
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { buf in
-                Glibc.write(STDOUT_FILENO, buf.baseAddress! + offset, buf.count - offset)
-            }
+            let n = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 let code = errno

@@ -105,14 +105,13 @@ struct StatusRun: Equatable {
             engine = (hub, wake)
         }
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
-        var report: [UInt8]
+        // Written from where it was made, not copied into an array first.
         if json {
-            report = StatusReport.jsonUTF8(status, version: ThermtopInfo.version)
-            report.append(UInt8(ascii: "\n"))
+            try StatusReport.withJSONLine(status, version: ThermtopInfo.version) { try StandardStreams.write($0) }
         } else {
-            report = Array(StatusReport.text(status, units: cfg.units ?? .celsius).utf8)
+            var report = StatusReport.text(status, units: cfg.units ?? .celsius)
+            try report.withUTF8 { try StandardStreams.write($0) }
         }
-        try StandardStreams.write(report)
         withExtendedLifetime(engine) {
             exit(status.assessment.nothingReadable ? StatusExit.nothingReadable : StatusExit.ok)
         }

@@ -49,6 +49,32 @@ struct ForecastTests {
         #expect(f.headroom(inSeconds: 10) == nil)
     }
 
+    @Test("the headroom sensor: the highest headroom among readable, judged sensors, the first id on a tie")
+    func headroomSensorAmongSeveral() {
+        func zone(_ id: String, _ celsius: Double?) -> ThermalZone {
+            ThermalZone(id: id, type: "acpitz", celsius: celsius, mode: "enabled",
+                        trips: [TripPoint(index: 0, kind: .passive, celsius: 90, hysteresis: 2)])
+        }
+        var config = ThermalConfig()
+        config.overrides["thermal_zone4"] = SensorOverride(ignore: true)
+        func forecast(_ zones: [ThermalZone]) -> ThermalForecast {
+            var memory = ClassifierMemory()
+            var history = ForecastHistory()
+            let a = Classifier.assess(Snapshot(time: 0, zones: zones), config: config, memory: &memory)
+            history.record(a, at: 0, config: config.forecast)
+            return Forecaster.forecast(a, history: history, config: config)
+        }
+        let f = forecast([zone("thermal_zone3", 85), zone("thermal_zone2", 85), zone("thermal_zone1", 70),
+                          zone("thermal_zone5", nil), zone("thermal_zone4", 99)])
+        #expect(f.outlook == .notEnoughHistory)
+        #expect(f.headroomSensor == "thermal_zone2")
+        #expect(f.headroom == 0.25)
+        #expect(f.sensors.map(\.id) == ["thermal_zone3", "thermal_zone2", "thermal_zone1", "thermal_zone5"])
+        let unreadable = forecast([zone("thermal_zone1", nil), zone("thermal_zone4", 99)])
+        #expect(unreadable.outlook == .notEnoughHistory)
+        #expect(unreadable.headroomSensor == nil && unreadable.headroom == nil)
+    }
+
     @Test func fourSecondsOfHistoryIsStillNotEnough() {
         // 5 samples but a span of 3 s (< minSpanSeconds 4).
         let f = forecastAfter((0...6).map { (Double($0) * 0.5, 60 + Double($0)) })

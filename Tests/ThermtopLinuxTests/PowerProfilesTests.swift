@@ -184,6 +184,19 @@ struct PowerProfilesNoBusTests {
         #expect(source.state.detail.hasSuffix("; state.ini fallback"))
         #expect(source.drain().isEmpty)
     }
+
+    @Test("the system bus's source reports the same whether its service list is made at once or only with a bus")
+    func systemBusSourceSameState() {
+        let late = PowerProfilesSource(systemBusTimeout: 0.25)
+        let early = PowerProfilesSource(timeout: 0.25)
+        #expect(late.state == early.state)
+        #expect(late.reading == early.reading)
+        #expect((late.descriptor == nil) == (early.descriptor == nil))
+        // What `status --json` lists as its event sources.
+        let states = LinuxWakeSources(config: ThermalConfig()).states
+        #expect(states.map(\.name) == ["uevent", "thermal netlink", "power profiles (D-Bus)"])
+        #expect(states.last == early.state)
+    }
 }
 
 /// The real `thermtop` binary against the private bus, reached through DBUS_SYSTEM_BUS_ADDRESS

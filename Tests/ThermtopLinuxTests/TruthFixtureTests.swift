@@ -212,6 +212,25 @@ struct TruthReportTests {
         #expect(intel.contains("CPU (x86_pkg_temp) (mirror)") && intel.contains("(dummy)"))
     }
 
+    @Test("status --json's bytes, handed over where they were written, are the document and one new line")
+    @MainActor
+    func jsonLine() {
+        for name in ["gpu-disk-workstation", "intel-laptop", "broken"] {
+            let s = Self.status(name)
+            for pretty in [true, false] {
+                let line = StatusReport.withJSONLine(s, version: "test", pretty: pretty) { Array($0) }
+                #expect(line == StatusReport.jsonUTF8(s, version: "test", pretty: pretty) + [0x0a], "\(name)")
+            }
+        }
+        // Past the writer's first capacity (it grows and copies): still every byte, once.
+        var w = JSONWriter(pretty: true, capacity: 1)
+        w.array { w in for i in 0..<2000 { w.string("value \(i)") } }
+        w.endLine()
+        let written = w.withBytes { Array($0) }
+        #expect(written == w.bytes)
+        #expect(written.count > 30_000 && written.last == 0x0a && written.dropLast().last == UInt8(ascii: "]"))
+    }
+
     @Test("JSON: sensors carry identity and presentation, fans[] and power[] are listed, headline_cpu set")
     @MainActor
     func json() throws {

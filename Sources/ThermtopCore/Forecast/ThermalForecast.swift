@@ -145,7 +145,8 @@ public struct ForecastHistory: Sendable, Equatable {
     /// forgotten; a reading that goes unknown keeps the older points (they age out).
     /// A time at or before the newest one (a clock that went backwards) starts over.
     public mutating func record(_ assessment: ThermalAssessment, at time: Double, config: ForecastConfig) {
-        var next: [String: [Point]] = [:]
+        // Sized once: grown from empty it was rehashed at every doubling.
+        var next = [String: [Point]](minimumCapacity: assessment.sensors.count)
         for a in assessment.sensors {
             var pts = points[a.sensor.id] ?? []
             if let last = pts.last, time <= last.time { pts = [] }
@@ -178,6 +179,7 @@ package enum Forecaster {
         let fc = config.forecast
         let state = assessment.state
         var sensors: [SensorForecast] = []
+        sensors.reserveCapacity(assessment.sensors.count)
         for a in assessment.sensors where !a.ignored {
             let trend = history.trend(a.sensor.id, config: fc)
             var next: (ThermalState, Double)?
@@ -192,14 +194,16 @@ package enum Forecaster {
                                           headroom: thermalHeadroom(celsius: a.sensor.celsius, thresholds: a.thresholds),
                                           thresholds: a.thresholds, next: next))
         }
-        let top = sensors.filter { $0.headroom != nil }.max { ($0.headroom!, $1.id) < ($1.headroom!, $0.id) }
+        // (Lazily filtered, and below only asked whether any exists: the filters copied whole
+        // forecasts and assessments into arrays read once.)
+        let top = sensors.lazy.filter { $0.headroom != nil }.max { ($0.headroom!, $1.id) < ($1.headroom!, $0.id) }
         func result(_ o: ForecastOutlook, _ by: String?) -> ThermalForecast {
             ThermalForecast(outlook: o, state: state, headroom: top?.headroom, headroomSensor: top?.id,
                             decidingSensor: by, sensors: sensors)
         }
-        let withReading = assessment.sensors.filter { !$0.ignored && $0.sensor.celsius != nil }
-        let known = sensors.filter { $0.trend.kind != .notEnoughHistory }
-        if withReading.isEmpty || known.isEmpty { return result(.notEnoughHistory, nil) }
+        let anyReading = assessment.sensors.contains { !$0.ignored && $0.sensor.celsius != nil }
+        let anyKnown = sensors.contains { $0.trend.kind != .notEnoughHistory }
+        if !anyReading || !anyKnown { return result(.notEnoughHistory, nil) }
 
         // Rising: any sensor (whatever its own level) reaching the next device state.
         if let up = ThermalState(rawValue: state.rawValue + 1) {

@@ -93,9 +93,11 @@ public final class ThermalStatusHub: Sendable {
         /// ready for reasons of its own).
         var wakeSignals = 0
         var nextID = 0
-        var listeners: [Int: @Sendable (MonitorUpdate) -> Void] = [:]
-        var eventStreams: [Int: AsyncStream<MonitorEvent>.Continuation] = [:]
-        var statusStreams: [Int: AsyncStream<MonitorStatus>.Continuation] = [:]
+        // `Dictionary()`, not `[:]`: an empty literal still builds its (empty) array of
+        // key-value tuples, whose generic metadata the first hub paid for at creation.
+        var listeners = [Int: @Sendable (MonitorUpdate) -> Void]()
+        var eventStreams = [Int: AsyncStream<MonitorEvent>.Continuation]()
+        var statusStreams = [Int: AsyncStream<MonitorStatus>.Continuation]()
         var sampler = SamplerInfo()
     }
 
@@ -131,14 +133,20 @@ public final class ThermalStatusHub: Sendable {
         for fd in [wakePipe.read, wakePipe.write, controlPipe.read, controlPipe.write] where fd >= 0 { close(fd) }
     }
 
+    /// A non-blocking, close-on-exec pipe. A new pipe's only status flag is its access mode,
+    /// which `F_SETFL` leaves alone: `O_NONBLOCK` is set without reading the flags first
+    /// (`pipe2`, one call for all of it, is not in the Glibc module).
     private static func makePipe() -> (Int32, Int32) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return (-1, -1) }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var fds: (Int32, Int32) = (-1, -1)
+        let rc = withUnsafeMutablePointer(to: &fds) {
+            $0.withMemoryRebound(to: Int32.self, capacity: 2) { pipe($0) }
+        }
+        guard rc == 0 else { return (-1, -1) }
+        for fd in [fds.0, fds.1] {
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
-        return (fds[0], fds[1])
+        return fds
     }
 
     // MARK: Reading the state (any thread)

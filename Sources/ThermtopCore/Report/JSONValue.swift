@@ -44,6 +44,17 @@ package enum JSONValue: Sendable, Equatable {
 package struct JSONWriter {
     /// The text so far.
     package var bytes: [UInt8] { out.array }
+
+    /// The text so far, where it was written: for a caller that writes it out (no copy into an
+    /// array, which for `status --json` was a second ~30 KB of fresh heap pages).
+    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try out.withBuffer(body)
+    }
+
+    /// The new line that ends a document written to a file or a terminal.
+    package mutating func endLine() {
+        out.append(0x0a)
+    }
     private var out: ByteSink
     private let pretty: Bool
     /// Indentation level of the members of the container being written (the document's own
@@ -327,6 +338,10 @@ private struct ByteSink {
     }
 
     var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    func withBuffer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(owner) { try body(UnsafeBufferPointer(start: base, count: count)) }
+    }
 
     mutating func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }

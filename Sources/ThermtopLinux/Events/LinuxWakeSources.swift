@@ -13,7 +13,7 @@ public final class LinuxWakeSources {
     ///   - config: `readDeadlineSeconds` bounds the one D-Bus read that waits (at creation).
     ///   - powerProfiles: false leaves D-Bus out (when the user named a state.ini to read).
     public init(config: ThermalConfig = ThermalConfig(), powerProfiles: Bool = true) {
-        let ppd = powerProfiles ? PowerProfilesSource(timeout: config.readDeadlineSeconds) : nil
+        let ppd = powerProfiles ? PowerProfilesSource(systemBusTimeout: config.readDeadlineSeconds) : nil
         self.powerProfiles = ppd
         all = [UeventSource(), ThermalNetlinkSource()] + (ppd.map { [$0] } ?? [])
     }

@@ -135,7 +135,15 @@ final class NetlinkSocket {
     let fd: Int32
     /// One datagram's buffer, reused: uevents are at most 8 KiB (UEVENT_BUFFER_SIZE is 2 KiB of
     /// environment plus headers) and generic-netlink events far smaller.
-    private var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+    static let bufferSize = 16 * 1024
+    /// `bufferSize` bytes, allocated at the first `receive` and never filled in: `recvfrom`
+    /// writes the bytes that are read. A one-shot (`thermtop status`) opens both netlink sources
+    /// only to report their state and receives once at most (the thermal family's reply, well
+    /// under a page); zero-filling 16 KiB per socket at creation touched ~4 fresh heap pages
+    /// each (a page fault apiece) for bytes nothing read.
+    private var buffer: UnsafeMutableRawBufferPointer?
+    /// Whether the receive buffer exists yet (tests).
+    var hasReceiveBuffer: Bool { buffer != nil }
 
     /// What went wrong opening or joining, as `socket: EPERM (Operation not permitted)`.
     struct Failure: Error, Equatable {
@@ -162,7 +170,10 @@ final class NetlinkSocket {
         self.fd = fd
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        buffer?.deallocate()
+    }
 
     /// Joins a multicast group by id (generic-netlink groups are numbered past 32).
     func join(group: UInt32) throws(Failure) {
@@ -200,11 +211,14 @@ final class NetlinkSocket {
     func receive() -> Received {
         var sender = [UInt8](repeating: 0, count: 12)
         var senderLength = socklen_t(sender.count)
-        let n = buffer.withUnsafeMutableBytes { data in
-            sender.withUnsafeMutableBytes { addr in
-                recvfrom(fd, data.baseAddress, data.count, Int32(MSG_DONTWAIT),
-                         addr.baseAddress!.assumingMemoryBound(to: sockaddr.self), &senderLength)
-            }
+        let data = buffer ?? {
+            let made = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 8)
+            buffer = made
+            return made
+        }()
+        let n = sender.withUnsafeMutableBytes { addr in
+            recvfrom(fd, data.baseAddress, data.count, Int32(MSG_DONTWAIT),
+                     addr.baseAddress!.assumingMemoryBound(to: sockaddr.self), &senderLength)
         }
         if n < 0 {
             switch errno {
@@ -214,7 +228,7 @@ final class NetlinkSocket {
             case let code: return .failed(Failure(step: "recv", code: code))
             }
         }
-        return .datagram(Array(buffer[0..<n]), senderPort: readU32(sender, 4))
+        return .datagram(Array(UnsafeRawBufferPointer(rebasing: data[0..<n])), senderPort: readU32(sender, 4))
     }
 
     /// Reads every pending datagram without blocking and turns the kernel's (sender port 0) into

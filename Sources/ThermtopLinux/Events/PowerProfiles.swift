@@ -76,14 +76,29 @@ public final class PowerProfilesSource: WakeSource {
     ///     the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else /run/dbus/system_bus_socket).
     ///   - timeout: how long the first read may wait for the bus (later reads never wait).
     ///   - services: the names to follow, in order of preference.
-    public init(address: String? = nil, timeout: Double = 0.25, services: [Service] = PowerProfilesSource.services) {
-        self.services = services
+    public convenience init(address: String? = nil, timeout: Double = 0.25, services: [Service] = PowerProfilesSource.services) {
+        self.init(address: address, timeout: timeout, chosen: services)
+    }
+
+    /// The system bus's source following `PowerProfilesSource.services`, which are made only
+    /// when there is a bus to follow them on: where there is none (a container, CI, the
+    /// benchmark's machine) a one-shot only reports why, and the list (an array of a type
+    /// of its own, its metadata made at run time) was work for nothing.
+    package convenience init(systemBusTimeout timeout: Double) {
+        self.init(address: nil, timeout: timeout, chosen: nil)
+    }
+
+    /// `chosen` nil: the standard services.
+    private init(address: String?, timeout: Double, chosen: [Service]?) {
         state = EventSourceState(name: name, active: false, detail: "")
         // No bus, no libsystemd: a machine without a system bus (a container, CI) does not load it.
         if address == nil, !Self.systemBusMayExist {
+            services = chosen ?? []
             state.detail = "system bus: no \(Self.systemBusSocket) and no DBUS_SYSTEM_BUS_ADDRESS; state.ini fallback"
             return
         }
+        let services = chosen ?? Self.services
+        self.services = services
         guard thermtop_sdbus_load() == 1 else {
             state.detail = "libsystemd: \(String(cString: thermtop_sdbus_error())); state.ini fallback"
             return

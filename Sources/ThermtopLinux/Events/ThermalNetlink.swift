@@ -211,7 +211,7 @@ package struct ThermalGenlMessage: Sendable, Equatable {
 /// cooling device comes or goes, or a cooling device changes state. Joining needs no privilege.
 public final class ThermalNetlinkSource: WakeSource {
     public let name = "thermal netlink"
-    private let socket: NetlinkSocket?
+    let socket: NetlinkSocket?
     package private(set) var family: GenlFamily?
     public private(set) var state: EventSourceState
     package private(set) var lastMessage: ThermalGenlMessage?

@@ -98,7 +98,7 @@ package struct UeventFilter: Sendable, Equatable {
 public final class UeventSource: WakeSource {
     public let name = "uevent"
     package let filter: UeventFilter
-    private let socket: NetlinkSocket?
+    let socket: NetlinkSocket?
     public private(set) var state: EventSourceState
     /// The last message that passed the sender check, for tests and the overlay's detail.
     package private(set) var lastMessage: UeventMessage?
