@@ -261,6 +261,9 @@ final class ReadWatchdog: Sendable {
         /// What the timer is set to (nil: disarmed).
         var setTo: Double?
         var started = false
+        /// Callers of `ReadingThread.run` waiting for their work: while there are any, the
+        /// watchdog's thread is started by them (`endDeferral`), not at the first `arm`.
+        var deferrals = 0
     }
     private let state = Mutex(State())
     private let timer: Int32
@@ -277,11 +280,30 @@ final class ReadWatchdog: Sendable {
         guard timer >= 0 else { return }
         state.withLock { s in
             s.entries[ObjectIdentifier(thread)] = Entry(thread: thread, due: due)
-            if !s.started {
-                s.started = true
-                startThread(name: "thermtop-watch") { [self] in run() }
-            }
+            if s.deferrals == 0 { startIfNeeded(&s) }
             reset(&s)
+        }
+    }
+
+    private func startIfNeeded(_ s: inout State) {
+        guard !s.started else { return }
+        s.started = true
+        startThread(name: "thermtop-watch") { [self] in run() }
+    }
+
+    /// A caller is about to wait for work on a new reading thread (`ReadingThread.run`): the
+    /// watchdog's thread need not exist before a read can be due, a whole deadline after the
+    /// work begins. The timer is armed as usual; a timerfd keeps its expiry until read, so a
+    /// thread started later still sees it at once.
+    func deferStart() { state.withLock { $0.deferrals += 1 } }
+
+    /// The waiting caller is done (`start` false: its work came back) or has waited long
+    /// enough that a read could soon be due (`start` true). The thread starts then, or when
+    /// the last waiter leaves with reads still armed.
+    func endDeferral(start: Bool) {
+        state.withLock { s in
+            s.deferrals -= 1
+            if start || (s.deferrals == 0 && !s.entries.isEmpty) { startIfNeeded(&s) }
         }
     }
 
@@ -388,7 +410,16 @@ extension ReadingThread {
                 launch()
             }.start { result.put(work()) }
         }
+        // Work that comes back within half the deadline (a `status`: a few milliseconds) never
+        // needed the watchdog's thread: it is only started if the wait goes on that long, still
+        // half a deadline before any read can be due. One thread fewer to make per one-shot.
+        ReadWatchdog.shared.deferStart()
         launch()
+        if let value = result.take(until: monotonicSeconds() + max(0.001, deadline) / 2) {
+            ReadWatchdog.shared.endDeferral(start: false)
+            return value
+        }
+        ReadWatchdog.shared.endDeferral(start: true)
         return result.take()
     }
 }
@@ -412,6 +443,14 @@ private final class Handoff<T: Sendable>: @unchecked Sendable {   // `value` is 
         lock.withLock {
             while value == nil { ready.wait(until: nil) }
             return value!
+        }
+    }
+
+    /// The value, or nil if none came by `deadline` (CLOCK_MONOTONIC seconds).
+    func take(until deadline: Double) -> T? {
+        lock.withLock {
+            while value == nil && monotonicSeconds() < deadline { ready.wait(until: deadline) }
+            return value
         }
     }
 }
