@@ -4,29 +4,32 @@ import ThermtopCore
 /// labels, and finds the power-management files that say whether it sleeps. Everything here
 /// is read once per rediscovery and never touches the sensor itself.
 enum DeviceLocator {
-    /// What one discovery has learnt about device folders: devices share ancestors (every
+    /// What one discovery has learnt about device folders (keyed by `PathKey`: device paths
+    /// are long, and each is looked up at every level of every device's walk up): devices share ancestors (every
     /// platform device has `devices/platform`, the zones and chips of one PCI device the same
     /// folder), and each is looked at once per discovery, not once per device under it.
     /// Made per discovery pass and dropped with it, so a device that changes is seen afresh.
     final class Memo {
         /// By device folder: whether `power/runtime_status` is there and managed.
-        var managedRuntimeStatus: [String: Bool] = [:]
+        var managedRuntimeStatus: [PathKey: Bool] = [:]
         /// By device folder: whether `power_state` is there.
-        var hasPowerState: [String: Bool] = [:]
+        var hasPowerState: [PathKey: Bool] = [:]
         /// By file: the text of `vendor` and `model` files read.
-        var strings: [String: String?] = [:]
+        var strings: [PathKey: String?] = [:]
         init() {}
 
         func string(_ root: SysfsRoot, _ file: String) -> String? {
-            if let known = strings[file] { return known }
+            let key = PathKey(file)
+            if let known = strings[key] { return known }
             let v = root.value(file, Parse.string).value
-            strings[file] = .some(v)
+            strings[key] = .some(v)
             return v
         }
 
         /// Whether `folder/power/runtime_status` is managed, remembered as `key`'s answer (the
         /// device folder a `device` link names, or the folder itself).
         func runtimeStatusIsManaged(_ root: SysfsRoot, _ folder: String, key: String) -> Bool {
+            let key = PathKey(key)
             if let known = managedRuntimeStatus[key] { return known }
             let m = DeviceLocator.managedRuntimeStatus(root, "\(folder)/power/runtime_status")
             managedRuntimeStatus[key] = m
@@ -35,6 +38,7 @@ enum DeviceLocator {
 
         /// Whether `folder/power_state` is there, remembered as `key`'s answer.
         func hasPowerState(_ root: SysfsRoot, _ folder: String, key: String) -> Bool {
+            let key = PathKey(key)
             if let known = hasPowerState[key] { return known }
             let e = root.exists("\(folder)/power_state")
             hasPowerState[key] = e

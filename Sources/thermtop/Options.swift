@@ -124,8 +124,22 @@ struct SourceChoice: Equatable {
     /// D-Bus is left out when --ppd-state names the file to read. `config` is the one the
     /// command runs with (its read deadline bounds the first D-Bus read).
     func makeWakeSources(config: ThermalConfig) -> LinuxWakeSources? {
-        guard !simulate, LinuxWakeSources.apply(toRoot: sysfsRoot ?? "/sys") else { return nil }
+        guard hasWakeSources else { return nil }
         return LinuxWakeSources(config: config, powerProfiles: ppdState == nil)
+    }
+
+    /// Whether the options get event sources (see `makeWakeSources`).
+    var hasWakeSources: Bool { !simulate && LinuxWakeSources.apply(toRoot: sysfsRoot ?? "/sys") }
+
+    /// `makeWakeSources` in two steps, for a caller that needs the D-Bus source before the
+    /// others: this one first (nil when there is none to make)…
+    func makePowerProfiles(config: ThermalConfig) -> PowerProfilesSource? {
+        hasWakeSources && ppdState == nil ? LinuxWakeSources.powerProfiles(config: config) : nil
+    }
+
+    /// …then the whole set with it.
+    func makeWakeSources(powerProfiles: PowerProfilesSource?) -> LinuxWakeSources? {
+        hasWakeSources ? LinuxWakeSources(powerProfiles: powerProfiles) : nil
     }
 }
 

@@ -95,10 +95,15 @@ struct StatusRun: Equatable {
             // The same engine the dashboard and the library run: its first reading (discovery and
             // one sample, each read bounded by the read deadline) is the report. Not started, so
             // this thread is the one that makes and reads the event sources.
+            // The D-Bus source first (the sysfs source reads the profile through it); the
+            // kernel's sources, which the report only lists, are opened while the first reading
+            // is made on its reading thread.
             let thermal = cfg.applied()
-            let wake = source.makeWakeSources(config: thermal)
-            let hub = ThermalStatusHub(source: source.makeSource(powerProfiles: wake?.powerProfiles),
-                                       clock: SystemClock(), config: thermal, overrides: source.overrides)
+            let powerProfiles = source.makePowerProfiles(config: thermal)
+            var wake: LinuxWakeSources?
+            let hub = ThermalStatusHub(source: source.makeSource(powerProfiles: powerProfiles),
+                                       clock: SystemClock(), config: thermal, overrides: source.overrides,
+                                       whileReading: { wake = source.makeWakeSources(powerProfiles: powerProfiles) })
             var live = hub.current
             live.eventSources = wake?.states ?? []
             status = live

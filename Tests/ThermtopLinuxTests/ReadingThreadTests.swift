@@ -281,3 +281,37 @@ struct ReadingThreadTests {
         #expect(hub.current.snapshot.allIssues.contains { $0.file == "class/thermal/thermal_zone1/type" && $0.reason == .timedOut })
     }
 }
+
+/// A source whose first sample waits for a signal from the hub's caller.
+private final class WaitingSource: ThermalSensorSource, @unchecked Sendable {
+    let label = "waiting"
+    let isSimulated = false
+    var readsCanBlock: Bool { true }
+    let signalled = Mutex(false)
+    let sawSignal = Mutex<Bool?>(nil)
+    func sample(at time: Double) -> ThermalSnapshot {
+        let until = monotonicSeconds() + 2
+        while !signalled.withLock({ $0 }) && monotonicSeconds() < until { usleep(1000) }
+        sawSignal.withLock { $0 = signalled.withLock { $0 } }
+        return ThermalSnapshot(time: time)
+    }
+    func rediscover() {}
+}
+
+@Suite("The hub's first reading and its caller")
+struct FirstReadingTests {
+    @Test("whileReading runs on the caller's thread while the first reading is made on a reading thread, and before the hub returns")
+    func whileReadingOverlapsTheFirstReading() {
+        let source = WaitingSource()
+        let caller = pthread_self()
+        var ranOn: pthread_t?
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), whileReading: {
+            ranOn = pthread_self()
+            source.signalled.withLock { $0 = true }
+        })
+        // The source's sample waited for the signal: it was under way while whileReading ran.
+        #expect(source.sawSignal.withLock { $0 } == true)
+        #expect(ranOn.map { pthread_equal($0, caller) != 0 } == true)
+        #expect(hub.current.snapshot.zones.isEmpty)
+    }
+}

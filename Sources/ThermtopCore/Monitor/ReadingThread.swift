@@ -402,8 +402,16 @@ extension ReadingThread {
     /// A step asleep uninterruptibly gets no longer deadline here: the caller is waiting (a
     /// one-shot `status` must answer within its deadline), and the thread is new for this one
     /// call anyway, so retiring it costs nothing a long-lived sampler would keep paying for.
-    package static func run<T: Sendable>(name: String, deadline: Double, _ work: @escaping @Sendable () -> T) -> T {
-        if current != nil { return work() }
+    ///
+    /// `meanwhile` runs on the calling thread while the work is under way (on a new thread;
+    /// before it, when this thread is a reading thread): the caller's own preparations, made
+    /// in time it would otherwise spend waiting.
+    package static func run<T: Sendable>(name: String, deadline: Double, meanwhile: () -> Void = {},
+                                         _ work: @escaping @Sendable () -> T) -> T {
+        if current != nil {
+            meanwhile()
+            return work()
+        }
         let result = Handoff<T>()
         @Sendable func launch() {
             ReadingThread(name: name, deadline: deadline, uninterruptibleDeadline: deadline) { _ in
@@ -415,7 +423,9 @@ extension ReadingThread {
         // half a deadline before any read can be due. One thread fewer to make per one-shot.
         ReadWatchdog.shared.deferStart()
         launch()
-        if let value = result.take(until: monotonicSeconds() + max(0.001, deadline) / 2) {
+        let watchdogBy = monotonicSeconds() + max(0.001, deadline) / 2
+        meanwhile()
+        if let value = result.take(until: watchdogBy) {
             ReadWatchdog.shared.endDeferral(start: false)
             return value
         }

@@ -107,9 +107,13 @@ public final class ThermalStatusHub: Sendable {
     ///   - delay: seconds between samples once started.
     ///   - wakeSources: made on the sampler thread when it starts, given the source (with the
     ///     source lock held, so a source can be wired to them); their descriptors wake it.
+    ///   - whileReading: the caller's own work, run on its thread while the first reading is
+    ///     made on a reading thread (time it would otherwise only wait: `status` opens its
+    ///     event sources there).
     public init(source: any ThermalSensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
                 overrides: ThermalOverrides = .none, delay: Double = 1,
-                wakeSources: @escaping @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] = { _ in [] }) {
+                wakeSources: @escaping @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] = { _ in [] },
+                whileReading: () -> Void = {}) {
         box = SourceBox(source)
         self.clock = clock
         sourceLabel = source.label
@@ -126,7 +130,7 @@ public final class ThermalStatusHub: Sendable {
             lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []), overrides: overrides,
             sourceLabel: source.label, sourceIsSimulated: source.isSimulated)
         state = Mutex(HubState(current: placeholder, delay: max(0.05, delay), sampler: info))
-        takeSample(wokenBy: "start")
+        takeSample(wokenBy: "start", meanwhile: whileReading)
     }
 
     deinit {
@@ -472,9 +476,15 @@ public final class ThermalStatusHub: Sendable {
     }
 
     @discardableResult
-    private func takeSample(wokenBy: String) -> MonitorUpdate {
+    private func takeSample(wokenBy: String, meanwhile: () -> Void = {}) -> MonitorUpdate {
         let start = clock.now()
-        let (snap, reads) = onReadingThread { [self] in
+        // The local time (what a sensor that stops reading is labelled "since") is looked up
+        // while the source reads, off the path: the first lookup reads the time zone file.
+        var timeOfDay: Double?
+        let (snap, reads) = onReadingThread(meanwhile: {
+            meanwhile()
+            timeOfDay = clock.secondsSinceLocalMidnight()
+        }) { [self] in
             sourceLock.withLock { (box.source.sample(at: start), box.source.readStats) }
         }
         let elapsed = clock.now() - start
@@ -486,7 +496,6 @@ public final class ThermalStatusHub: Sendable {
             s.sampler.running = s.running
             return s.sampler
         }
-        let timeOfDay = clock.secondsSinceLocalMidnight()
         return model.withLock { m in
             let status = m.decide(snap, label: sourceLabel, simulated: sourceIsSimulated, timeOfDay: timeOfDay,
                                   sampler: info)
@@ -496,10 +505,13 @@ public final class ThermalStatusHub: Sendable {
 
     /// Source work on a reading thread when the source's reads can block: the sampler itself,
     /// or for `sample()`/`refresh()` without `start()` a thread the caller waits for.
-    private func onReadingThread<T: Sendable>(_ work: @escaping @Sendable () -> T) -> T {
-        guard box.source.readsCanBlock else { return work() }
+    private func onReadingThread<T: Sendable>(meanwhile: () -> Void = {}, _ work: @escaping @Sendable () -> T) -> T {
+        guard box.source.readsCanBlock else {
+            meanwhile()
+            return work()
+        }
         let deadline = model.withLock { $0.config.readDeadlineSeconds }
-        return ReadingThread.run(name: "thermtop-read", deadline: deadline, work)
+        return ReadingThread.run(name: "thermtop-read", deadline: deadline, meanwhile: meanwhile, work)
     }
 
     /// Publish the last status again with the sampler's current info (an event source came

@@ -12,8 +12,18 @@ public final class LinuxWakeSources {
     /// - Parameters:
     ///   - config: `readDeadlineSeconds` bounds the one D-Bus read that waits (at creation).
     ///   - powerProfiles: false leaves D-Bus out (when the user named a state.ini to read).
-    public init(config: ThermalConfig = ThermalConfig(), powerProfiles: Bool = true) {
-        let ppd = powerProfiles ? PowerProfilesSource(systemBusTimeout: config.readDeadlineSeconds) : nil
+    public convenience init(config: ThermalConfig = ThermalConfig(), powerProfiles: Bool = true) {
+        self.init(powerProfiles: powerProfiles ? Self.powerProfiles(config: config) : nil)
+    }
+
+    /// The D-Bus power-profiles source alone, made first when the sysfs source needs it before
+    /// the others exist (`status` opens the kernel's sources while its first reading is made).
+    package static func powerProfiles(config: ThermalConfig) -> PowerProfilesSource {
+        PowerProfilesSource(systemBusTimeout: config.readDeadlineSeconds)
+    }
+
+    /// The kernel's sources, with `powerProfiles` (made by `powerProfiles(config:)`) if any.
+    package init(powerProfiles ppd: PowerProfilesSource?) {
         self.powerProfiles = ppd
         all = [UeventSource(), ThermalNetlinkSource()] + (ppd.map { [$0] } ?? [])
     }
