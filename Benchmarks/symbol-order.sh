@@ -26,6 +26,17 @@
 # non-unique name cost +0.15 MB). Tried and dropped: leaving out functions that sit in a large,
 # mostly cold input section (+0.15 MB).
 #
+# Then the data: the same runs under valgrind's lackey (every load and store) give the writable
+# data each touches; the link map of the build says which input section each byte is in (lld
+# moves sections: the runtime's and glibc's are per variable or small, our modules' and the
+# Swift libraries' one .bss/.data per object plus one per COMDAT piece). The touched sections
+# follow the code in the file, in the same three blocks, written ones first (a written page is
+# a fault each; pages only read come 16 at a time), the large sparsely touched ones last.
+# With .bss placed in .data (Linker/private-text.ld): `status --json` 224 -> 193 page faults.
+# Profiles vary with timing under valgrind (whether the read watchdog had work): two runs' code
+# orders differed by 16 functions and by 0.25 MB of the dashboard's peak RSS. After
+# regenerating, measure (Benchmarks/peer-cost.sh) and keep the better order.
+#
 # An order file that is out of date only costs locality (lld ignores names it does not find).
 # After regenerating, relink: SwiftPM does not track the file (remove the built binary first).
 set -euo pipefail
