@@ -86,7 +86,9 @@ let package = Package(
             //   targets cannot carry unsafe flags (packages that depend on them would refuse
             //   them), so the install line gives the flag to every module on the command line
             //   (README "Try it"). The compiler's private functions, which no order file can name,
-            //   go right before them (Linker/private-text.ld).
+            //   go right before them (Linker/private-text.ld). The same file then orders the data
+            //   sections the runs touch (written first), and the script puts .bss into .data, so
+            //   a page read comes with its neighbours instead of costing a fault of its own.
             // - No --export-dynamic (the Swift driver adds it): nothing looks thermtop's own
             //   symbols up at run time.
             // (The Swift runtime is linked in with `--static-swift-stdlib` on the command line:
