@@ -2,18 +2,31 @@
 /// headline CPU temperature of each package, which channels fold under it, which sensors
 /// mirror another one and which are known dummies. Pure: the same sensors give the same result.
 package enum SensorCatalog {
-    /// Chips and zone types, normalised (lowercase, `-` → `_`), by group.
-    static let cpuNames: Set<String> = [
-        "coretemp", "k10temp", "zenpower", "k8temp", "via_cputemp", "x86_pkg_temp", "cpu_thermal", "tcpu",
-        "b0d4", "soc_thermal", "cpu",
-    ]
-    static let gpuNames: Set<String> = ["amdgpu", "radeon", "nouveau", "i915", "xe", "gpu_thermal", "nvidia"]
-    static let diskNames: Set<String> = ["nvme", "drivetemp"]
-    static let boardNames: Set<String> = [
-        "acpitz", "thinkpad", "dell_smm", "asus", "asus_ec_sensors", "asus_wmi_sensors", "tskn", "tmem",
-        "tamb", "tchg", "sen1", "sen2", "sen3", "sen4", "sen5", "pch_skylake", "pch_cannonlake", "pch_cometlake",
-        "pch_tigerlake", "pch_alderlake", "int3400_thermal", "int3400 thermal", "gigabyte_wmi", "hp_wmi",
-    ]
+    /// Chips and zone types, normalised (lowercase, `-` → `_`), by group. Tested by `switch`
+    /// (names this short are compared inline): a `Set<String>` was built (every member hashed)
+    /// on first use in each process, and hashed the name again for each lookup.
+    package static func isCPUName(_ n: String) -> Bool {
+        switch n {
+        case "coretemp", "k10temp", "zenpower", "k8temp", "via_cputemp", "x86_pkg_temp", "cpu_thermal", "tcpu",
+             "b0d4", "soc_thermal", "cpu": true
+        default: false
+        }
+    }
+    package static func isGPUName(_ n: String) -> Bool {
+        switch n {
+        case "amdgpu", "radeon", "nouveau", "i915", "xe", "gpu_thermal", "nvidia": true
+        default: false
+        }
+    }
+    package static func isDiskName(_ n: String) -> Bool { n == "nvme" || n == "drivetemp" }
+    package static func isBoardName(_ n: String) -> Bool {
+        switch n {
+        case "acpitz", "thinkpad", "dell_smm", "asus", "asus_ec_sensors", "asus_wmi_sensors", "tskn", "tmem",
+             "tamb", "tchg", "sen1", "sen2", "sen3", "sen4", "sen5", "pch_skylake", "pch_cannonlake", "pch_cometlake",
+             "pch_tigerlake", "pch_alderlake", "int3400_thermal", "int3400 thermal", "gigabyte_wmi", "hp_wmi": true
+        default: false
+        }
+    }
     static let boardPrefixes = ["pch_", "nct", "it87", "it86", "f71", "w83", "sch5", "lm75", "lm85", "acpi", "int340"]
     static let wifiPrefixes = ["iwlwifi", "ath", "mt76", "mt79", "mt7921", "brcmfmac", "rtw", "wil6210"]
 
@@ -44,12 +57,12 @@ package enum SensorCatalog {
     /// `group(of:)` given `n`, the sensor's `normalised(chip ?? name)`.
     static func group(of s: TemperatureSensor, name n: String) -> SensorGroup {
         if s.kind == .battery { return .battery }
-        if cpuNames.contains(n) || isARMCPUZone(n) { return .cpu }
-        if gpuNames.contains(n) || (n.hasPrefix("gpu") && n.hasSuffix("_thermal")) { return .gpu }
-        if diskNames.contains(n) { return .disk }
+        if isCPUName(n) || isARMCPUZone(n) { return .cpu }
+        if isGPUName(n) || (n.hasPrefix("gpu") && n.hasSuffix("_thermal")) { return .gpu }
+        if isDiskName(n) { return .disk }
         if wifiPrefixes.contains(where: n.hasPrefix) || n.hasSubstring("wifi") || n.hasSubstring("wlan") { return .wifi }
         if n.hasPrefix("bat") || n.hasSubstring("battery") || n == "sbs" { return .battery }
-        if boardNames.contains(n) || boardPrefixes.contains(where: n.hasPrefix) { return .board }
+        if isBoardName(n) || boardPrefixes.contains(where: n.hasPrefix) { return .board }
         return .other
     }
 

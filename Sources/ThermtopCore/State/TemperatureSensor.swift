@@ -89,15 +89,26 @@ public struct ThermalSensor: Sendable, Equatable, Identifiable {
 
 extension TemperatureSensor {
     public init(zone: ThermalZone) {
-        let usable = zone.trips.filter(\.isUsable)
+        // The usable trips sorted out in one pass (four `filter`s built three arrays a zone):
+        // passive ones in order, then sorted by temperature; the first coolest hot and critical
+        // trip, which `min(by:)` picks.
+        var passive: [TripPoint] = []
+        var hot: TripPoint?, critical: TripPoint?
+        for t in zone.trips where t.isUsable {
+            switch t.kind {
+            case .passive?: passive.append(t)
+            case .hot?: if hot.map({ t.celsius! < $0.celsius! }) ?? true { hot = t }
+            case .critical?: if critical.map({ t.celsius! < $0.celsius! }) ?? true { critical = t }
+            default: break
+            }
+        }
+        passive.sort { $0.celsius! < $1.celsius! }
         let name = zone.type ?? zone.id
         self.init(
             id: zone.stableID ?? zone.id, name: name, kind: .zone, celsius: zone.celsius,
             issue: zone.asleep.map { ReadingIssue(file: "class/thermal/\(zone.id)/device", reason: .deviceAsleep, detail: $0) }
                 ?? (zone.celsius == nil ? zone.issues.first(forFile: "temp") : nil),
-            passiveTrips: usable.filter { $0.kind == .passive }.sorted { $0.celsius! < $1.celsius! },
-            hotTrip: usable.filter { $0.kind == .hot }.min { $0.celsius! < $1.celsius! },
-            criticalTrip: usable.filter { $0.kind == .critical }.min { $0.celsius! < $1.celsius! },
+            passiveTrips: passive, hotTrip: hot, criticalTrip: critical,
             isBattery: name.lowercased().hasSubstring("bat"),
             location: zone.id, chip: zone.type, deviceInfo: zone.deviceInfo
         )

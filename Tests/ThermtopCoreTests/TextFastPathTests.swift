@@ -1,0 +1,165 @@
+import Testing
+import ThermtopCore
+
+/// The byte-level builders of the status path (`TextBytes`, the catalog's name tests, the
+/// one-pass trip sorting) against the rules they replaced: String interpolation, `Set`
+/// lookups and `filter`/`sorted`/`min`, on inputs chosen to break a byte-level shortcut.
+@Suite("Text and catalog fast paths match the rules they replaced")
+struct TextFastPathTests {
+    /// Names that are not plain ASCII, empty, long enough to outgrow `TextBytes`'s 256 stack
+    /// bytes (and its first heap size), or start with a combining mark.
+    static let names = [
+        "acpitz", "", "CPU ☃ naïve", "\u{301}e", "x86_pkg_temp", String(repeating: "long-name ", count: 30),
+        String(repeating: "ß", count: 400), "tab\there", "CR\r\nLF",
+    ]
+
+    @Test("TextBytes writes what interpolation prints", arguments: names)
+    func textBytes(_ name: String) {
+        for n in [0, 7, -1, 42_000, Int.max, Int.min] {
+            for d in [91.0, -5.04, 99.96, -0.04, 1_234_567.89] {
+                let built = TextBytes.make { t in
+                    t.text(name); t.literal(" ≥ "); t.int(n); t.literal(", "); t.degrees(d); t.text(name)
+                }
+                #expect(built == "\(name) ≥ \(n), \(formatDegrees(d))\(name)")
+                #expect(built.utf8.elementsEqual("\(name) ≥ \(n), \(formatDegrees(d))\(name)".utf8))
+            }
+        }
+        #expect(TextBytes.make { _ in } == "")
+    }
+
+    /// `ThermalThreshold.label` as it was interpolated.
+    static func oldLabel(_ t: ThermalThreshold) -> String {
+        t.isDirect ? "\(t.rule) \(formatDegrees(t.celsius))" : "\(formatDegrees(t.celsius)) (\(t.rule))"
+    }
+
+    @Test("derived threshold rules and labels read as interpolated", arguments: [-40.0, 0, 52.55, 103, 1e6])
+    func derivedRules(_ c: Double) {
+        #expect(SensorThresholds.degreesRule("critical trip ", c, " − ", 15)
+                == "critical trip \(formatDegrees(c)) − \(formatDegrees(15))")
+        #expect(SensorThresholds.degreesRule("serious ", c, " + ", 9.95) == "serious \(formatDegrees(c)) + \(formatDegrees(9.95))")
+        for direct in [true, false] {
+            for rule in TextFastPathTests.names {
+                let t = ThermalThreshold(celsius: c, hysteresis: 2, rule: rule, isDirect: direct)
+                #expect(t.label == Self.oldLabel(t))
+            }
+        }
+        // Every branch of `derive` that builds a rule from degrees.
+        let sensors = [
+            ThermalSensor(id: "a", name: "a", kind: .zone, celsius: 50,
+                          criticalTrip: TripPoint(index: 0, kind: .critical, celsius: c + 200)),
+            ThermalSensor(id: "b", name: "b", kind: .hwmon, celsius: 50, crit: c + 200),
+            ThermalSensor(id: "c", name: "c", kind: .hwmon, celsius: 50, emergency: c + 200),
+            ThermalSensor(id: "d", name: "d", kind: .hwmon, celsius: 50, max: c + 200),
+        ]
+        let cfg = ThermalConfig()
+        for s in sensors {
+            let th = SensorThresholds.derive(for: s, config: cfg)
+            let serious = th.serious.celsius
+            #expect(th.fair.rule == "serious \(formatDegrees(serious)) − \(formatDegrees(cfg.fairBelowSerious))")
+            if let ct = s.criticalTrip?.celsius {
+                #expect(th.serious.rule == "critical trip \(formatDegrees(ct)) − \(formatDegrees(cfg.seriousBelowCriticalTrip))")
+                #expect(th.critical.rule == "critical trip \(formatDegrees(ct)) − \(formatDegrees(cfg.criticalBelowCriticalTrip))")
+            } else if let l = s.crit ?? s.emergency {
+                let which = s.crit != nil ? "hwmon crit" : "hwmon emergency"
+                #expect(th.serious.rule == "\(which) \(formatDegrees(l)) − \(formatDegrees(cfg.seriousBelowCriticalTrip))")
+            } else {
+                #expect(th.critical.rule == "serious \(formatDegrees(serious)) + \(formatDegrees(cfg.criticalAboveSerious))")
+            }
+        }
+    }
+
+    @Test("a sensor's reason reads as interpolated (nominal, reached, held)", arguments: names)
+    func sensorReasons(_ name: String) {
+        let hot = TripPoint(index: 1, kind: .hot, celsius: 100, hysteresis: 2)
+        let passive = TripPoint(index: 0, kind: .passive, celsius: 90)
+        let cfg = ThermalConfig()
+        for (t, previous) in [(30.0, ThermalState.nominal), (95, .nominal), (101, .nominal), (99, .critical), (85.5, .serious)] {
+            let s = ThermalSensor(id: "z", name: name, kind: .zone, celsius: t, passiveTrips: [passive], hotTrip: hot)
+            let a = ThermalClassifier.assess(sensor: s, config: cfg, previous: previous)
+            let th = a.thresholds
+            let old: String
+            if a.level == .nominal {
+                old = "nominal: \(name) \(formatDegrees(t)) < fair \(formatDegrees(th.fair.celsius))"
+            } else {
+                let thr = th[a.level]!
+                old = a.heldByHysteresis
+                    ? "\(a.level): \(name) \(formatDegrees(t)) held until below \(formatDegrees(thr.clearsBelow)) (\(Self.oldLabel(thr)))"
+                    : "\(a.level): \(name) \(formatDegrees(t)) ≥ \(Self.oldLabel(thr)) (clears below \(formatDegrees(thr.clearsBelow)))"
+            }
+            #expect(a.reason == old)
+        }
+        #expect(ThermalClassifier.assess(sensor: ThermalSensor(id: "z", name: name, kind: .zone, celsius: 95, passiveTrips: [passive], hotTrip: hot),
+                                         config: cfg, previous: .critical).heldByHysteresis == false)
+    }
+
+    @Test("a cooling device's reason reads as interpolated", arguments: names)
+    func coolingReasons(_ type: String) {
+        for (cur, max) in [(-1, 10), (0, 10), (3, 10), (7, 10), (10, 10), (2, 3), (5, 1000)] {
+            let d = CoolingDevice(id: "cooling_device0", type: type.isEmpty ? nil : type, currentState: cur, maxState: max)
+            let a = ThermalClassifier.assess(cooling: d, config: ThermalConfig())
+            let shown = type.isEmpty ? "cooling_device0" : type
+            if a.level == .nominal {
+                #expect(a.reason == "\(shown) at \(Swift.max(cur, 0))/\(max)")
+            } else {
+                let head = "\(a.level): cooling device \(shown) at state \(cur)/\(max) (≥ "
+                let tail = ", \(a.kind.rawValue) ratio)"
+                #expect(a.reason.hasPrefix(head) && a.reason.hasSuffix(tail))
+                let needed = a.reason.dropFirst(head.count).dropLast(tail.count)
+                #expect(Int(needed).map { "\($0)" == needed } ?? false)
+            }
+        }
+    }
+
+    /// The name sets the catalog tested by `Set.contains` before.
+    static let cpuNames: Set<String> = [
+        "coretemp", "k10temp", "zenpower", "k8temp", "via_cputemp", "x86_pkg_temp", "cpu_thermal", "tcpu",
+        "b0d4", "soc_thermal", "cpu",
+    ]
+    static let gpuNames: Set<String> = ["amdgpu", "radeon", "nouveau", "i915", "xe", "gpu_thermal", "nvidia"]
+    static let diskNames: Set<String> = ["nvme", "drivetemp"]
+    static let boardNames: Set<String> = [
+        "acpitz", "thinkpad", "dell_smm", "asus", "asus_ec_sensors", "asus_wmi_sensors", "tskn", "tmem",
+        "tamb", "tchg", "sen1", "sen2", "sen3", "sen4", "sen5", "pch_skylake", "pch_cannonlake", "pch_cometlake",
+        "pch_tigerlake", "pch_alderlake", "int3400_thermal", "int3400 thermal", "gigabyte_wmi", "hp_wmi",
+    ]
+
+    @Test("the catalog's name tests answer as the sets did")
+    func catalogNames() {
+        let all = Self.cpuNames.union(Self.gpuNames).union(Self.diskNames).union(Self.boardNames)
+        var probes = Array(all)
+        for n in all {
+            probes += [n + "_", String(n.dropLast()), n.uppercased(), " " + n, n + "\u{301}", n + "\0"]
+        }
+        probes += ["", "cpu0_thermal", "CPU", "nvme0", "iwlwifi_1", "int3400-thermal", "ｃｐｕ"]
+        for n in probes {
+            #expect(SensorCatalog.isCPUName(n) == Self.cpuNames.contains(n), "\(n)")
+            #expect(SensorCatalog.isGPUName(n) == Self.gpuNames.contains(n), "\(n)")
+            #expect(SensorCatalog.isDiskName(n) == Self.diskNames.contains(n), "\(n)")
+            #expect(SensorCatalog.isBoardName(n) == Self.boardNames.contains(n), "\(n)")
+        }
+    }
+
+    @Test("a zone's trips are sorted out as filter, sorted and min did")
+    func zoneTrips() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let kinds: [TripKind?] = [.active, .passive, .hot, .critical, nil]
+        let temps: [Double?] = [nil, -273, 0, 45, 90, 90, 95, 100, 105, 1000]
+        for _ in 0..<500 {
+            var trips: [TripPoint] = []
+            for i in 0..<next(8) {
+                trips.append(TripPoint(index: i, kind: kinds[next(kinds.count)], celsius: temps[next(temps.count)],
+                                       hysteresis: Double(next(4)),
+                                       ignored: next(6) == 0 ? ReadingIssue(file: "trip_point_\(i)_temp", reason: .implausible) : nil))
+            }
+            let s = ThermalSensor(zone: ThermalZone(id: "thermal_zone0", type: "acpitz", celsius: 50, trips: trips))
+            let usable = trips.filter(\.isUsable)
+            #expect(s.passiveTrips == usable.filter { $0.kind == .passive }.sorted { $0.celsius! < $1.celsius! })
+            #expect(s.hotTrip == usable.filter { $0.kind == .hot }.min { $0.celsius! < $1.celsius! })
+            #expect(s.criticalTrip == usable.filter { $0.kind == .critical }.min { $0.celsius! < $1.celsius! })
+        }
+    }
+}
