@@ -163,3 +163,46 @@ struct TextFastPathTests {
         }
     }
 }
+
+/// `SysfsValue.integer`'s byte-level parse and `isSentinel` against `Int64(trimmed(raw))` and
+/// the sentinel set they replaced.
+@Suite("Sysfs integers and sentinels match the rules they replaced")
+struct SysfsFastPathTests {
+    static func old(_ raw: String) -> Reading<Int64> {
+        let text = SysfsValue.trimmed(raw)
+        if text.isEmpty { return .unknown(ReadingIssue(file: "f", reason: .empty)) }
+        guard let n = Int64(text) else {
+            return .unknown(ReadingIssue(file: "f", reason: .notANumber, detail: String(text.prefix(24))))
+        }
+        return .value(n)
+    }
+
+    @Test("integers parse as Int64(trimmed(raw)) did")
+    func integers() {
+        var inputs = ["", "\n", " ", "0", "-0", "+0", "+", "-", "+-1", "--1", "1-", "42\n", " 42\n", "\t42 \r\n\0",
+                      "42 43", "0042", "-273150\n", "9223372036854775807", "9223372036854775808",
+                      "-9223372036854775808", "-9223372036854775809", "99999999999999999999", "١٢", "４２", "12a",
+                      "0x10", "1e3", "1.5", " +7", "\r42", "\u{0}42", "42\u{301}", "−5", "²"]
+        inputs += inputs.map { $0 + "\n" }
+        for raw in inputs {
+            #expect(SysfsValue.integer(raw, file: "f") == Self.old(raw), "\(raw.debugDescription)")
+        }
+        var seed: UInt64 = 12345
+        for _ in 0..<2000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let v = Int64(bitPattern: seed) >> Int64(seed % 64)
+            for raw in ["\(v)", "\(v)\n", "+\(v)", " \(v) "] {
+                #expect(SysfsValue.integer(raw, file: "f") == Self.old(raw), "\(raw.debugDescription)")
+            }
+        }
+    }
+
+    @Test("sentinels are the values the set held")
+    func sentinels() {
+        let old: Set<Int64> = [-273_150, -273_250, -274_000, -32_768_000, 65_261_850, 65_535_000, 127_000_000]
+        for v in old { #expect(SysfsValue.isSentinel(v)) }
+        for v: Int64 in [0, -273_149, -273_151, 65_535_001, 127_000_001, .min, .max, 1, -1] {
+            #expect(SysfsValue.isSentinel(v) == old.contains(v))
+        }
+    }
+}
