@@ -206,3 +206,67 @@ struct SysfsFastPathTests {
         }
     }
 }
+
+/// Stable ids and names: `SensorIDs.make` and `disambiguate`, the class-folder test, and the
+/// catalog's two ways of finding equal display names, against the rules they replaced.
+@Suite("Sensor ids and names match the rules they replaced")
+struct SensorIDFastPathTests {
+    static func oldDisambiguate(_ ids: [String]) -> [String] {
+        var seen: [String: Int] = [:]
+        return ids.map { id in
+            let n = (seen[id] ?? 0) + 1
+            seen[id] = n
+            return n == 1 ? id : "\(id)#\(n)"
+        }
+    }
+
+    @Test("ids are made and told apart as before (few ids compared in place, many counted)")
+    func ids() {
+        for key in ["pci-0000:00:18.3", "", "platform-é\u{301}"] {
+            for channel in TextFastPathTests.names {
+                #expect(SensorIDs.make(device: DeviceInfo(key: key), middle: "hwmon", channel: channel)
+                        == "\(key)/hwmon/\(channel)")
+            }
+        }
+        #expect(SensorIDs.make(device: nil, middle: "thermal", channel: "acpitz") == "unlinked/thermal/acpitz")
+        // Canonically equal spellings are the same id to a dictionary; they must be to the scan.
+        let base = ["a", "b", "a", "é", "e\u{301}", "a", "", "", "x#2", "x", "x"]
+        for count in [0, 1, 5, 11, 32, 33, 100] {
+            let ids = (0..<count).map { base[($0 * 7) % base.count] }
+            #expect(SensorIDs.disambiguate(ids) == Self.oldDisambiguate(ids))
+        }
+    }
+
+    @Test("class folders are the ones the set held")
+    func classFolders() {
+        let old: Set<String> = [
+            "hwmon", "thermal", "nvme", "drm", "power_supply", "ieee80211", "net", "block", "input",
+            "scsi_disk", "scsi_device", "scsi_generic", "bsg", "nvme-generic",
+        ]
+        for n in old.union(["", "hwmon0", "Hwmon", "nvme_generic", "power-supply", "thermal\u{301}"]) {
+            #expect(DeviceInfo.isClassFolder(n) == old.contains(n), "\(n)")
+        }
+    }
+
+    /// Disks with equal names (same model, slots distinct or not), then enough other sensors to
+    /// push the catalog from comparing names in place (≤ 32 sensors) to a dictionary.
+    @Test("equal display names are tagged the same by both ways of finding them")
+    func equalNames() {
+        func disk(_ n: Int, model: String, slot: String?) -> ThermalSensor {
+            ThermalSensor(id: "d\(n)", name: "nvme", kind: .hwmon, celsius: 40, chip: "nvme", label: "Composite",
+                          deviceInfo: DeviceInfo(key: "pci-\(n)", pciSlot: slot, model: model))
+        }
+        let disks = [
+            disk(0, model: "SSD 980", slot: "0000:01:00.0"), disk(1, model: "SSD 980", slot: "0000:02:00.0"),
+            disk(2, model: "X", slot: nil), disk(3, model: "X", slot: "0000:04:00.0"), disk(4, model: "X", slot: nil),
+            disk(5, model: "é", slot: nil), disk(6, model: "e\u{301}", slot: nil), disk(7, model: "Solo", slot: nil),
+        ]
+        let few = SensorCatalog.annotate(disks).map(\.displayName)
+        let others = (0..<40).map { ThermalSensor(id: "o\($0)", name: "other\($0)", kind: .hwmon, celsius: 30) }
+        let many = SensorCatalog.annotate(disks + others).map(\.displayName)
+        #expect(few == Array(many.prefix(disks.count)))
+        #expect(few.contains("NVMe SSD 980 (Composite) [01:00.0]") && few.contains("NVMe X (Composite) [#3]"))
+        // é and e + U+0301 are equal names (as String compares them), not told apart by bytes.
+        #expect(few[5] == "NVMe é (Composite) [#1]" && few[6] == "NVMe e\u{301} (Composite) [#2]")
+    }
+}

@@ -49,7 +49,7 @@ public struct ThermalDeviceInfo: Sendable, Equatable, Hashable {
     public static func key(forDevicePath path: String) -> (key: String, pciSlot: String?) {
         var comps = pathComponents(path)
         if comps.first == "devices" { comps.removeFirst() } else { return ("unlinked", nil) }
-        while comps.count >= 2, classFolders.contains(comps[comps.count - 2]) { comps.removeLast(2) }
+        while comps.count >= 2, isClassFolder(comps[comps.count - 2]) { comps.removeLast(2) }
         guard let first = comps.first else { return ("virtual", nil) }
         if first == "virtual" { return ("virtual", nil) }
         let leaf = comps.last!
@@ -91,11 +91,15 @@ public struct ThermalDeviceInfo: Sendable, Equatable, Hashable {
         return ascii ?? path.split(separator: "/").map(String.init)
     }
 
-    /// Class folders under a device whose children are numbered in probe order.
-    static let classFolders: Set<String> = [
-        "hwmon", "thermal", "nvme", "drm", "power_supply", "ieee80211", "net", "block", "input",
-        "scsi_disk", "scsi_device", "scsi_generic", "bsg", "nvme-generic",
-    ]
+    /// Class folders under a device whose children are numbered in probe order. A `switch`, not
+    /// a `Set<String>`: the set was built (every member hashed) on first use in each process.
+    package static func isClassFolder(_ name: String) -> Bool {
+        switch name {
+        case "hwmon", "thermal", "nvme", "drm", "power_supply", "ieee80211", "net", "block", "input",
+             "scsi_disk", "scsi_device", "scsi_generic", "bsg", "nvme-generic": true
+        default: false
+        }
+    }
 
     /// `0000:00:18.3` (domain:bus:device.function, hex).
     public static func isPCIAddress(_ s: String) -> Bool {
@@ -124,11 +128,26 @@ package enum SensorIDs {
     /// `<device key>/<middle>/<channel>`; a `/` inside a label is kept (labels never carry one
     /// in practice, and ids are opaque strings).
     public static func make(device: DeviceInfo?, middle: String, channel: String) -> String {
-        "\(device?.key ?? DeviceInfo.unlinked.key)/\(middle)/\(channel)"
+        // Written as bytes: interpolating the three parts cost ~2 k instructions an id.
+        TextBytes.make { t in
+            t.text(device?.key ?? DeviceInfo.unlinked.key); t.literal("/"); t.text(middle); t.literal("/"); t.text(channel)
+        }
     }
 
     /// Makes ids unique in order: the second `x` becomes `x#2`, the third `x#3`.
     public static func disambiguate(_ ids: [String]) -> [String] {
+        // A few ids (one class's sensors, as a machine has them): each compared with those
+        // before it, which hashes nothing (~450 instructions a lookup of an id this long, and a
+        // dictionary per call); many: counted in a dictionary, which does not grow as the square.
+        if ids.count <= 32 {
+            var out = ids
+            for i in ids.indices {
+                var n = 1
+                for j in 0..<i where ids[j] == ids[i] { n += 1 }
+                if n > 1 { out[i] = "\(ids[i])#\(n)" }
+            }
+            return out
+        }
         var seen = [String: Int](minimumCapacity: ids.count)
         return ids.map { id in
             let n = (seen[id] ?? 0) + 1

@@ -187,19 +187,26 @@ package enum SensorCatalog {
             let raw = s.name
             switch s.group {
             case .cpu:
-                var prefix = "CPU"
                 let pkgIndex: Int? = {
                     if s.isHeadline { return cpuHeads.firstIndex(of: i) }
                     if let m = s.memberOf { return cpuHeads.firstIndex { out[$0].id == m } }
                     return nil
                 }()
-                if cpuHeads.count > 1, let n = pkgIndex { prefix += " \(n)" }
-                if s.isHeadline || s.mirrorOf != nil {
-                    out[i].displayName = "\(prefix) (\(raw))"
-                } else if s.memberOf != nil {
-                    out[i].displayName = "\(prefix) \(s.label ?? raw) (\(s.chip ?? raw))"
-                } else {
-                    out[i].displayName = "CPU (\(raw))"
+                let number = cpuHeads.count > 1 ? pkgIndex : nil
+                // `CPU[ n] (<raw>)`, `CPU[ n] <label> (<chip>)` or `CPU (<raw>)`, written as bytes.
+                out[i].displayName = TextBytes.make { t in
+                    if s.isHeadline || s.mirrorOf != nil || s.memberOf != nil {
+                        t.literal("CPU")
+                        if let number { t.literal(" "); t.int(number) }
+                        if s.isHeadline || s.mirrorOf != nil {
+                            t.literal(" ("); t.text(raw)
+                        } else {
+                            t.literal(" "); t.text(s.label ?? raw); t.literal(" ("); t.text(s.chip ?? raw)
+                        }
+                        t.literal(")")
+                    } else {
+                        t.literal("CPU ("); t.text(raw); t.literal(")")
+                    }
                 }
             case .gpu:
                 let who: String
@@ -208,28 +215,26 @@ package enum SensorCatalog {
                 } else {
                     who = "GPU" + (s.deviceInfo?.vendorName.map { " \($0)" } ?? "")
                 }
-                out[i].displayName = "\(who) (\(raw))"
+                out[i].displayName = named(who, raw)
             case .disk:
                 let kind = chips[i] == "nvme" ? "NVMe" : "Disk"
                 var who = kind
                 if let model = s.deviceInfo?.model, !model.isEmpty { who += " \(model)" }
                 else if Set(diskDevices).count > 1, let slot = s.deviceInfo?.pciSlot { who += " \(shortSlot(slot))" }
-                out[i].displayName = "\(who) (\(s.label ?? raw))"
+                out[i].displayName = named(who, s.label ?? raw)
             case .wifi:
-                out[i].displayName = "Wi-Fi (\(raw))"
+                out[i].displayName = named("Wi-Fi", raw)
             case .battery:
-                out[i].displayName = s.kind == .battery ? "Battery \(raw)" : "Battery (\(raw))"
+                out[i].displayName = s.kind == .battery ? "Battery \(raw)" : named("Battery", raw)
             case .board:
-                out[i].displayName = chips[i] == "acpitz" ? "ACPI (\(raw))" : "Board (\(raw))"
+                out[i].displayName = named(chips[i] == "acpitz" ? "ACPI" : "Board", raw)
             case .other:
                 out[i].displayName = raw
             }
         }
         // Names still equal after that (two identical NVMe models, captured trees without
         // device links): tell them apart by slot, else by order.
-        var byName = [String: [Int]](minimumCapacity: out.count)
-        for i in out.indices { byName[out[i].displayName, default: []].append(i) }
-        for (_, idx) in byName where idx.count > 1 {
+        func tag(_ idx: [Int]) {
             let slots = idx.map { out[$0].deviceInfo?.pciSlot }
             let distinct = Set(slots.compactMap { $0 }).count == idx.count
             for (n, i) in idx.enumerated() {
@@ -237,7 +242,25 @@ package enum SensorCatalog {
                 out[i].displayName += " [\(tag)]"
             }
         }
+        if out.count <= 32 {
+            // A few sensors (a machine's usual count): each name compared with those after it,
+            // which hashes nothing; the groups are the dictionary's, in another order, which
+            // does not matter (each group tags only its own members).
+            let names = out.map(\.displayName)
+            for i in names.indices where !names[..<i].contains(names[i]) && names[(i + 1)...].contains(names[i]) {
+                tag(names.indices.filter { $0 >= i && names[$0] == names[i] })
+            }
+        } else {
+            var byName = [String: [Int]](minimumCapacity: out.count)
+            for i in out.indices { byName[out[i].displayName, default: []].append(i) }
+            for (_, idx) in byName where idx.count > 1 { tag(idx) }
+        }
         return out
+    }
+
+    /// `<head> (<inner>)`, written as bytes.
+    private static func named(_ head: String, _ inner: String) -> String {
+        TextBytes.make { t in t.text(head); t.literal(" ("); t.text(inner); t.literal(")") }
     }
 
     static func packageNumber(_ label: String?) -> Int {
