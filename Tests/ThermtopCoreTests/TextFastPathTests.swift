@@ -27,6 +27,21 @@ struct TextFastPathTests {
         #expect(TextBytes.make { _ in } == "")
     }
 
+    @Test("an hwmon channel's id and name and an issue's why read as interpolated", arguments: names)
+    func readingTexts(_ text: String) {
+        for chip in [nil, "coretemp", text] {
+            for label in [nil, "Package id 0", text] {
+                let c = HwmonChannel(device: "hwmon\(text.utf8.count)", chip: chip, channel: text, label: label, celsius: 40)
+                #expect(c.id == "\(c.device)/\(c.channel)")
+                #expect(c.displayName == "\(chip ?? c.device) \(label ?? c.channel)")
+            }
+        }
+        for detail in [nil, "", "EIO", text] {
+            let i = ReadingIssue(file: "f", reason: .ioError, detail: detail)
+            if let detail, !detail.isEmpty { #expect(i.why == "\(i.reason.rawValue) \(detail)") } else { #expect(i.why == "io-error") }
+        }
+    }
+
     /// `ThermalThreshold.label` as it was interpolated.
     static func oldLabel(_ t: ThermalThreshold) -> String {
         t.isDirect ? "\(t.rule) \(formatDegrees(t.celsius))" : "\(formatDegrees(t.celsius)) (\(t.rule))"
