@@ -312,7 +312,10 @@ public enum ThermalClassifier {
         sensors.reserveCapacity(present.count + memory.lastSeen.count)
         var levels = [String: ThermalState](minimumCapacity: present.count + memory.lastSeen.count)
         var seen = Set<String>(minimumCapacity: present.count)
-        for s in present {
+        // By index: iterating copied each whole sensor out (`s` reads it in place where the
+        // compiler can).
+        for i in present.indices {
+            let s = present[i]
             seen.insert(s.id)
             var a = assess(sensor: s, config: config, previous: memory.levels[s.id] ?? .nominal)
             if s.celsius != nil {
@@ -357,7 +360,7 @@ public enum ThermalClassifier {
         }
         // Reserved: filled from empty on the first sample, it was rehashed at every doubling.
         memory.lastSeen.reserveCapacity(seen.count)
-        for a in sensors where seen.contains(a.sensor.id) { memory.lastSeen[a.sensor.id] = a }
+        for i in sensors.indices where seen.contains(sensors[i].sensor.id) { memory.lastSeen[sensors[i].sensor.id] = sensors[i] }
         memory.levels = levels
         let cooling = snapshot.coolingDevices.map { assess(cooling: $0, config: config) }
 
