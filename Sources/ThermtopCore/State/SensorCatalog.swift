@@ -51,12 +51,12 @@ package enum SensorCatalog {
 
     /// The group of a sensor from its chip name or zone type (and kind for batteries).
     public static func group(of s: TemperatureSensor) -> SensorGroup {
-        group(of: s, name: normalised(s.chip ?? s.name))
+        group(kind: s.kind, name: normalised(s.chip ?? s.name))
     }
 
-    /// `group(of:)` given `n`, the sensor's `normalised(chip ?? name)`.
-    static func group(of s: TemperatureSensor, name n: String) -> SensorGroup {
-        if s.kind == .battery { return .battery }
+    /// `group(of:)` given the sensor's kind and `n`, its `normalised(chip ?? name)`.
+    static func group(kind: TemperatureSensor.Kind, name n: String) -> SensorGroup {
+        if kind == .battery { return .battery }
         if isCPUName(n) || isARMCPUZone(n) { return .cpu }
         if isGPUName(n) || (n.hasPrefix("gpu") && n.hasSuffix("_thermal")) { return .gpu }
         if isDiskName(n) { return .disk }
@@ -74,7 +74,12 @@ package enum SensorCatalog {
 
     /// Known dummies: sensors whose value is a constant, not a measurement.
     public static func dummyReason(of s: TemperatureSensor) -> String? {
-        let n = (s.chip ?? s.name).lowercased()
+        dummyReason(chipOrName: s.chip ?? s.name)
+    }
+
+    /// `dummyReason(of:)` given the sensor's `chip ?? name`.
+    static func dummyReason(chipOrName: String) -> String? {
+        let n = chipOrName.lowercased()
         if n.hasPrefix("int3400") {
             return "INT3400 is Intel DPTF's policy device: its zone reports a fixed 20 °C, not a measurement"
         }
@@ -119,12 +124,13 @@ package enum SensorCatalog {
         names.reserveCapacity(out.count)
         chips.reserveCapacity(out.count)
         for i in out.indices {
-            let s = out[i]  // one copy, read by both calls below
-            let n = normalised(s.chip ?? s.name)
+            // Fields read in place (a `let s = out[i]` copied the whole sensor).
+            let chipOrName = out[i].chip ?? out[i].name
+            let n = normalised(chipOrName)
             names.append(n)
-            chips.append(s.chip == nil ? "" : n)
-            out[i].group = group(of: s, name: n)
-            out[i].dummyReason = dummyReason(of: s)
+            chips.append(out[i].chip == nil ? "" : n)
+            out[i].group = group(kind: out[i].kind, name: n)
+            out[i].dummyReason = dummyReason(chipOrName: chipOrName)
         }
 
         // x86_pkg_temp zone k and coretemp "Package id k" are the same die: fold the zone into
@@ -182,56 +188,15 @@ package enum SensorCatalog {
             default: break
             }
         }
+        // Computed from each sensor in place, then stored: a `let s = out[i]` in a loop that
+        // also wrote `out[i]` copied every whole sensor.
+        var shown: [String] = []
+        shown.reserveCapacity(out.count)
         for i in out.indices {
-            let s = out[i]
-            let raw = s.name
-            switch s.group {
-            case .cpu:
-                let pkgIndex: Int? = {
-                    if s.isHeadline { return cpuHeads.firstIndex(of: i) }
-                    if let m = s.memberOf { return cpuHeads.firstIndex { out[$0].id == m } }
-                    return nil
-                }()
-                let number = cpuHeads.count > 1 ? pkgIndex : nil
-                // `CPU[ n] (<raw>)`, `CPU[ n] <label> (<chip>)` or `CPU (<raw>)`, written as bytes.
-                out[i].displayName = TextBytes.make { t in
-                    if s.isHeadline || s.mirrorOf != nil || s.memberOf != nil {
-                        t.literal("CPU")
-                        if let number { t.literal(" "); t.int(number) }
-                        if s.isHeadline || s.mirrorOf != nil {
-                            t.literal(" ("); t.text(raw)
-                        } else {
-                            t.literal(" "); t.text(s.label ?? raw); t.literal(" ("); t.text(s.chip ?? raw)
-                        }
-                        t.literal(")")
-                    } else {
-                        t.literal("CPU ("); t.text(raw); t.literal(")")
-                    }
-                }
-            case .gpu:
-                let who: String
-                if gpuDevices.count > 1, let slot = s.deviceInfo?.pciSlot {
-                    who = "GPU \(s.deviceInfo?.vendorName.map { "\($0) " } ?? "")\(shortSlot(slot))"
-                } else {
-                    who = "GPU" + (s.deviceInfo?.vendorName.map { " \($0)" } ?? "")
-                }
-                out[i].displayName = named(who, raw)
-            case .disk:
-                let kind = chips[i] == "nvme" ? "NVMe" : "Disk"
-                var who = kind
-                if let model = s.deviceInfo?.model, !model.isEmpty { who += " \(model)" }
-                else if Set(diskDevices).count > 1, let slot = s.deviceInfo?.pciSlot { who += " \(shortSlot(slot))" }
-                out[i].displayName = named(who, s.label ?? raw)
-            case .wifi:
-                out[i].displayName = named("Wi-Fi", raw)
-            case .battery:
-                out[i].displayName = s.kind == .battery ? "Battery \(raw)" : named("Battery", raw)
-            case .board:
-                out[i].displayName = named(chips[i] == "acpitz" ? "ACPI" : "Board", raw)
-            case .other:
-                out[i].displayName = raw
-            }
+            shown.append(readableName(out[i], at: i, in: out, chip: chips[i], cpuHeads: cpuHeads,
+                                      gpuDevices: gpuDevices.count, diskDevices: diskDevices))
         }
+        for i in out.indices { out[i].displayName = shown[i] }
         // Names still equal after that (two identical NVMe models, captured trees without
         // device links): tell them apart by slot, else by order.
         func tag(_ idx: [Int]) {
@@ -256,6 +221,60 @@ package enum SensorCatalog {
             for (_, idx) in byName where idx.count > 1 { tag(idx) }
         }
         return out
+    }
+
+    /// The readable name of `s`, which is `all[i]` (`chip` its normalised chip, `cpuHeads` the
+    /// headline CPUs' indices, `gpuDevices` how many GPU devices there are, `diskDevices` the
+    /// disks' device keys).
+    private static func readableName(_ s: TemperatureSensor, at i: Int, in all: [TemperatureSensor], chip: String,
+                                     cpuHeads: [Int], gpuDevices: Int, diskDevices: [String]) -> String {
+        let raw = s.name
+        switch s.group {
+        case .cpu:
+            let pkgIndex: Int? = {
+                if s.isHeadline { return cpuHeads.firstIndex(of: i) }
+                if let m = s.memberOf { return cpuHeads.firstIndex { all[$0].id == m } }
+                return nil
+            }()
+            let number = cpuHeads.count > 1 ? pkgIndex : nil
+            // `CPU[ n] (<raw>)`, `CPU[ n] <label> (<chip>)` or `CPU (<raw>)`, written as bytes.
+            return TextBytes.make { t in
+                if s.isHeadline || s.mirrorOf != nil || s.memberOf != nil {
+                    t.literal("CPU")
+                    if let number { t.literal(" "); t.int(number) }
+                    if s.isHeadline || s.mirrorOf != nil {
+                        t.literal(" ("); t.text(raw)
+                    } else {
+                        t.literal(" "); t.text(s.label ?? raw); t.literal(" ("); t.text(s.chip ?? raw)
+                    }
+                    t.literal(")")
+                } else {
+                    t.literal("CPU ("); t.text(raw); t.literal(")")
+                }
+            }
+        case .gpu:
+            let who: String
+            if gpuDevices > 1, let slot = s.deviceInfo?.pciSlot {
+                who = "GPU \(s.deviceInfo?.vendorName.map { "\($0) " } ?? "")\(shortSlot(slot))"
+            } else {
+                who = "GPU" + (s.deviceInfo?.vendorName.map { " \($0)" } ?? "")
+            }
+            return named(who, raw)
+        case .disk:
+            let kind = chip == "nvme" ? "NVMe" : "Disk"
+            var who = kind
+            if let model = s.deviceInfo?.model, !model.isEmpty { who += " \(model)" }
+            else if Set(diskDevices).count > 1, let slot = s.deviceInfo?.pciSlot { who += " \(shortSlot(slot))" }
+            return named(who, s.label ?? raw)
+        case .wifi:
+            return named("Wi-Fi", raw)
+        case .battery:
+            return s.kind == .battery ? "Battery \(raw)" : named("Battery", raw)
+        case .board:
+            return named(chip == "acpitz" ? "ACPI" : "Board", raw)
+        case .other:
+            return raw
+        }
     }
 
     /// `<head> (<inner>)`, written as bytes.
