@@ -252,6 +252,33 @@ struct SensorIDFastPathTests {
         }
     }
 
+    @Test("device keys read from an ASCII path's bytes are the ones its String parts give")
+    func deviceKeys() {
+        let words = ["devices", "virtual", "platform", "pci0000:00", "0000:00:18.3", "0000:03:00.0", "0000:00:1F.3",
+                     "0000:0g:00.0", "hwmon", "hwmon2", "nvme", "nvme0", "drm", "card0", "LNXSYSTM:00", "LNXSYSTMx",
+                     "LNXTHERM:00", "i2c-0", "0-004c", "thermal", "thermal_zone1", "Abc9", "9abc", "usb1", "1-1",
+                     "coretemp.0", "nvme-generic", "ng0n1", "bsg", "x"]
+        var seed: UInt64 = 7
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        var paths = ["", "/", "devices", "devices/", "/devices//", "devices/virtual/thermal/thermal_zone0",
+                     "devices/pci0000:00/0000:00:18.3/hwmon/hwmon2", "devices/platform/coretemp.0/hwmon/hwmon3",
+                     "devices/LNXSYSTM:00/LNXTHERM:00", "devices/i2c-0/0-004c", "devices/9x/y", "devices//platform//coretemp.0/"]
+        for _ in 0..<3000 {
+            var p = next(4) == 0 ? "/" : ""
+            p += next(5) == 0 ? words[next(words.count)] : "devices"
+            for _ in 0..<next(7) { p += (next(6) == 0 ? "//" : "/") + words[next(words.count)] }
+            if next(8) == 0 { p += "/" }
+            paths.append(p)
+        }
+        for p in paths {
+            let fast = DeviceInfo.key(forDevicePath: p), old = DeviceInfo.keyByComponents(forDevicePath: p)
+            #expect(fast.key == old.key && fast.pciSlot == old.pciSlot, "\(p)")
+        }
+    }
+
     @Test("class folders are the ones the set held")
     func classFolders() {
         let old: Set<String> = [

@@ -226,6 +226,11 @@ package struct TextBytes {
         s.withUTF8Buffer { append($0) }
     }
 
+    /// UTF-8 bytes, as they are (whole characters: a String's, or an ASCII part of one).
+    package mutating func bytes(_ b: UnsafeBufferPointer<UInt8>) {
+        append(b)
+    }
+
     /// A String part, as it is.
     package mutating func text(_ s: String) {
         var s = s
