@@ -287,13 +287,18 @@ package struct JSONWriter {
             }
             var i = 0
             let n = text.count
-            // Eight bytes at a time while none of them may need escaping; eight that may (and
-            // the last few) are looked at byte by byte, up to `lookUntil`.
+            // Eight bytes at a time while none of them may need escaping, the last few as the
+            // last eight (overlapping bytes already passed); eight that may (and all of a text
+            // shorter than eight) are looked at byte by byte, up to `lookUntil`.
             var lookUntil = 0
             while i < n {
                 if i >= lookUntil {
                     if n - i >= 8, !mayNeedEscape(UnsafeRawPointer(text.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
                         i += 8
+                        continue
+                    }
+                    if n - i < 8, n >= 8, !mayNeedEscape(UnsafeRawPointer(text.baseAddress! + n - 8).loadUnaligned(as: UInt64.self)) {
+                        i = n
                         continue
                     }
                     lookUntil = i + 8
