@@ -312,3 +312,31 @@ struct SensorIDFastPathTests {
         #expect(few[5] == "NVMe é (Composite) [#1]" && few[6] == "NVMe e\u{301} (Composite) [#2]")
     }
 }
+
+/// `SensorTrend.fit`'s short cut for fewer points than a trend needs, against the window the
+/// full rule builds (filter, thinning) for the same points.
+@Suite("Trend fit short cut matches the full rule")
+struct TrendFastPathTests {
+    @Test("too few points give the window count the full rule would")
+    func fewPoints() {
+        var seed: UInt64 = 99
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let times: [Double] = [0, 1, 5, 29.9, 30, 31, 100, -5, .nan, .infinity]
+        for maxPoints in [0, 1, 2, 3, 60] {
+            var config = ForecastConfig()
+            config.maxPoints = maxPoints
+            for _ in 0..<400 {
+                let points = (0..<next(config.minSamples)).map { _ in (time: times[next(times.count)], celsius: 50.0) }
+                var expected = 0
+                if let newest = points.last {
+                    expected = points.filter { newest.time - $0.time <= config.windowSeconds && $0.time <= newest.time }.count
+                    if expected > maxPoints, maxPoints >= 2 { expected = maxPoints }
+                }
+                #expect(SensorTrend.fit(points, config: config) == .notEnough(expected))
+            }
+        }
+    }
+}
