@@ -340,3 +340,37 @@ struct TrendFastPathTests {
         }
     }
 }
+
+/// `CombinedBattery.percent` and `status`, computed in one pass, against the array rules
+/// they replaced.
+@Suite("Combined battery matches the rules it replaced")
+struct CombinedBatteryFastPathTests {
+    @Test("percent and status as the compactMap rules gave them")
+    func combined() {
+        var seed: UInt64 = 5
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let values: [Double?] = [nil, 0, 12.5, 50, 57.3, 100, -1, .nan]
+        let statuses: [ThermalBatteryStatus?] = [nil, .charging, .discharging, .notCharging, .full, .unknown]
+        for _ in 0..<2000 {
+            let list = (0..<next(4)).map { i in
+                ThermalBattery(id: "BAT\(i)", status: statuses[next(statuses.count)], capacity: values[next(values.count)],
+                               energyNow: values[next(values.count)], energyFull: values[next(values.count)],
+                               chargeFull: values[next(values.count)], voltageNow: values[next(values.count)])
+            }
+            let c = CombinedBattery(list)
+            let known = list.compactMap { b -> (Double, Double?)? in b.percent.map { ($0, b.energyFullWh) } }
+            var percent: Double?
+            if known.count == 1 { percent = known[0].0 } else if !known.isEmpty, known.allSatisfy({ $0.1 != nil && $0.1! > 0 }) {
+                percent = known.reduce(0) { $0 + $1.0 * $1.1! } / known.reduce(0) { $0 + $1.1! }
+            }
+            #expect(c.percent.map(\.bitPattern) == percent.map(\.bitPattern))
+            let all = list.compactMap(\.status)
+            let status: ThermalBatteryStatus? = all.contains(.discharging) ? .discharging : all.contains(.charging) ? .charging
+                : (!all.isEmpty && all.allSatisfy { $0 == .full }) ? .full : all.first
+            #expect(c.status == status)
+        }
+    }
+}
