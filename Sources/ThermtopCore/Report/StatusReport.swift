@@ -68,7 +68,7 @@ public enum ThermalStatusReport {
             w.field("nothing_readable", .bool(s.assessment.nothingReadable))
             w.field("reason", .string(s.reason))
             w.field("decided_by", .str(s.assessment.decidedBy))
-            w.field("forecast", forecastJSON(s.forecast))
+            w.object("forecast") { w in writeForecast(s.forecast, into: &w) }
             w.object("low_power") { w in
                 w.field("enabled", .bool(s.isLowPowerModeEnabled))
                 w.field("simulated", .bool(s.lowPowerIsSimulated))
