@@ -156,20 +156,29 @@ package enum SensorCatalog {
 
         // One headline per package: the best-ranked CPU sensor; per-core/per-CCD channels fold
         // under it.
-        var best: [String: Int] = [:]
+        // The best sensor of each package: `best[k]` for package `packageKeys[k]` (a machine has
+        // one or two packages: looked up by comparing keys, where a String-keyed dictionary
+        // hashed them and was a type of its own to make on first use).
+        var packageKeys: [String] = [], best: [Int] = []
         for i in out.indices where out[i].group == .cpu && !out[i].isFolded {
             let role = cpuRole(out[i], chip: names[i])
             guard let rank = role.rank else { continue }
-            if let b = best[role.package], let br = cpuRole(out[b], chip: names[b]).rank, br <= rank { continue }
-            best[role.package] = i
+            if let k = packageKeys.firstIndex(of: role.package) {
+                let b = best[k]
+                if let br = cpuRole(out[b], chip: names[b]).rank, br <= rank { continue }
+                best[k] = i
+            } else {
+                packageKeys.append(role.package)
+                best.append(i)
+            }
         }
         // x86_pkg_temp is a headline only where no coretemp package covers it (already folded),
         // and ARM's cpuN-thermal zones only where there is no cpu-thermal.
-        let headlines = best.values.sorted()
+        let headlines = best.sorted()
         for h in headlines { out[h].isHeadline = true }
         for i in out.indices where out[i].group == .cpu && !out[i].isHeadline && !out[i].isFolded {
             let role = cpuRole(out[i], chip: names[i])
-            if let h = best[role.package], role.member || role.rank != nil { out[i].memberOf = out[h].id }
+            if let k = packageKeys.firstIndex(of: role.package), role.member || role.rank != nil { out[i].memberOf = out[best[k]].id }
         }
         if headlines.isEmpty, let a = out.indices.first(where: {
             chips[$0] == "acpitz" && !out[$0].isFolded
