@@ -62,7 +62,8 @@ public struct ThermalSensor: Sendable, Equatable, Identifiable {
                 passiveTrips: [TripPoint] = [], hotTrip: TripPoint? = nil, criticalTrip: TripPoint? = nil,
                 max: Double? = nil, crit: Double? = nil, critHyst: Double? = nil, emergency: Double? = nil,
                 isBattery: Bool = false, location: String? = nil, chip: String? = nil, label: String? = nil,
-                deviceInfo: ThermalDeviceInfo? = nil, displayName: String? = nil) {
+                deviceInfo: ThermalDeviceInfo? = nil, displayName: String? = nil, lastCelsius: Double? = nil,
+                lastReadAt: Double? = nil, asleep: String? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
@@ -81,6 +82,9 @@ public struct ThermalSensor: Sendable, Equatable, Identifiable {
         self.label = label
         self.deviceInfo = deviceInfo
         self.displayName = displayName ?? name
+        self.lastCelsius = lastCelsius
+        self.lastReadAt = lastReadAt
+        self.asleep = asleep
     }
 
     /// True for sensors that never decide the state on their own: mirrors and known dummies.
@@ -110,9 +114,8 @@ extension TemperatureSensor {
                 ?? (zone.celsius == nil ? zone.issues.first(forFile: "temp") : nil),
             passiveTrips: passive, hotTrip: hot, criticalTrip: critical,
             isBattery: name.lowercased().hasSubstring("bat"),
-            location: zone.id, chip: zone.type, deviceInfo: zone.deviceInfo
+            location: zone.id, chip: zone.type, deviceInfo: zone.deviceInfo, asleep: zone.asleep
         )
-        asleep = zone.asleep
     }
 
     public init(channel: HwmonChannel) {
@@ -130,11 +133,9 @@ extension TemperatureSensor {
             max: channel.max, crit: channel.crit, critHyst: channel.critHyst, emergency: channel.emergency,
             isBattery: (channel.chip ?? "").uppercased().hasPrefix("BAT"),
             location: channel.id, chip: channel.chip, label: channel.label ?? channel.channel,
-            deviceInfo: channel.deviceInfo
+            deviceInfo: channel.deviceInfo, lastCelsius: channel.lastCelsius, lastReadAt: channel.lastReadAt,
+            asleep: channel.asleep
         )
-        lastCelsius = channel.lastCelsius
-        lastReadAt = channel.lastReadAt
-        asleep = channel.asleep
     }
 }
 
