@@ -62,6 +62,22 @@ struct ReportTests {
         }
     }
 
+    @Test("JSON strings escape the same at every offset of every short length (the last bytes are read as the last eight)")
+    func jsonEscapingAtEveryLength() {
+        let cases: [(raw: String, json: String)] = [
+            ("\"", "\\\""), ("\u{1B}", "\\u001b"), ("\u{85}", "\\u0085"), ("°", "°"), ("≥", "≥"), ("x", "x"),
+        ]
+        for (raw, json) in cases {
+            for length in 0..<24 {
+                for offset in 0...length {
+                    let before = String(repeating: "a", count: offset), after = String(repeating: "b", count: length - offset)
+                    #expect(JSONValue.string(before + raw + after).serialized() == "\"" + before + json + after + "\"",
+                            "\(json) at \(offset) of \(length)")
+                }
+            }
+        }
+    }
+
     @Test("JSON pretty and compact layouts: two-space indent per level, empty containers inline")
     func jsonLayout() {
         let v = JSONValue.object([("a", .array([.number(1), .number(2.5), .bool(true)])), ("b", .object([])),

@@ -3,17 +3,17 @@ extension StatusReport {
     /// plus `trend` (`rising`/`falling`/`steady`/`not_enough_history`), `summary` (the words the
     /// dashboard shows) and `sensor` (whose trend gives `seconds`). A one-shot `thermtop status`
     /// has one sample: `not_enough_history`, `headroom` from that sample, `headroom_in_10s` null.
-    package static func forecastJSON(_ f: ThermalForecast) -> JSONValue {
-        .object([
-            ("next_state", .str(f.outlook.nextState?.name)),
-            ("seconds", .num(f.outlook.seconds, places: 0)),
-            ("headroom", .num(f.headroom)),
-            ("headroom_in_10s", .num(f.headroom(inSeconds: 10))),
-            ("method", .string(f.method)),
-            ("trend", .string(f.outlook.name)),
-            ("summary", .string(f.summary)),
-            ("sensor", .str(f.decidingSensor)),
-        ])
+    /// Written field by field into the open object of `w` (a `JSONValue` tree of it made an
+    /// array of (key, value) pairs, a generic type of its own, for one object).
+    package static func writeForecast(_ f: ThermalForecast, into w: inout JSONWriter) {
+        w.field("next_state", .str(f.outlook.nextState?.name))
+        w.field("seconds", .num(f.outlook.seconds, places: 0))
+        w.field("headroom", .num(f.headroom))
+        w.field("headroom_in_10s", .num(f.headroom(inSeconds: 10)))
+        w.field("method", .string(f.method))
+        w.field("trend", .string(f.outlook.name))
+        w.field("summary", .string(f.summary))
+        w.field("sensor", .str(f.decidingSensor))
     }
 
     /// The text report's forecast line: `fair in ~20 s · headroom −0.50 (in 10 s: −0.25)`.

@@ -147,16 +147,17 @@ public struct ForecastHistory: Sendable, Equatable {
     public mutating func record(_ assessment: ThermalAssessment, at time: Double, config: ForecastConfig) {
         // Sized once: grown from empty it was rehashed at every doubling.
         var next = [String: [Point]](minimumCapacity: assessment.sensors.count)
-        for a in assessment.sensors {
-            var pts = points[a.sensor.id] ?? []
+        for i in assessment.sensors.indices {
+            // By index, fields read in place (iterating copied each whole assessment out).
+            var pts = points[assessment.sensors[i].sensor.id] ?? []
             if let last = pts.last, time <= last.time { pts = [] }
-            if let c = a.sensor.celsius, c.isFinite { pts.append(Point(time: time, celsius: c)) }
+            if let c = assessment.sensors[i].sensor.celsius, c.isFinite { pts.append(Point(time: time, celsius: c)) }
             // Keep a little more than the window so a thinned window still has its oldest edge.
             let keepAfter = time - config.windowSeconds
             if let firstKept = pts.firstIndex(where: { $0.time >= keepAfter }), firstKept > 0 {
                 pts.removeFirst(firstKept)
             }
-            next[a.sensor.id] = pts
+            next[assessment.sensors[i].sensor.id] = pts
         }
         points = next
     }
@@ -180,19 +181,21 @@ package enum Forecaster {
         let state = assessment.state
         var sensors: [SensorForecast] = []
         sensors.reserveCapacity(assessment.sensors.count)
-        for a in assessment.sensors where !a.ignored {
-            let trend = history.trend(a.sensor.id, config: fc)
+        // By index, each assessment read where it is (iterating copied each whole one out).
+        let all = assessment.sensors
+        for i in all.indices where !all[i].ignored {
+            let trend = history.trend(all[i].sensor.id, config: fc)
             var next: (ThermalState, Double)?
-            if trend.kind == .rising, let up = ThermalState(rawValue: a.level.rawValue + 1),
-               let secs = trend.seconds(toReach: a.thresholds[up]!.celsius), secs <= fc.horizonSeconds {
+            if trend.kind == .rising, let up = ThermalState(rawValue: all[i].level.rawValue + 1),
+               let secs = trend.seconds(toReach: all[i].thresholds[up]!.celsius), secs <= fc.horizonSeconds {
                 next = (up, secs)
-            } else if trend.kind == .falling, a.level > .nominal, let down = ThermalState(rawValue: a.level.rawValue - 1),
-                      let secs = trend.seconds(toReach: a.thresholds[a.level]!.clearsBelow), secs <= fc.horizonSeconds {
+            } else if trend.kind == .falling, all[i].level > .nominal, let down = ThermalState(rawValue: all[i].level.rawValue - 1),
+                      let secs = trend.seconds(toReach: all[i].thresholds[all[i].level]!.clearsBelow), secs <= fc.horizonSeconds {
                 next = (down, secs)
             }
-            sensors.append(SensorForecast(id: a.sensor.id, name: a.sensor.name, trend: trend,
-                                          headroom: thermalHeadroom(celsius: a.sensor.celsius, thresholds: a.thresholds),
-                                          thresholds: a.thresholds, next: next))
+            sensors.append(SensorForecast(id: all[i].sensor.id, name: all[i].sensor.name, trend: trend,
+                                          headroom: thermalHeadroom(celsius: all[i].sensor.celsius, thresholds: all[i].thresholds),
+                                          thresholds: all[i].thresholds, next: next))
         }
         // (Lazily filtered, and below only asked whether any exists: the filters copied whole
         // forecasts and assessments into arrays read once.)

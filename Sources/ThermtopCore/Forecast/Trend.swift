@@ -82,6 +82,15 @@ public struct SensorTrend: Sendable, Equatable {
     /// of the newest one.
     public static func fit(_ points: [(time: Double, celsius: Double)], config: ForecastConfig) -> SensorTrend {
         guard let newest = points.last else { return .notEnough(0) }
+        // Fewer points than a trend needs (a one-shot `status` has one a sensor): the window
+        // is counted, not built (the filter allocated an array per sensor), and is too small
+        // whatever it holds. The same count, thinning and answer as below.
+        if points.count < config.minSamples {
+            var n = 0
+            for p in points where newest.time - p.time <= config.windowSeconds && p.time <= newest.time { n += 1 }
+            if n > config.maxPoints, config.maxPoints >= 2 { n = config.maxPoints }
+            return .notEnough(n)
+        }
         var window = points.filter { newest.time - $0.time <= config.windowSeconds && $0.time <= newest.time }
         // Thin a long window evenly (a short --delay): the pairwise median is quadratic.
         if window.count > config.maxPoints, config.maxPoints >= 2 {

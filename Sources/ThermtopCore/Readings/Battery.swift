@@ -231,14 +231,23 @@ public struct ThermalCombinedBattery: Sendable, Equatable {
 
     /// Energy-weighted percentage; unknown (never a plain mean) when a battery's size is unknown.
     public var percent: Double? {
-        let known = batteries.compactMap { b -> (Double, Double?)? in b.percent.map { ($0, b.energyFullWh) } }
-        guard !known.isEmpty else { return nil }
-        if known.count == 1 { return known[0].0 }
-        if known.allSatisfy({ $0.1 != nil && $0.1! > 0 }) {
-            let total = known.reduce(0) { $0 + $1.1! }
-            return known.reduce(0) { $0 + $1.0 * $1.1! } / total
+        // One pass over the batteries that know their percentage, summed in order (no array of
+        // (percent, size) pairs: a generic type of its own, its metadata made on first use).
+        var known = 0, first = 0.0, allSized = true, total = 0.0, weighted = 0.0
+        for i in batteries.indices {
+            guard let p = batteries[i].percent else { continue }
+            known += 1
+            if known == 1 { first = p }
+            if let e = batteries[i].energyFullWh, e > 0 {
+                total += e
+                weighted += p * e
+            } else {
+                allSized = false
+            }
         }
-        return nil
+        if known == 0 { return nil }
+        if known == 1 { return first }
+        return allSized ? weighted / total : nil
     }
 
     /// Summed power (W) of the batteries that report one.
@@ -249,11 +258,19 @@ public struct ThermalCombinedBattery: Sendable, Equatable {
 
     /// Discharging if any battery discharges, charging if any charges, else the first status.
     public var status: ThermalBatteryStatus? {
-        let all = batteries.compactMap(\.status)
-        if all.contains(.discharging) { return .discharging }
-        if all.contains(.charging) { return .charging }
-        if !all.isEmpty, all.allSatisfy({ $0 == .full }) { return .full }
-        return all.first
+        // One pass, no array of the known statuses.
+        var first: ThermalBatteryStatus?, discharging = false, charging = false, allFull = true
+        for i in batteries.indices {
+            guard let s = batteries[i].status else { continue }
+            if first == nil { first = s }
+            if s == .discharging { discharging = true }
+            if s == .charging { charging = true }
+            if s != .full { allFull = false }
+        }
+        if discharging { return .discharging }
+        if charging { return .charging }
+        if first != nil, allFull { return .full }
+        return first
     }
 
     /// Summed rate (W), each battery's at the voltage its energy was computed with.

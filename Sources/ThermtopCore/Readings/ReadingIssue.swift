@@ -62,8 +62,8 @@ public struct ReadingIssue: Error, Sendable, Hashable, Codable, CustomStringConv
     /// text, JSON `ignored_reason`, held-sensor reasons): the reason, then the detail if any,
     /// `read-error EIO`, `implausible -274000`, `timed-out`. One place for the wording.
     public var why: String {
-        if let detail, !detail.isEmpty { return "\(reason.rawValue) \(detail)" }
-        return reason.rawValue
+        guard let detail, !detail.isEmpty else { return reason.rawValue }
+        return TextBytes.make { t in t.text(reason.rawValue); t.literal(" "); t.text(detail) }  // two parts: not interpolated
     }
 }
 

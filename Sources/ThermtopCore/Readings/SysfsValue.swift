@@ -9,10 +9,15 @@ package enum SysfsValue {
     /// firmware placeholders (0, −273.15, −274, −32768) and anything hotter than this is junk.
     package static let plausibleLimit: ClosedRange<Double> = 0.001...150
 
-    /// Values the kernel and firmware print to mean "no value", in m°C.
-    package static let sentinelMilliCelsius: Set<Int64> = [
-        -273_150, -273_250, -274_000, -32_768_000, 65_261_850, 65_535_000, 127_000_000,
-    ]
+    /// Whether `milli` is a value the kernel and firmware print to mean "no value", in m°C. A
+    /// `switch`, not a `Set<Int64>`: every limit and temperature read asks, and the set was
+    /// built on first use and hashed each value.
+    package static func isSentinel(_ milli: Int64) -> Bool {
+        switch milli {
+        case -273_150, -273_250, -274_000, -32_768_000, 65_261_850, 65_535_000, 127_000_000: true
+        default: false
+        }
+    }
 
     /// The text with surrounding whitespace and the trailing newline removed: at the end
     /// newlines, spaces, tabs, carriage returns and NULs, at the start spaces, tabs and newlines.
@@ -25,24 +30,57 @@ package enum SysfsValue {
     package static func trimmed(_ raw: String) -> String {
         var raw = raw
         let cut = raw.withUTF8 { bytes -> String? in
-            var end = bytes.count
-            while end > 0 {
-                let b = bytes[end - 1]
-                guard b == 0x0A || b == 0x20 || b == 0x09 || b == 0x0D || b == 0x00 else { break }
-                end -= 1
-            }
-            var start = 0
-            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A {
-                start += 1
-            }
-            if start == 0 && end == bytes.count { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            let kept = trimmedBounds(bytes)
+            if kept.count == bytes.count { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[kept]), as: UTF8.self)
         }
         return cut ?? raw
     }
 
+    /// The bytes `trimmed` keeps.
+    private static func trimmedBounds(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var end = bytes.count
+        while end > 0 {
+            let b = bytes[end - 1]
+            guard b == 0x0A || b == 0x20 || b == 0x09 || b == 0x0D || b == 0x00 else { break }
+            end -= 1
+        }
+        var start = 0
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A {
+            start += 1
+        }
+        return start..<end
+    }
+
     /// An integer attribute (`cur_state`, `capacity`, `energy_now`…).
     package static func integer(_ raw: String, file: String) -> Reading<Int64> {
+        // The number read from the trimmed bytes where it is, as `Int64(trimmed(raw))` reads it
+        // (an optional `+` or `-`, then ASCII digits, nil on overflow): the trimmed String and
+        // the generic parse cost ~300 instructions a value, and `status` reads ~100. Anything
+        // else (empty, not a number) takes the String path below, which words the issue.
+        var raw = raw
+        let fast = raw.withUTF8 { bytes -> Int64? in
+            let kept = trimmedBounds(bytes)
+            var i = kept.lowerBound
+            guard i < kept.upperBound else { return nil }
+            let negative = bytes[i] == UInt8(ascii: "-")
+            if negative || bytes[i] == UInt8(ascii: "+") { i += 1 }
+            guard i < kept.upperBound else { return nil }
+            var n: Int64 = 0
+            while i < kept.upperBound {
+                let d = bytes[i] &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }
+                // Accumulated negatively when negative, so Int64.min parses and nothing else overflows.
+                let (times10, o1) = n.multipliedReportingOverflow(by: 10)
+                let (next, o2) = negative ? times10.subtractingReportingOverflow(Int64(d))
+                                          : times10.addingReportingOverflow(Int64(d))
+                guard !o1, !o2 else { return nil }
+                n = next
+                i += 1
+            }
+            return n
+        }
+        if let fast { return .value(fast) }
         let text = trimmed(raw)
         if text.isEmpty { return .unknown(ReadingIssue(file: file, reason: .empty)) }
         guard let n = Int64(text) else {
@@ -83,7 +121,7 @@ package enum SysfsValue {
 
     /// A firmware "no value" sentinel, as an issue.
     private static func sentinel(_ milli: Int64, file: String) -> ReadingIssue? {
-        sentinelMilliCelsius.contains(milli) ? ReadingIssue(file: file, reason: .sentinel, detail: "\(milli)") : nil
+        isSentinel(milli) ? ReadingIssue(file: file, reason: .sentinel, detail: "\(milli)") : nil
     }
 
     /// A live temperature in millidegrees Celsius → °C, rejecting sentinels, absurd values and

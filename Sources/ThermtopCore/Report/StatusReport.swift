@@ -68,7 +68,7 @@ public enum ThermalStatusReport {
             w.field("nothing_readable", .bool(s.assessment.nothingReadable))
             w.field("reason", .string(s.reason))
             w.field("decided_by", .str(s.assessment.decidedBy))
-            w.field("forecast", forecastJSON(s.forecast))
+            w.object("forecast") { w in writeForecast(s.forecast, into: &w) }
             w.object("low_power") { w in
                 w.field("enabled", .bool(s.isLowPowerModeEnabled))
                 w.field("simulated", .bool(s.lowPowerIsSimulated))
@@ -230,14 +230,14 @@ public enum ThermalStatusReport {
     /// `time`: the snapshot's; `forecast`: the sensor's; `decidesState`: its id is the status's `decidedBy`.
     static func writeSensor(_ a: SensorAssessment, time: Double, forecast: SensorForecast?, decidesState: Bool,
                             into w: inout JSONWriter) {
-        let s = a.sensor
-        let age: Double? = s.lastReadAt.map { time - $0 }
+        // The sensor read through `a` (a `let s = a.sensor` copied it whole).
+        let age: Double? = a.sensor.lastReadAt.map { time - $0 }
         w.object { w in
-            w.field("id", .string(s.id))
-            w.field("name", .string(s.name))
-            w.field("kind", .string(s.kind.rawValue))
-            w.field("celsius", .num(s.celsius))
-            w.field("unknown_reason", .str(s.issue?.reason.rawValue))
+            w.field("id", .string(a.sensor.id))
+            w.field("name", .string(a.sensor.name))
+            w.field("kind", .string(a.sensor.kind.rawValue))
+            w.field("celsius", .num(a.sensor.celsius))
+            w.field("unknown_reason", .str(a.sensor.issue?.reason.rawValue))
             w.field("level", .str(a.reportedLevel?.name))
             w.field("held_by_hysteresis", .bool(a.heldByHysteresis))
             if let h = a.hold {
@@ -264,18 +264,18 @@ public enum ThermalStatusReport {
             w.field("trend", .str(forecast?.trend.kind.rawValue))
             w.field("hidden", .bool(a.hidden))
             w.field("pinned", .bool(a.pinned))
-            w.field("location", .string(s.location))
-            w.field("display_name", .string(s.displayName))
-            w.field("group", .string(s.group.rawValue))
-            w.field("headline", .bool(s.isHeadline))
-            w.field("headline_fallback", .bool(s.isFallbackHeadline))
-            w.field("member_of", .str(s.memberOf))
-            w.field("mirror_of", .str(s.mirrorOf))
-            w.field("dummy_reason", .str(s.dummyReason))
-            w.field("device_model", .str(s.deviceInfo?.model))
-            w.field("pci_slot", .str(s.deviceInfo?.pciSlot))
-            w.field("asleep", .str(s.asleep))
-            w.field("last_celsius", .num(s.lastCelsius))
+            w.field("location", .string(a.sensor.location))
+            w.field("display_name", .string(a.sensor.displayName))
+            w.field("group", .string(a.sensor.group.rawValue))
+            w.field("headline", .bool(a.sensor.isHeadline))
+            w.field("headline_fallback", .bool(a.sensor.isFallbackHeadline))
+            w.field("member_of", .str(a.sensor.memberOf))
+            w.field("mirror_of", .str(a.sensor.mirrorOf))
+            w.field("dummy_reason", .str(a.sensor.dummyReason))
+            w.field("device_model", .str(a.sensor.deviceInfo?.model))
+            w.field("pci_slot", .str(a.sensor.deviceInfo?.pciSlot))
+            w.field("asleep", .str(a.sensor.asleep))
+            w.field("last_celsius", .num(a.sensor.lastCelsius))
             w.field("last_read_age_seconds", .num(age, places: 1))
         }
     }

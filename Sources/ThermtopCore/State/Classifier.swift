@@ -191,15 +191,22 @@ public enum ThermalClassifier {
                                     hidden: hidden, pinned: pinned)
         }
         let (lvl, held) = level(celsius: t, thresholds: th, previous: previous)
-        let reason: String
-        if lvl == .nominal {
-            reason = "nominal: \(sensor.name) \(formatDegrees(t)) < fair \(formatDegrees(th.fair.celsius))"
-        } else {
+        // `nominal: <name> <t> < fair <fair>`, `<level>: <name> <t> held until below <clear>
+        // (<threshold>)` or `<level>: <name> <t> ≥ <threshold> (clears below <clear>)`.
+        let reason = TextBytes.make { r in
+            if lvl == .nominal {
+                r.literal("nominal: "); r.text(sensor.name); r.literal(" "); r.degrees(t)
+                r.literal(" < fair "); r.degrees(th.fair.celsius)
+                return
+            }
             let thr = th[lvl]!
+            r.text(lvl.name); r.literal(": "); r.text(sensor.name); r.literal(" "); r.degrees(t)
             if held {
-                reason = "\(lvl): \(sensor.name) \(formatDegrees(t)) held until below \(formatDegrees(thr.clearsBelow)) (\(thr.label))"
+                r.literal(" held until below "); r.degrees(thr.clearsBelow)
+                r.literal(" ("); thr.writeLabel(into: &r); r.literal(")")
             } else {
-                reason = "\(lvl): \(sensor.name) \(formatDegrees(t)) ≥ \(thr.label) (clears below \(formatDegrees(thr.clearsBelow)))"
+                r.literal(" ≥ "); thr.writeLabel(into: &r)
+                r.literal(" (clears below "); r.degrees(thr.clearsBelow); r.literal(")")
             }
         }
         return SensorAssessment(sensor: sensor, thresholds: th, level: ignored ? .nominal : lvl,
@@ -227,9 +234,17 @@ public enum ThermalClassifier {
             let n = Int((Double(max) * r).rounded(.up))
             if cur >= n, n > 0 { lvl = s; needed = n }
         }
-        let reason = lvl == .nominal
-            ? "\(type) at \(Swift.max(cur, 0))/\(max)"
-            : "\(lvl): cooling device \(type) at state \(cur)/\(max) (≥ \(needed), \(kind.rawValue) ratio)"
+        // `<type> at <cur>/<max>` or `<level>: cooling device <type> at state <cur>/<max> (≥
+        // <needed>, <kind> ratio)`.
+        let reason = TextBytes.make { r in
+            if lvl == .nominal {
+                r.text(type); r.literal(" at "); r.int(Swift.max(cur, 0)); r.literal("/"); r.int(max)
+                return
+            }
+            r.text(lvl.name); r.literal(": cooling device "); r.text(type); r.literal(" at state "); r.int(cur)
+            r.literal("/"); r.int(max); r.literal(" (≥ "); r.int(needed); r.literal(", "); r.text(kind.rawValue)
+            r.literal(" ratio)")
+        }
         return CoolingAssessment(device: d, kind: kind, level: lvl, ignored: false, reason: reason)
     }
 
@@ -297,7 +312,10 @@ public enum ThermalClassifier {
         sensors.reserveCapacity(present.count + memory.lastSeen.count)
         var levels = [String: ThermalState](minimumCapacity: present.count + memory.lastSeen.count)
         var seen = Set<String>(minimumCapacity: present.count)
-        for s in present {
+        // By index: iterating copied each whole sensor out (`s` reads it in place where the
+        // compiler can).
+        for i in present.indices {
+            let s = present[i]
             seen.insert(s.id)
             var a = assess(sensor: s, config: config, previous: memory.levels[s.id] ?? .nominal)
             if s.celsius != nil {
@@ -342,7 +360,7 @@ public enum ThermalClassifier {
         }
         // Reserved: filled from empty on the first sample, it was rehashed at every doubling.
         memory.lastSeen.reserveCapacity(seen.count)
-        for a in sensors where seen.contains(a.sensor.id) { memory.lastSeen[a.sensor.id] = a }
+        for i in sensors.indices where seen.contains(sensors[i].sensor.id) { memory.lastSeen[sensors[i].sensor.id] = sensors[i] }
         memory.levels = levels
         let cooling = snapshot.coolingDevices.map { assess(cooling: $0, config: config) }
 
@@ -396,7 +414,11 @@ public enum ThermalClassifier {
             if let t = indexOfMax(sensors, where: { $0.sensor.celsius != nil && !$0.ignored && !$0.sensor.isFolded },
                                   by: { ($0.headroom ?? -1) < ($1.headroom ?? -1) }) {
                 let top = sensors[t]
-                reason = "nominal: every sensor below its fair threshold (closest: \(top.sensor.displayName) \(formatDegrees(top.sensor.celsius!)), fair at \(formatDegrees(top.thresholds.fair.celsius)))"
+                reason = TextBytes.make { r in
+                    r.literal("nominal: every sensor below its fair threshold (closest: "); r.text(top.sensor.displayName)
+                    r.literal(" "); r.degrees(top.sensor.celsius!)
+                    r.literal(", fair at "); r.degrees(top.thresholds.fair.celsius); r.literal(")")
+                }
             } else if seen.isEmpty && cooling.isEmpty {
                 reason = "nominal: no thermal sensors found (unknown is reported as nominal, as on Apple platforms)"
             }

@@ -2,18 +2,31 @@
 /// headline CPU temperature of each package, which channels fold under it, which sensors
 /// mirror another one and which are known dummies. Pure: the same sensors give the same result.
 package enum SensorCatalog {
-    /// Chips and zone types, normalised (lowercase, `-` → `_`), by group.
-    static let cpuNames: Set<String> = [
-        "coretemp", "k10temp", "zenpower", "k8temp", "via_cputemp", "x86_pkg_temp", "cpu_thermal", "tcpu",
-        "b0d4", "soc_thermal", "cpu",
-    ]
-    static let gpuNames: Set<String> = ["amdgpu", "radeon", "nouveau", "i915", "xe", "gpu_thermal", "nvidia"]
-    static let diskNames: Set<String> = ["nvme", "drivetemp"]
-    static let boardNames: Set<String> = [
-        "acpitz", "thinkpad", "dell_smm", "asus", "asus_ec_sensors", "asus_wmi_sensors", "tskn", "tmem",
-        "tamb", "tchg", "sen1", "sen2", "sen3", "sen4", "sen5", "pch_skylake", "pch_cannonlake", "pch_cometlake",
-        "pch_tigerlake", "pch_alderlake", "int3400_thermal", "int3400 thermal", "gigabyte_wmi", "hp_wmi",
-    ]
+    /// Chips and zone types, normalised (lowercase, `-` → `_`), by group. Tested by `switch`
+    /// (names this short are compared inline): a `Set<String>` was built (every member hashed)
+    /// on first use in each process, and hashed the name again for each lookup.
+    package static func isCPUName(_ n: String) -> Bool {
+        switch n {
+        case "coretemp", "k10temp", "zenpower", "k8temp", "via_cputemp", "x86_pkg_temp", "cpu_thermal", "tcpu",
+             "b0d4", "soc_thermal", "cpu": true
+        default: false
+        }
+    }
+    package static func isGPUName(_ n: String) -> Bool {
+        switch n {
+        case "amdgpu", "radeon", "nouveau", "i915", "xe", "gpu_thermal", "nvidia": true
+        default: false
+        }
+    }
+    package static func isDiskName(_ n: String) -> Bool { n == "nvme" || n == "drivetemp" }
+    package static func isBoardName(_ n: String) -> Bool {
+        switch n {
+        case "acpitz", "thinkpad", "dell_smm", "asus", "asus_ec_sensors", "asus_wmi_sensors", "tskn", "tmem",
+             "tamb", "tchg", "sen1", "sen2", "sen3", "sen4", "sen5", "pch_skylake", "pch_cannonlake", "pch_cometlake",
+             "pch_tigerlake", "pch_alderlake", "int3400_thermal", "int3400 thermal", "gigabyte_wmi", "hp_wmi": true
+        default: false
+        }
+    }
     static let boardPrefixes = ["pch_", "nct", "it87", "it86", "f71", "w83", "sch5", "lm75", "lm85", "acpi", "int340"]
     static let wifiPrefixes = ["iwlwifi", "ath", "mt76", "mt79", "mt7921", "brcmfmac", "rtw", "wil6210"]
 
@@ -38,18 +51,18 @@ package enum SensorCatalog {
 
     /// The group of a sensor from its chip name or zone type (and kind for batteries).
     public static func group(of s: TemperatureSensor) -> SensorGroup {
-        group(of: s, name: normalised(s.chip ?? s.name))
+        group(kind: s.kind, name: normalised(s.chip ?? s.name))
     }
 
-    /// `group(of:)` given `n`, the sensor's `normalised(chip ?? name)`.
-    static func group(of s: TemperatureSensor, name n: String) -> SensorGroup {
-        if s.kind == .battery { return .battery }
-        if cpuNames.contains(n) || isARMCPUZone(n) { return .cpu }
-        if gpuNames.contains(n) || (n.hasPrefix("gpu") && n.hasSuffix("_thermal")) { return .gpu }
-        if diskNames.contains(n) { return .disk }
+    /// `group(of:)` given the sensor's kind and `n`, its `normalised(chip ?? name)`.
+    static func group(kind: TemperatureSensor.Kind, name n: String) -> SensorGroup {
+        if kind == .battery { return .battery }
+        if isCPUName(n) || isARMCPUZone(n) { return .cpu }
+        if isGPUName(n) || (n.hasPrefix("gpu") && n.hasSuffix("_thermal")) { return .gpu }
+        if isDiskName(n) { return .disk }
         if wifiPrefixes.contains(where: n.hasPrefix) || n.hasSubstring("wifi") || n.hasSubstring("wlan") { return .wifi }
         if n.hasPrefix("bat") || n.hasSubstring("battery") || n == "sbs" { return .battery }
-        if boardNames.contains(n) || boardPrefixes.contains(where: n.hasPrefix) { return .board }
+        if isBoardName(n) || boardPrefixes.contains(where: n.hasPrefix) { return .board }
         return .other
     }
 
@@ -61,7 +74,12 @@ package enum SensorCatalog {
 
     /// Known dummies: sensors whose value is a constant, not a measurement.
     public static func dummyReason(of s: TemperatureSensor) -> String? {
-        let n = (s.chip ?? s.name).lowercased()
+        dummyReason(chipOrName: s.chip ?? s.name)
+    }
+
+    /// `dummyReason(of:)` given the sensor's `chip ?? name`.
+    static func dummyReason(chipOrName: String) -> String? {
+        let n = chipOrName.lowercased()
         if n.hasPrefix("int3400") {
             return "INT3400 is Intel DPTF's policy device: its zone reports a fixed 20 °C, not a measurement"
         }
@@ -106,12 +124,13 @@ package enum SensorCatalog {
         names.reserveCapacity(out.count)
         chips.reserveCapacity(out.count)
         for i in out.indices {
-            let s = out[i]  // one copy, read by both calls below
-            let n = normalised(s.chip ?? s.name)
+            // Fields read in place (a `let s = out[i]` copied the whole sensor).
+            let chipOrName = out[i].chip ?? out[i].name
+            let n = normalised(chipOrName)
             names.append(n)
-            chips.append(s.chip == nil ? "" : n)
-            out[i].group = group(of: s, name: n)
-            out[i].dummyReason = dummyReason(of: s)
+            chips.append(out[i].chip == nil ? "" : n)
+            out[i].group = group(kind: out[i].kind, name: n)
+            out[i].dummyReason = dummyReason(chipOrName: chipOrName)
         }
 
         // x86_pkg_temp zone k and coretemp "Package id k" are the same die: fold the zone into
@@ -137,20 +156,29 @@ package enum SensorCatalog {
 
         // One headline per package: the best-ranked CPU sensor; per-core/per-CCD channels fold
         // under it.
-        var best: [String: Int] = [:]
+        // The best sensor of each package: `best[k]` for package `packageKeys[k]` (a machine has
+        // one or two packages: looked up by comparing keys, where a String-keyed dictionary
+        // hashed them and was a type of its own to make on first use).
+        var packageKeys: [String] = [], best: [Int] = []
         for i in out.indices where out[i].group == .cpu && !out[i].isFolded {
             let role = cpuRole(out[i], chip: names[i])
             guard let rank = role.rank else { continue }
-            if let b = best[role.package], let br = cpuRole(out[b], chip: names[b]).rank, br <= rank { continue }
-            best[role.package] = i
+            if let k = packageKeys.firstIndex(of: role.package) {
+                let b = best[k]
+                if let br = cpuRole(out[b], chip: names[b]).rank, br <= rank { continue }
+                best[k] = i
+            } else {
+                packageKeys.append(role.package)
+                best.append(i)
+            }
         }
         // x86_pkg_temp is a headline only where no coretemp package covers it (already folded),
         // and ARM's cpuN-thermal zones only where there is no cpu-thermal.
-        let headlines = best.values.sorted()
+        let headlines = best.sorted()
         for h in headlines { out[h].isHeadline = true }
         for i in out.indices where out[i].group == .cpu && !out[i].isHeadline && !out[i].isFolded {
             let role = cpuRole(out[i], chip: names[i])
-            if let h = best[role.package], role.member || role.rank != nil { out[i].memberOf = out[h].id }
+            if let k = packageKeys.firstIndex(of: role.package), role.member || role.rank != nil { out[i].memberOf = out[best[k]].id }
         }
         if headlines.isEmpty, let a = out.indices.first(where: {
             chips[$0] == "acpitz" && !out[$0].isFolded
@@ -169,54 +197,18 @@ package enum SensorCatalog {
             default: break
             }
         }
+        // Computed from each sensor in place, then stored: a `let s = out[i]` in a loop that
+        // also wrote `out[i]` copied every whole sensor.
+        var shown: [String] = []
+        shown.reserveCapacity(out.count)
         for i in out.indices {
-            let s = out[i]
-            let raw = s.name
-            switch s.group {
-            case .cpu:
-                var prefix = "CPU"
-                let pkgIndex: Int? = {
-                    if s.isHeadline { return cpuHeads.firstIndex(of: i) }
-                    if let m = s.memberOf { return cpuHeads.firstIndex { out[$0].id == m } }
-                    return nil
-                }()
-                if cpuHeads.count > 1, let n = pkgIndex { prefix += " \(n)" }
-                if s.isHeadline || s.mirrorOf != nil {
-                    out[i].displayName = "\(prefix) (\(raw))"
-                } else if s.memberOf != nil {
-                    out[i].displayName = "\(prefix) \(s.label ?? raw) (\(s.chip ?? raw))"
-                } else {
-                    out[i].displayName = "CPU (\(raw))"
-                }
-            case .gpu:
-                let who: String
-                if gpuDevices.count > 1, let slot = s.deviceInfo?.pciSlot {
-                    who = "GPU \(s.deviceInfo?.vendorName.map { "\($0) " } ?? "")\(shortSlot(slot))"
-                } else {
-                    who = "GPU" + (s.deviceInfo?.vendorName.map { " \($0)" } ?? "")
-                }
-                out[i].displayName = "\(who) (\(raw))"
-            case .disk:
-                let kind = chips[i] == "nvme" ? "NVMe" : "Disk"
-                var who = kind
-                if let model = s.deviceInfo?.model, !model.isEmpty { who += " \(model)" }
-                else if Set(diskDevices).count > 1, let slot = s.deviceInfo?.pciSlot { who += " \(shortSlot(slot))" }
-                out[i].displayName = "\(who) (\(s.label ?? raw))"
-            case .wifi:
-                out[i].displayName = "Wi-Fi (\(raw))"
-            case .battery:
-                out[i].displayName = s.kind == .battery ? "Battery \(raw)" : "Battery (\(raw))"
-            case .board:
-                out[i].displayName = chips[i] == "acpitz" ? "ACPI (\(raw))" : "Board (\(raw))"
-            case .other:
-                out[i].displayName = raw
-            }
+            shown.append(readableName(out[i], at: i, in: out, chip: chips[i], cpuHeads: cpuHeads,
+                                      gpuDevices: gpuDevices.count, diskDevices: diskDevices))
         }
+        for i in out.indices { out[i].displayName = shown[i] }
         // Names still equal after that (two identical NVMe models, captured trees without
         // device links): tell them apart by slot, else by order.
-        var byName = [String: [Int]](minimumCapacity: out.count)
-        for i in out.indices { byName[out[i].displayName, default: []].append(i) }
-        for (_, idx) in byName where idx.count > 1 {
+        func tag(_ idx: [Int]) {
             let slots = idx.map { out[$0].deviceInfo?.pciSlot }
             let distinct = Set(slots.compactMap { $0 }).count == idx.count
             for (n, i) in idx.enumerated() {
@@ -224,7 +216,79 @@ package enum SensorCatalog {
                 out[i].displayName += " [\(tag)]"
             }
         }
+        if out.count <= 32 {
+            // A few sensors (a machine's usual count): each name compared with those after it,
+            // which hashes nothing; the groups are the dictionary's, in another order, which
+            // does not matter (each group tags only its own members).
+            let names = out.map(\.displayName)
+            for i in names.indices where !names[..<i].contains(names[i]) && names[(i + 1)...].contains(names[i]) {
+                tag(names.indices.filter { $0 >= i && names[$0] == names[i] })
+            }
+        } else {
+            var byName = [String: [Int]](minimumCapacity: out.count)
+            for i in out.indices { byName[out[i].displayName, default: []].append(i) }
+            for (_, idx) in byName where idx.count > 1 { tag(idx) }
+        }
         return out
+    }
+
+    /// The readable name of `s`, which is `all[i]` (`chip` its normalised chip, `cpuHeads` the
+    /// headline CPUs' indices, `gpuDevices` how many GPU devices there are, `diskDevices` the
+    /// disks' device keys).
+    private static func readableName(_ s: TemperatureSensor, at i: Int, in all: [TemperatureSensor], chip: String,
+                                     cpuHeads: [Int], gpuDevices: Int, diskDevices: [String]) -> String {
+        let raw = s.name
+        switch s.group {
+        case .cpu:
+            let pkgIndex: Int? = {
+                if s.isHeadline { return cpuHeads.firstIndex(of: i) }
+                if let m = s.memberOf { return cpuHeads.firstIndex { all[$0].id == m } }
+                return nil
+            }()
+            let number = cpuHeads.count > 1 ? pkgIndex : nil
+            // `CPU[ n] (<raw>)`, `CPU[ n] <label> (<chip>)` or `CPU (<raw>)`, written as bytes.
+            return TextBytes.make { t in
+                if s.isHeadline || s.mirrorOf != nil || s.memberOf != nil {
+                    t.literal("CPU")
+                    if let number { t.literal(" "); t.int(number) }
+                    if s.isHeadline || s.mirrorOf != nil {
+                        t.literal(" ("); t.text(raw)
+                    } else {
+                        t.literal(" "); t.text(s.label ?? raw); t.literal(" ("); t.text(s.chip ?? raw)
+                    }
+                    t.literal(")")
+                } else {
+                    t.literal("CPU ("); t.text(raw); t.literal(")")
+                }
+            }
+        case .gpu:
+            let who: String
+            if gpuDevices > 1, let slot = s.deviceInfo?.pciSlot {
+                who = "GPU \(s.deviceInfo?.vendorName.map { "\($0) " } ?? "")\(shortSlot(slot))"
+            } else {
+                who = "GPU" + (s.deviceInfo?.vendorName.map { " \($0)" } ?? "")
+            }
+            return named(who, raw)
+        case .disk:
+            let kind = chip == "nvme" ? "NVMe" : "Disk"
+            var who = kind
+            if let model = s.deviceInfo?.model, !model.isEmpty { who += " \(model)" }
+            else if Set(diskDevices).count > 1, let slot = s.deviceInfo?.pciSlot { who += " \(shortSlot(slot))" }
+            return named(who, s.label ?? raw)
+        case .wifi:
+            return named("Wi-Fi", raw)
+        case .battery:
+            return s.kind == .battery ? "Battery \(raw)" : named("Battery", raw)
+        case .board:
+            return named(chip == "acpitz" ? "ACPI" : "Board", raw)
+        case .other:
+            return raw
+        }
+    }
+
+    /// `<head> (<inner>)`, written as bytes.
+    private static func named(_ head: String, _ inner: String) -> String {
+        TextBytes.make { t in t.text(head); t.literal(" ("); t.text(inner); t.literal(")") }
     }
 
     static func packageNumber(_ label: String?) -> Int {

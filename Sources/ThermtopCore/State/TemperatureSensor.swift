@@ -62,7 +62,8 @@ public struct ThermalSensor: Sendable, Equatable, Identifiable {
                 passiveTrips: [TripPoint] = [], hotTrip: TripPoint? = nil, criticalTrip: TripPoint? = nil,
                 max: Double? = nil, crit: Double? = nil, critHyst: Double? = nil, emergency: Double? = nil,
                 isBattery: Bool = false, location: String? = nil, chip: String? = nil, label: String? = nil,
-                deviceInfo: ThermalDeviceInfo? = nil, displayName: String? = nil) {
+                deviceInfo: ThermalDeviceInfo? = nil, displayName: String? = nil, lastCelsius: Double? = nil,
+                lastReadAt: Double? = nil, asleep: String? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
@@ -81,6 +82,9 @@ public struct ThermalSensor: Sendable, Equatable, Identifiable {
         self.label = label
         self.deviceInfo = deviceInfo
         self.displayName = displayName ?? name
+        self.lastCelsius = lastCelsius
+        self.lastReadAt = lastReadAt
+        self.asleep = asleep
     }
 
     /// True for sensors that never decide the state on their own: mirrors and known dummies.
@@ -89,19 +93,29 @@ public struct ThermalSensor: Sendable, Equatable, Identifiable {
 
 extension TemperatureSensor {
     public init(zone: ThermalZone) {
-        let usable = zone.trips.filter(\.isUsable)
+        // The usable trips sorted out in one pass (four `filter`s built three arrays a zone):
+        // passive ones in order, then sorted by temperature; the first coolest hot and critical
+        // trip, which `min(by:)` picks.
+        var passive: [TripPoint] = []
+        var hot: TripPoint?, critical: TripPoint?
+        for t in zone.trips where t.isUsable {
+            switch t.kind {
+            case .passive?: passive.append(t)
+            case .hot?: if hot.map({ t.celsius! < $0.celsius! }) ?? true { hot = t }
+            case .critical?: if critical.map({ t.celsius! < $0.celsius! }) ?? true { critical = t }
+            default: break
+            }
+        }
+        passive.sort { $0.celsius! < $1.celsius! }
         let name = zone.type ?? zone.id
         self.init(
             id: zone.stableID ?? zone.id, name: name, kind: .zone, celsius: zone.celsius,
             issue: zone.asleep.map { ReadingIssue(file: "class/thermal/\(zone.id)/device", reason: .deviceAsleep, detail: $0) }
                 ?? (zone.celsius == nil ? zone.issues.first(forFile: "temp") : nil),
-            passiveTrips: usable.filter { $0.kind == .passive }.sorted { $0.celsius! < $1.celsius! },
-            hotTrip: usable.filter { $0.kind == .hot }.min { $0.celsius! < $1.celsius! },
-            criticalTrip: usable.filter { $0.kind == .critical }.min { $0.celsius! < $1.celsius! },
+            passiveTrips: passive, hotTrip: hot, criticalTrip: critical,
             isBattery: name.lowercased().hasSubstring("bat"),
-            location: zone.id, chip: zone.type, deviceInfo: zone.deviceInfo
+            location: zone.id, chip: zone.type, deviceInfo: zone.deviceInfo, asleep: zone.asleep
         )
-        asleep = zone.asleep
     }
 
     public init(channel: HwmonChannel) {
@@ -119,11 +133,9 @@ extension TemperatureSensor {
             max: channel.max, crit: channel.crit, critHyst: channel.critHyst, emergency: channel.emergency,
             isBattery: (channel.chip ?? "").uppercased().hasPrefix("BAT"),
             location: channel.id, chip: channel.chip, label: channel.label ?? channel.channel,
-            deviceInfo: channel.deviceInfo
+            deviceInfo: channel.deviceInfo, lastCelsius: channel.lastCelsius, lastReadAt: channel.lastReadAt,
+            asleep: channel.asleep
         )
-        lastCelsius = channel.lastCelsius
-        lastReadAt = channel.lastReadAt
-        asleep = channel.asleep
     }
 }
 

@@ -17,8 +17,15 @@ public struct ThermalThreshold: Sendable, Equatable {
     }
 
     /// `passive trip 90.0 °C`, or `88.0 °C (critical trip 103.0 °C − 15.0 °C)`.
-    public var label: String {
-        isDirect ? "\(rule) \(formatDegrees(celsius))" : "\(formatDegrees(celsius)) (\(rule))"
+    public var label: String { TextBytes.make { writeLabel(into: &$0) } }
+
+    /// Writes `label` (for a text that includes it).
+    package func writeLabel(into t: inout TextBytes) {
+        if isDirect {
+            t.text(rule); t.literal(" "); t.degrees(celsius)
+        } else {
+            t.degrees(celsius); t.literal(" ("); t.text(rule); t.literal(")")
+        }
     }
 
     /// The temperature below which this level clears.
@@ -78,14 +85,14 @@ public struct SensorThresholds: Sendable, Equatable {
             serious = Threshold(celsius: m, hysteresis: defaultHyst, rule: "hwmon max")
         } else if let ct = sensor.criticalTrip, let c = ct.celsius {
             serious = Threshold(celsius: c - config.seriousBelowCriticalTrip, hysteresis: hyst(ct),
-                                rule: "critical trip \(formatDegrees(c)) − \(formatDegrees(config.seriousBelowCriticalTrip))",
+                                rule: degreesRule("critical trip ", c, " − ", config.seriousBelowCriticalTrip),
                                 isDirect: false)
         } else if let c = sensor.crit ?? sensor.emergency {
             // A chip with only crit/emergency limits (amdgpu edge/junction/mem, radeon): its own
             // limit is a better guide than the generic default.
-            let which = sensor.crit != nil ? "hwmon crit" : "hwmon emergency"
             serious = Threshold(celsius: c - config.seriousBelowCriticalTrip, hysteresis: defaultHyst,
-                                rule: "\(which) \(formatDegrees(c)) − \(formatDegrees(config.seriousBelowCriticalTrip))",
+                                rule: degreesRule(sensor.crit != nil ? "hwmon crit " : "hwmon emergency ", c, " − ",
+                                                  config.seriousBelowCriticalTrip),
                                 isDirect: false)
         } else {
             let d = sensor.isBattery ? config.defaultBatterySerious : config.defaultSerious
@@ -101,7 +108,7 @@ public struct SensorThresholds: Sendable, Equatable {
             critical = Threshold(celsius: c, hysteresis: hyst(h), rule: sensor.tripsFrom.map { "\($0) hot trip" } ?? "hot trip")
         } else if let ct = sensor.criticalTrip, let c = ct.celsius {
             critical = Threshold(celsius: c - config.criticalBelowCriticalTrip, hysteresis: hyst(ct),
-                                 rule: "critical trip \(formatDegrees(c)) − \(formatDegrees(config.criticalBelowCriticalTrip))",
+                                 rule: degreesRule("critical trip ", c, " − ", config.criticalBelowCriticalTrip),
                                  isDirect: false)
         } else if let c = sensor.crit ?? sensor.emergency {
             var h = defaultHyst
@@ -109,7 +116,7 @@ public struct SensorThresholds: Sendable, Equatable {
             critical = Threshold(celsius: c, hysteresis: h, rule: sensor.crit != nil ? "hwmon crit" : "hwmon emergency")
         } else {
             critical = Threshold(celsius: serious.celsius + config.criticalAboveSerious, hysteresis: defaultHyst,
-                                 rule: "serious \(formatDegrees(serious.celsius)) + \(formatDegrees(config.criticalAboveSerious))",
+                                 rule: degreesRule("serious ", serious.celsius, " + ", config.criticalAboveSerious),
                                  isDirect: false)
         }
         // Firmware can put a passive trip above the hot one; keep the levels ordered.
@@ -121,33 +128,130 @@ public struct SensorThresholds: Sendable, Equatable {
         } else {
             let fairMargin = o?.fairBelowSerious ?? config.fairBelowSerious
             fair = Threshold(celsius: serious.celsius - fairMargin, hysteresis: defaultHyst,
-                             rule: "serious \(formatDegrees(serious.celsius)) − \(formatDegrees(fairMargin))",
+                             rule: degreesRule("serious ", serious.celsius, " − ", fairMargin),
                              isDirect: false)
         }
         return SensorThresholds(fair: fair, serious: serious, critical: critical)
+    }
+
+    /// A derived threshold's rule, `<head><a> <op> <b>` with `a` and `b` as `formatDegrees`
+    /// prints them (`critical trip 103.0 °C − 15.0 °C`).
+    package static func degreesRule(_ head: StaticString, _ a: Double, _ op: StaticString, _ b: Double) -> String {
+        TextBytes.make { t in
+            t.literal(head); t.degrees(a); t.literal(op); t.degrees(b)
+        }
     }
 }
 
 /// `91.0 °C`: one decimal, the way every thermtop output prints temperatures.
 package func formatDegrees(_ c: Double) -> String {
+    // Written as bytes on the stack, then made a String (one that fits inline, as most do,
+    // allocates nothing): interpolating the parts cost ~1.1 k instructions a call.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+        let p = buffer.baseAddress!
+        return String(decoding: UnsafeBufferPointer(start: p, count: writeDegrees(c, to: p)), as: UTF8.self)
+    }
+}
+
+/// Writes `formatDegrees(c)` (`−w.t °C`: at most 3 + 19 + 1 + 1 + 4 bytes) at `p`, which has
+/// room for 32 bytes; returns how many it wrote. The one rule for printing a temperature.
+func writeDegrees(_ c: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
     let r = (c * 10).rounded() / 10
     let whole = Int(r.rounded(.towardZero))
     var tenths = Int(((abs(r) - Double(abs(whole))) * 10).rounded())
     var w = abs(whole)
     if tenths == 10 { tenths = 0; w += 1 }
-    // `−w.t °C` written as bytes (at most 3 + 19 + 1 + 1 + 4) on the stack, then made a String
-    // (one that fits inline, as most do, allocates nothing): interpolating the parts cost
-    // ~1.1 k instructions a call, and every reason and threshold rule prints some.
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-        let p = buffer.baseAddress!
-        var n = 0
-        if r < 0 { p[0] = 0xE2; p[1] = 0x88; p[2] = 0x92; n = 3 }  // U+2212 MINUS SIGN
-        n += writeDecimalDigits(UInt64(w), to: p + n)
-        p[n] = UInt8(ascii: ".")
-        n += 1
-        n += writeDecimalDigits(UInt64(tenths), to: p + n)
-        p[n] = 0x20; p[n + 1] = 0xC2; p[n + 2] = 0xB0; p[n + 3] = UInt8(ascii: "C")  // " °C"
-        return String(decoding: UnsafeBufferPointer(start: p, count: n + 4), as: UTF8.self)
+    var n = 0
+    if r < 0 { p[0] = 0xE2; p[1] = 0x88; p[2] = 0x92; n = 3 }  // U+2212 MINUS SIGN
+    n += writeDecimalDigits(UInt64(w), to: p + n)
+    p[n] = UInt8(ascii: ".")
+    n += 1
+    n += writeDecimalDigits(UInt64(tenths), to: p + n)
+    p[n] = 0x20; p[n + 1] = 0xC2; p[n + 2] = 0xB0; p[n + 3] = UInt8(ascii: "C")  // " °C"
+    return n + 4
+}
+
+/// A short text (a reason, a threshold rule) written part by part as UTF-8 bytes and made a
+/// String once. Interpolating two or more dynamic parts cost ~1.7 k instructions (each part an
+/// append that checks and grows the String), and `status` builds a few such texts per sensor.
+/// The parts print as interpolation prints them: strings as they are, `degrees` as
+/// `formatDegrees`, `int` as `"\(n)"`.
+package struct TextBytes {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    /// `base` was allocated by `grow` (else it is `make`'s stack buffer).
+    private var onHeap = false
+
+    private init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    /// The text `build` writes. It starts in 256 bytes on the stack and moves to the heap only
+    /// when it outgrows them.
+    package static func make(_ build: (inout TextBytes) -> Void) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { stack in
+            var t = TextBytes(base: stack.baseAddress!, capacity: stack.count)
+            build(&t)
+            let text = String(decoding: UnsafeBufferPointer(start: t.base, count: t.count), as: UTF8.self)
+            if t.onHeap { t.base.deallocate() }
+            return text
+        }
+    }
+
+    /// Room for `n` more bytes at the returned pointer.
+    private mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + n > capacity {
+            var size = capacity * 2
+            while size < count + n { size *= 2 }
+            let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+            memory.update(from: base, count: count)
+            if onHeap { base.deallocate() }
+            base = memory
+            capacity = size
+            onHeap = true
+        }
+        return base + count
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count).update(from: start, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// A literal part.
+    package mutating func literal(_ s: StaticString) {
+        s.withUTF8Buffer { append($0) }
+    }
+
+    /// UTF-8 bytes, as they are (whole characters: a String's, or an ASCII part of one).
+    package mutating func bytes(_ b: UnsafeBufferPointer<UInt8>) {
+        append(b)
+    }
+
+    /// A String part, as it is.
+    package mutating func text(_ s: String) {
+        var s = s
+        s.withUTF8 { append($0) }
+    }
+
+    /// `formatDegrees(c)`.
+    package mutating func degrees(_ c: Double) {
+        let p = reserve(32)
+        count += writeDegrees(c, to: p)
+    }
+
+    /// `n` in decimal, as `"\(n)"` prints an Int.
+    package mutating func int(_ n: Int) {
+        let p = reserve(21)
+        if n < 0 {
+            p[0] = UInt8(ascii: "-")
+            count += 1 + writeDecimalDigits(UInt64(n.magnitude), to: p + 1)
+        } else {
+            count += writeDecimalDigits(UInt64(n), to: p)
+        }
     }
 }
 
