@@ -104,24 +104,22 @@ print("%x %x" % (min(a for a, s in spans), max(a + s for a, s in spans)))')
   $vg --callgrind-out-file=$out/3-version.cg "$b" --version >/dev/null 2>>$out/valgrind.log
   $vg --callgrind-out-file=$out/4-status-json.cg "$b" status --json --no-config >/dev/null 2>>$out/valgrind.log
   $vg --callgrind-out-file=$out/5-status.cg "$b" status --no-config >/dev/null 2>>$out/valgrind.log
+  # The dashboard in a 120x40 tmux pane running "$3" (socket $1): after $2 s the debug overlay
+  # is toggled twice, then q. A server of its own for each run: a new session on the socket of
+  # a server still shutting down fails ("server exited unexpectedly").
+  dashboard() {
+    tmux -S "$1" -f /dev/null new-session -d -s d -x 120 -y 40 "$3"
+    sleep "$2"; tmux -S "$1" send-keys -t d d; sleep 3; tmux -S "$1" send-keys -t d d; sleep 2
+    tmux -S "$1" send-keys -t d q
+    for _ in $(seq 30); do tmux -S "$1" has-session -t d 2>/dev/null || break; sleep 1; done
+    tmux -S "$1" kill-server 2>/dev/null || true
+  }
   for mode in full minimal; do
     n=1; extra=""; [ $mode = minimal ] && { n=2; extra="--simulate-state serious"; }
-    # A server of its own for each run: a new session on the socket of a server still
-    # shutting down fails ("server exited unexpectedly").
-    sock=$out/tmux-$mode-cg.sock
-    tmux -S $sock -f /dev/null new-session -d -s d -x 120 -y 40 \
+    dashboard $out/tmux-$mode-cg.sock 25 \
       "$vg --callgrind-out-file=$out/$n-dashboard-$mode.cg $b $extra --no-config 2>>$out/valgrind.log"
-    sleep 25; tmux -S $sock send-keys -t d d; sleep 3; tmux -S $sock send-keys -t d d; sleep 2
-    tmux -S $sock send-keys -t d q
-    for _ in $(seq 30); do tmux -S $sock has-session -t d 2>/dev/null || break; sleep 1; done
-    tmux -S $sock kill-server 2>/dev/null || true
-    sock=$out/tmux-$mode-lk.sock
-    tmux -S $sock -f /dev/null new-session -d -s d -x 120 -y 40 \
+    dashboard $out/tmux-$mode-lk.sock 20 \
       "$lk $b $extra --no-config 3>&1 >/dev/tty 2>>$out/valgrind.log | $out/memfilter $range > $out/$n-dashboard-$mode.mem"
-    sleep 20; tmux -S $sock send-keys -t d d; sleep 3; tmux -S $sock send-keys -t d d; sleep 2
-    tmux -S $sock send-keys -t d q
-    for _ in $(seq 30); do tmux -S $sock has-session -t d 2>/dev/null || break; sleep 1; done
-    tmux -S $sock kill-server 2>/dev/null || true
   done
 ' symbol-order "$OUT/thermtop" "$OUT" "$range"
 

@@ -225,16 +225,6 @@ struct ReadingLayerTests {
             let cwd = FileManager.default.currentDirectoryPath.split(separator: "/")
             return String(repeating: "../", count: cwd.count) + absolute.drop { $0 == "/" }
         }
-        func realpathRelative(_ root: String, _ relative: String) -> String? {
-            guard let r = realpath(root + "/" + relative, nil) else { return nil }
-            defer { free(r) }
-            let full = String(cString: r)
-            guard let rr = realpath(root, nil) else { return full }
-            defer { free(rr) }
-            let rootReal = String(cString: rr)
-            if full == rootReal { return "" }
-            return full.hasPrefix(rootReal + "/") ? String(full.dropFirst(rootReal.count + 1)) : full
-        }
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixture.directory.path)
             .filter { FileManager.default.fileExists(atPath: Fixture.path($0) + "/class") }
         #expect(names.count >= 4)
@@ -247,7 +237,7 @@ struct ReadingLayerTests {
                     for entry in root.list("class/\(cls)") ?? [] {
                         for p in ["class/\(cls)/\(entry)", "class/\(cls)/\(entry)/device", "class/\(cls)/\(entry)/device/..",
                                   "class/\(cls)/\(entry)/nonexistent", "class/\(cls)/./\(entry)/../\(entry)"] {
-                            #expect(root.resolved(p) == realpathRelative(root.path, p), "\(name): \(p)")
+                            #expect(root.resolved(p) == LinkResolutionTests.realpathRelative(root.path, p), "\(name): \(p)")
                             checked += 1
                         }
                     }
