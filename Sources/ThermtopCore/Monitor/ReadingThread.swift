@@ -248,7 +248,8 @@ private let readingThreadKey: pthread_key_t = {
 }()
 
 /// The one watchdog thread: sleeps on a timerfd set to the earliest deadline of the reading
-/// threads at work, and is started the first time one arms it.
+/// threads at work, and is started the first time one arms it, unless a `ReadingThread.run`
+/// caller is waiting (it starts the thread itself if its wait reaches half a deadline).
 final class ReadWatchdog: Sendable {
     static let shared = ReadWatchdog()
 
