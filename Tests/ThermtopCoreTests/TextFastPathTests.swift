@@ -4,6 +4,17 @@ import ThermtopCore
 /// The byte-level builders of the status path (`TextBytes`, the catalog's name tests, the
 /// one-pass trip sorting) against the rules they replaced: String interpolation, `Set`
 /// lookups and `filter`/`sorted`/`min`, on inputs chosen to break a byte-level shortcut.
+/// A reproducible sequence of picks (a 64-bit LCG, Knuth's MMIX constants): each test draws its
+/// random inputs from its own seed, so a failure names inputs that come back on every run.
+struct SeededPicks {
+    var seed: UInt64
+    /// A number in 0..<n.
+    mutating func next(_ n: Int) -> Int {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((seed >> 33) % UInt64(n))
+    }
+}
+
 @Suite("Text and catalog fast paths match the rules they replaced")
 struct TextFastPathTests {
     /// Names that are not plain ASCII, empty, long enough to outgrow `TextBytes`'s 256 stack
@@ -156,19 +167,15 @@ struct TextFastPathTests {
 
     @Test("a zone's trips are sorted out as filter, sorted and min did")
     func zoneTrips() {
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ n: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(n))
-        }
+        var picks = SeededPicks(seed: 0x9E37_79B9_7F4A_7C15)
         let kinds: [TripKind?] = [.active, .passive, .hot, .critical, nil]
         let temps: [Double?] = [nil, -273, 0, 45, 90, 90, 95, 100, 105, 1000]
         for _ in 0..<500 {
             var trips: [TripPoint] = []
-            for i in 0..<next(8) {
-                trips.append(TripPoint(index: i, kind: kinds[next(kinds.count)], celsius: temps[next(temps.count)],
-                                       hysteresis: Double(next(4)),
-                                       ignored: next(6) == 0 ? ReadingIssue(file: "trip_point_\(i)_temp", reason: .implausible) : nil))
+            for i in 0..<picks.next(8) {
+                trips.append(TripPoint(index: i, kind: kinds[picks.next(kinds.count)], celsius: temps[picks.next(temps.count)],
+                                       hysteresis: Double(picks.next(4)),
+                                       ignored: picks.next(6) == 0 ? ReadingIssue(file: "trip_point_\(i)_temp", reason: .implausible) : nil))
             }
             let s = ThermalSensor(zone: ThermalZone(id: "thermal_zone0", type: "acpitz", celsius: 50, trips: trips))
             let usable = trips.filter(\.isUsable)
@@ -258,19 +265,15 @@ struct SensorIDFastPathTests {
                      "0000:0g:00.0", "hwmon", "hwmon2", "nvme", "nvme0", "drm", "card0", "LNXSYSTM:00", "LNXSYSTMx",
                      "LNXTHERM:00", "i2c-0", "0-004c", "thermal", "thermal_zone1", "Abc9", "9abc", "usb1", "1-1",
                      "coretemp.0", "nvme-generic", "ng0n1", "bsg", "x"]
-        var seed: UInt64 = 7
-        func next(_ n: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(n))
-        }
+        var picks = SeededPicks(seed: 7)
         var paths = ["", "/", "devices", "devices/", "/devices//", "devices/virtual/thermal/thermal_zone0",
                      "devices/pci0000:00/0000:00:18.3/hwmon/hwmon2", "devices/platform/coretemp.0/hwmon/hwmon3",
                      "devices/LNXSYSTM:00/LNXTHERM:00", "devices/i2c-0/0-004c", "devices/9x/y", "devices//platform//coretemp.0/"]
         for _ in 0..<3000 {
-            var p = next(4) == 0 ? "/" : ""
-            p += next(5) == 0 ? words[next(words.count)] : "devices"
-            for _ in 0..<next(7) { p += (next(6) == 0 ? "//" : "/") + words[next(words.count)] }
-            if next(8) == 0 { p += "/" }
+            var p = picks.next(4) == 0 ? "/" : ""
+            p += picks.next(5) == 0 ? words[picks.next(words.count)] : "devices"
+            for _ in 0..<picks.next(7) { p += (picks.next(6) == 0 ? "//" : "/") + words[picks.next(words.count)] }
+            if picks.next(8) == 0 { p += "/" }
             paths.append(p)
         }
         for p in paths {
@@ -319,17 +322,13 @@ struct SensorIDFastPathTests {
 struct TrendFastPathTests {
     @Test("too few points give the window count the full rule would")
     func fewPoints() {
-        var seed: UInt64 = 99
-        func next(_ n: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(n))
-        }
+        var picks = SeededPicks(seed: 99)
         let times: [Double] = [0, 1, 5, 29.9, 30, 31, 100, -5, .nan, .infinity]
         for maxPoints in [0, 1, 2, 3, 60] {
             var config = ForecastConfig()
             config.maxPoints = maxPoints
             for _ in 0..<400 {
-                let points = (0..<next(config.minSamples)).map { _ in (time: times[next(times.count)], celsius: 50.0) }
+                let points = (0..<picks.next(config.minSamples)).map { _ in (time: times[picks.next(times.count)], celsius: 50.0) }
                 var expected = 0
                 if let newest = points.last {
                     expected = points.filter { newest.time - $0.time <= config.windowSeconds && $0.time <= newest.time }.count
@@ -347,18 +346,14 @@ struct TrendFastPathTests {
 struct CombinedBatteryFastPathTests {
     @Test("percent and status as the compactMap rules gave them")
     func combined() {
-        var seed: UInt64 = 5
-        func next(_ n: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(n))
-        }
+        var picks = SeededPicks(seed: 5)
         let values: [Double?] = [nil, 0, 12.5, 50, 57.3, 100, -1, .nan]
         let statuses: [ThermalBatteryStatus?] = [nil, .charging, .discharging, .notCharging, .full, .unknown]
         for _ in 0..<2000 {
-            let list = (0..<next(4)).map { i in
-                ThermalBattery(id: "BAT\(i)", status: statuses[next(statuses.count)], capacity: values[next(values.count)],
-                               energyNow: values[next(values.count)], energyFull: values[next(values.count)],
-                               chargeFull: values[next(values.count)], voltageNow: values[next(values.count)])
+            let list = (0..<picks.next(4)).map { i in
+                ThermalBattery(id: "BAT\(i)", status: statuses[picks.next(statuses.count)], capacity: values[picks.next(values.count)],
+                               energyNow: values[picks.next(values.count)], energyFull: values[picks.next(values.count)],
+                               chargeFull: values[picks.next(values.count)], voltageNow: values[picks.next(values.count)])
             }
             let c = CombinedBattery(list)
             let known = list.compactMap { b -> (Double, Double?)? in b.percent.map { ($0, b.energyFullWh) } }
