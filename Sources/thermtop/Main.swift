@@ -14,6 +14,7 @@ import Glibc
 @main
 enum Main {
     static func main() {
+        PhaseTrace.mark(.main)
         do {
             // The common invocations skip ArgumentParser's reflective parse (FastArguments);
             // anything else, and every error, help and completion request, goes through it.

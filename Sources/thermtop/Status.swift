@@ -86,6 +86,7 @@ struct StatusRun: Equatable {
         StandardStreams.guardClosedDescriptors()
         try StandardStreams.requireStdout()
         let cfg = try config.load()
+        PhaseTrace.mark(.config)
         let status: MonitorStatus
         // What must stay alive until the process ends (see above).
         var engine: (ThermalStatusHub, LinuxWakeSources?)?
@@ -101,9 +102,12 @@ struct StatusRun: Equatable {
             let thermal = cfg.applied()
             let powerProfiles = source.makePowerProfiles(config: thermal)
             var wake: LinuxWakeSources?
-            let hub = ThermalStatusHub(source: source.makeSource(powerProfiles: powerProfiles),
+            let sensors = source.makeSource(powerProfiles: powerProfiles)
+            PhaseTrace.mark(.sources)
+            let hub = ThermalStatusHub(source: sensors,
                                        clock: SystemClock(), config: thermal, overrides: source.overrides,
                                        whileReading: { wake = source.makeWakeSources(powerProfiles: powerProfiles) })
+            PhaseTrace.mark(.reading)
             var live = hub.current
             live.eventSources = wake?.states ?? []
             status = live
@@ -117,6 +121,8 @@ struct StatusRun: Equatable {
             var report = StatusReport.text(status, units: cfg.units ?? .celsius)
             try report.withUTF8 { try StandardStreams.write($0) }
         }
+        PhaseTrace.mark(.written)
+        PhaseTrace.report()
         withExtendedLifetime(engine) {
             exit(status.assessment.nothingReadable ? StatusExit.nothingReadable : StatusExit.ok)
         }
