@@ -13,7 +13,7 @@ import Glibc
 /// process and after reaping it can tell the exec and the exit apart from the steps between.
 /// Unset (always, in normal use), the marks cost a clock read each (vDSO) and nothing is printed.
 enum PhaseTrace {
-    enum Phase: Int, CaseIterable {
+    enum Phase {
         /// `Main.main` entered: exec, the C and Swift runtimes' start are before it.
         case main
         /// Arguments parsed and the config file (if any) loaded.
@@ -25,32 +25,29 @@ enum PhaseTrace {
         case reading
         /// The report written to standard output.
         case written
-
-        var name: String {
-            switch self {
-            case .main: "main"
-            case .config: "config"
-            case .sources: "sources"
-            case .reading: "reading"
-            case .written: "written"
-            }
-        }
     }
 
-    /// Set once per phase on the main thread, read there before exit.
-    nonisolated(unsafe) private static var marks: [Double] = []
+    /// Set once per phase on the main thread, read there before exit. A tuple, not an array:
+    /// the marks are taken on every run, and an array of them was a generic type instantiated
+    /// at the first (~10 k instructions) for a line almost never printed.
+    nonisolated(unsafe) private static var marks: (Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0)
 
     static func mark(_ phase: Phase) {
         let now = monotonicSeconds()
-        if marks.isEmpty { marks = Array(repeating: 0, count: Phase.allCases.count) }
-        marks[phase.rawValue] = now
+        switch phase {
+        case .main: marks.0 = now
+        case .config: marks.1 = now
+        case .sources: marks.2 = now
+        case .reading: marks.3 = now
+        case .written: marks.4 = now
+        }
     }
 
-    /// The line, when `THERMTOP_TRACE_PHASES` is set.
+    /// The line, when `THERMTOP_TRACE_PHASES` is set. A step the run did not go through (the
+    /// sources and the reading, with `--replay`) reads 0.
     static func report() {
-        guard getenv("THERMTOP_TRACE_PHASES") != nil, !marks.isEmpty else { return }
-        var line = "thermtop-phases"
-        for phase in Phase.allCases { line += " \(phase.name)=\(marks[phase.rawValue])" }
-        printError(line)
+        guard getenv("THERMTOP_TRACE_PHASES") != nil else { return }
+        let m = marks
+        printError("thermtop-phases main=\(m.0) config=\(m.1) sources=\(m.2) reading=\(m.3) written=\(m.4)")
     }
 }
