@@ -1,6 +1,17 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// How the release executables are linked: the reasons are at the `thermtop` target below.
+let releaseLinking: [LinkerSetting] = [.unsafeFlags([
+    "-static-executable",
+    "-Xlinker", "-no-pie",
+    "-use-ld=lld",
+    "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/Linker/symbol-order.txt",
+    "-Xlinker", "--no-warn-symbol-ordering",
+    "-Xlinker", "-T", "-Xlinker", Context.packageDirectory + "/Linker/private-text.ld",
+    "-Xlinker", "--no-export-dynamic",
+], .when(configuration: .release))]
+
 let package = Package(
     name: "thermtop",
     // Linux only: the sources import Glibc and read sysfs, so no other platform is claimed.
@@ -94,16 +105,12 @@ let package = Package(
             // (The Swift runtime is linked in with `--static-swift-stdlib` on the command line:
             // as an unsafe flag here it misses the libraries SwiftPM adds with it.)
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))],
-            linkerSettings: [.unsafeFlags([
-                "-static-executable",
-                "-Xlinker", "-no-pie",
-                "-use-ld=lld",
-                "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/Linker/symbol-order.txt",
-                "-Xlinker", "--no-warn-symbol-ordering",
-                "-Xlinker", "-T", "-Xlinker", Context.packageDirectory + "/Linker/private-text.ld",
-                "-Xlinker", "--no-export-dynamic",
-            ], .when(configuration: .release))]
+            linkerSettings: releaseLinking
         ),
+        // Benchmarks/oneshot.sh's Swift floor: the file-system accesses of `status --json` made
+        // by a plain Swift program, linked the same way (Benchmarks/OneshotFloor/main.swift).
+        .executableTarget(name: "thermtop-oneshot-floor", path: "Benchmarks/OneshotFloor",
+                          linkerSettings: releaseLinking),
         .testTarget(name: "ThermtopCoreTests", dependencies: ["ThermtopCore", "Thermtop"]),
         // Fixture sysfs trees live in Tests/Fixtures, outside any target: they hold symlinks
         // (into /proc, dangling, cyclic like the real /sys) that SwiftPM must not walk.

@@ -5,7 +5,8 @@
 # namespace), wall time with hyperfine -N and peak RSS with /usr/bin/time, in one run, beside
 # the floor for what `status` reads: a plain C program making the same file-system accesses
 # (Benchmarks/oneshot-ops.py lists them from an strace of the binary under test,
-# Benchmarks/oneshot-floor.c replays them); then the CPU cost of one sample against a plain C
+# Benchmarks/oneshot-floor.c replays them), and a plain Swift program making them, linked as
+# thermtop is (Benchmarks/OneshotFloor, built here); then the CPU cost of one sample against a plain C
 # program that preads the same files (Benchmarks/sample-cost.py, Benchmarks/sample-floor.c).
 # The C programs are compiled with cc at run time.
 # Installs hyperfine, lm-sensors, strace and gcc from Debian when missing. Needs root.
@@ -51,15 +52,18 @@ for path in sys.argv[1:]:
     os.close(fd)
 PY
 cc -O2 -o "$out/oneshot-floor" "$ROOT/Benchmarks/oneshot-floor.c"
+("$ROOT/scripts/release-build.sh" --product thermtop-oneshot-floor >&2)
+swift_floor=$("$ROOT/scripts/release-build.sh" --show-bin-path)/thermtop-oneshot-floor
 # Inside the namespace: the whole hyperfine run, so the graft is paid once, not per run.
 /usr/bin/python3 "$ROOT/Benchmarks/fakesys.py" run --no-writer -- bash -c '
   set -e
-  b=$1; runs=$2; out=$3; before=$4; root=$5
+  b=$1; runs=$2; out=$3; before=$4; root=$5; swift_floor=$6
   /usr/bin/python3 "$root/Benchmarks/oneshot-ops.py" "$b" "$out/ops.txt"
   cmds=(-n "thermtop --version" "$b --version" -n "thermtop status --json" "$b status --json --no-config")
   [ -n "$before" ] && cmds+=(-n "before: thermtop --version" "$before --version"
                              -n "before: thermtop status --json" "$before status --json --no-config")
   cmds+=(-n "C: the same accesses as status" "$out/oneshot-floor $out/ops.txt")
+  cmds+=(-n "Swift: the same accesses as status" "$swift_floor $out/ops.txt")
   cmds+=(-n "sensors" "sensors" -n "sensors -j" "sensors -j")
   hyperfine -N --warmup 10 --runs "$runs" --export-json "$out/h.json" "${cmds[@]}" \
     >/dev/null 2>"$out/hyperfine.err" || { cat "$out/hyperfine.err" >&2; exit 1; }
@@ -72,7 +76,7 @@ cc -O2 -o "$out/oneshot-floor" "$ROOT/Benchmarks/oneshot-floor.c"
     fi
     echo "sensors $(rss sensors)"
     echo "sensors -j $(rss sensors -j)"; } > "$out/rss.txt"
-' oneshot "$binary" "$runs" "$out" "$before" "$ROOT"
+' oneshot "$binary" "$runs" "$out" "$before" "$ROOT" "$swift_floor"
 /usr/bin/python3 - "$out/h.json" "$out/rss.txt" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
