@@ -3,6 +3,9 @@
 
     sudo Benchmarks/oneshot-phases.py [--runs N (300)] BINARY [BINARY...]
 
+Exit status 0; 64 for a bad invocation; 69 without root or `sensors`; 1 when a build fails or
+prints no step line.
+
 Runs each build's `status --json --no-config` on the fake laptop /sys (Benchmarks/fakesys.py,
 entered by itself), the builds, `sensors` and a static C program that does nothing
 interleaved run by run (the machine's speed drifts: one command's runs all in a row, as
@@ -30,7 +33,13 @@ STEPS = [("exec, runtime start", None, "main"), ("arguments, config", "main", "c
 
 
 def usage(message):
-    sys.exit(f"oneshot-phases.py: {message}\nusage: oneshot-phases.py [--runs N] BINARY [BINARY...]")
+    print(f"oneshot-phases.py: {message}\nusage: oneshot-phases.py [--runs N] BINARY [BINARY...]", file=sys.stderr)
+    sys.exit(64)
+
+
+def unavailable(message):
+    print(f"oneshot-phases.py: {message}", file=sys.stderr)
+    sys.exit(69)
 
 
 def parse(argv):
@@ -94,12 +103,12 @@ def main():
     runs, binaries = parse(sys.argv[1:])
     if os.environ.get("THERMTOP_FAKESYS") != "inside-ready":
         if os.geteuid() != 0:
-            sys.exit("oneshot-phases.py: needs root (a private mount namespace over /sys)")
+            unavailable("needs root (a private mount namespace over /sys)")
         os.execv("/usr/bin/python3", ["/usr/bin/python3", os.path.join(HERE, "fakesys.py"), "run", "--no-writer",
                                       "--", "/usr/bin/python3", os.path.abspath(__file__)] + sys.argv[1:])
     sensors = shutil.which("sensors")
     if sensors is None:
-        sys.exit("oneshot-phases.py: no `sensors` (apt-get install lm-sensors; Benchmarks/oneshot.sh installs it)")
+        unavailable("no `sensors` (apt-get install lm-sensors; Benchmarks/oneshot.sh installs it)")
     tmp = tempfile.mkdtemp(prefix="thermtop-phases.")
     noop = os.path.join(tmp, "noop")
     with open(noop + ".c", "w") as f:
