@@ -90,7 +90,6 @@ def traced(binary, env):
         sys.exit(f"oneshot-phases.py: {binary} printed no thermtop-phases line (a build without PhaseTrace?)")
     marks = dict(kv.split("=", 1) for kv in line.split()[1:])
     at = {k: float(v) for k, v in marks.items()}
-    at[None] = None
     steps = []
     for _, start, end in STEPS:
         a = t0 if start is None else at[start]

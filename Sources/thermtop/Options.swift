@@ -47,7 +47,7 @@ struct SourceOptions: ParsableArguments {
 
     var overrides: Overrides { choice.overrides }
 
-    /// The source the options ask for. `powerProfiles` (from `makeWakeSources`) gives the live
+    /// The source the options ask for. `powerProfiles` (from `makePowerProfiles`) gives the live
     /// machine's source its D-Bus profile.
     func makeSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
         choice.makeSource(powerProfiles: powerProfiles)
@@ -58,8 +58,6 @@ struct SourceOptions: ParsableArguments {
         choice.makeLiveSource(powerProfiles: powerProfiles)
     }
 
-    /// The live machine's event sources; nil for --simulate and --sysfs-root trees.
-    func makeWakeSources(config: ThermalConfig) -> LinuxWakeSources? { choice.makeWakeSources(config: config) }
 }
 
 /// `SourceOptions` as plain values, and what they make.
@@ -119,25 +117,19 @@ struct SourceChoice: Equatable {
         return sysfs
     }
 
-    /// The live machine's event sources (uevent, thermal netlink, power profiles over D-Bus);
-    /// nil for --simulate and --sysfs-root trees, which the kernel's events are not about.
-    /// D-Bus is left out when --ppd-state names the file to read. `config` is the one the
-    /// command runs with (its read deadline bounds the first D-Bus read).
-    func makeWakeSources(config: ThermalConfig) -> LinuxWakeSources? {
-        guard hasWakeSources else { return nil }
-        return LinuxWakeSources(config: config, powerProfiles: ppdState == nil)
-    }
-
-    /// Whether the options get event sources (see `makeWakeSources`).
+    /// Whether the options get the live machine's event sources (uevent, thermal netlink, power
+    /// profiles over D-Bus): not --simulate or --sysfs-root trees, which the kernel's events are
+    /// not about.
     var hasWakeSources: Bool { !simulate && LinuxWakeSources.apply(toRoot: sysfsRoot ?? "/sys") }
 
-    /// `makeWakeSources` in two steps, for a caller that needs the D-Bus source before the
-    /// others: this one first (nil when there is none to make)…
+    /// The D-Bus power-profiles source, made first (the sysfs source reads the profile through
+    /// it); nil without event sources, or when --ppd-state names the file to read. `config` is
+    /// the one the command runs with (its read deadline bounds the first D-Bus read).
     func makePowerProfiles(config: ThermalConfig) -> PowerProfilesSource? {
         hasWakeSources && ppdState == nil ? LinuxWakeSources.powerProfiles(config: config) : nil
     }
 
-    /// …then the whole set with it.
+    /// The event sources, with `powerProfiles` from `makePowerProfiles`; nil without them.
     func makeWakeSources(powerProfiles: PowerProfilesSource?) -> LinuxWakeSources? {
         hasWakeSources ? LinuxWakeSources(powerProfiles: powerProfiles) : nil
     }
