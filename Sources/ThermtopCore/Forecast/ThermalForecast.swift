@@ -210,11 +210,12 @@ package enum Forecaster {
 
         // Rising: any sensor (whatever its own level) reaching the next device state.
         if let up = ThermalState(rawValue: state.rawValue + 1) {
-            let crossings = assessment.sensors.filter { !$0.ignored }.compactMap { a -> (String, Double)? in
-                let t = history.trend(a.sensor.id, config: fc)
-                guard t.kind == .rising, let s = t.seconds(toReach: a.thresholds[up]!.celsius),
+            // From the trends fitted above (one per sensor not ignored, the costly part of a
+            // forecast), not fitted again.
+            let crossings = sensors.compactMap { f -> (String, Double)? in
+                guard f.trend.kind == .rising, let s = f.trend.seconds(toReach: f.thresholds[up]!.celsius),
                       s <= fc.horizonSeconds else { return nil }
-                return (a.sensor.id, s)
+                return (f.id, s)
             }
             if let soonest = crossings.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }) {
                 return result(.rising(to: up, seconds: soonest.1), soonest.0)
