@@ -249,7 +249,8 @@ private let readingThreadKey: pthread_key_t = {
 
 /// The one watchdog thread: sleeps on a timerfd set to the earliest deadline of the reading
 /// threads at work, and is started the first time one arms it, unless a `ReadingThread.run`
-/// caller is waiting (it starts the thread itself if its wait reaches half a deadline).
+/// caller is waiting (it starts the thread itself if its wait reaches half a deadline, or when
+/// its wait ends with reads still armed).
 final class ReadWatchdog: Sendable {
     static let shared = ReadWatchdog()
 
@@ -422,6 +423,9 @@ extension ReadingThread {
         // Work that comes back within half the deadline (a `status`: a few milliseconds) never
         // needed the watchdog's thread: it is only started if the wait goes on that long, still
         // half a deadline before any read can be due. One thread fewer to make per one-shot.
+        // (The wait begins once `meanwhile` returns: a `meanwhile` longer than that delays the
+        // start, and a hung read is then retired that much late, never missed: the timerfd
+        // keeps its expiry until read.)
         ReadWatchdog.shared.deferStart()
         launch()
         let watchdogBy = monotonicSeconds() + max(0.001, deadline) / 2

@@ -479,7 +479,8 @@ public final class ThermalStatusHub: Sendable {
     private func takeSample(wokenBy: String, meanwhile: () -> Void = {}) -> MonitorUpdate {
         let start = clock.now()
         // The local time (what a sensor that stops reading is labelled "since") is looked up
-        // while the source reads, off the path: the first lookup reads the time zone file.
+        // while the source reads when a caller waits for a reading thread (the first lookup
+        // reads the time zone file); on the sampler, which reads itself, just before.
         var timeOfDay: Double?
         let (snap, reads) = onReadingThread(meanwhile: {
             meanwhile()
