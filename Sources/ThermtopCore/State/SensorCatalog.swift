@@ -72,12 +72,8 @@ package enum SensorCatalog {
         return n.hasPrefix("cpu") || n.hasPrefix("bigcore") || n.hasPrefix("littlecore")
     }
 
-    /// Known dummies: sensors whose value is a constant, not a measurement.
-    public static func dummyReason(of s: TemperatureSensor) -> String? {
-        dummyReason(chipOrName: s.chip ?? s.name)
-    }
-
-    /// `dummyReason(of:)` given the sensor's `chip ?? name`.
+    /// Known dummies: sensors whose value is a constant, not a measurement, by the sensor's
+    /// `chip ?? name`.
     static func dummyReason(chipOrName: String) -> String? {
         let n = chipOrName.lowercased()
         if n.hasPrefix("int3400") {
