@@ -312,10 +312,7 @@ public enum ThermalClassifier {
         sensors.reserveCapacity(present.count + memory.lastSeen.count)
         var levels = [String: ThermalState](minimumCapacity: present.count + memory.lastSeen.count)
         var seen = Set<String>(minimumCapacity: present.count)
-        // By index: iterating copied each whole sensor out (`s` reads it in place where the
-        // compiler can).
-        for i in present.indices {
-            let s = present[i]
+        for s in present {
             seen.insert(s.id)
             var a = assess(sensor: s, config: config, previous: memory.levels[s.id] ?? .nominal)
             if s.celsius != nil {
