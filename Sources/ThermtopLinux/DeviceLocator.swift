@@ -51,9 +51,10 @@ enum DeviceLocator {
         var info: DeviceInfo
         /// The device's folder (`devices/...`), nil when unlinked.
         var path: String?
-        /// What the entry's `device` link resolves to (nil: it does not), for `gate`: each
-        /// resolution is a guarded lookup, so it is made once per entry.
-        var linkTarget: String?
+        /// Whether `path` is what the entry's `device` link resolves to (else the entry's own
+        /// folder, or nothing): the link is resolved once per entry (a guarded lookup), and
+        /// `gate` and the zones go by this answer.
+        var viaLink: Bool
     }
 
     /// The device a class entry belongs to. `link` is the entry's `device` link
@@ -61,17 +62,17 @@ enum DeviceLocator {
     /// link (virtual zones, copied trees).
     static func locate(_ root: SysfsRoot, entry: String, link: String, memo: Memo = Memo()) -> Location {
         let path: String?
-        let linkTarget = root.resolved(link)
-        if let p = linkTarget, p.hasPrefix("devices/") {
-            path = p
+        let viaLink: Bool
+        if let p = root.resolved(link), p.hasPrefix("devices/") {
+            (path, viaLink) = (p, true)
         } else if let e = root.resolved(entry), e.hasPrefix("devices/") {
             // No `device` link: the entry lives under devices/virtual (x86_pkg_temp zones)
             // or directly under its device; its own folder is the class device: drop it.
-            path = e
+            (path, viaLink) = (e, false)
         } else {
-            path = nil
+            (path, viaLink) = (nil, false)
         }
-        guard let path else { return Location(info: .unlinked, path: nil, linkTarget: linkTarget) }
+        guard let path else { return Location(info: .unlinked, path: nil, viaLink: false) }
         let (key, slot) = DeviceInfo.key(forDevicePath: path)
         var info = DeviceInfo(key: key, pciSlot: slot)
         if let slot {
@@ -89,7 +90,7 @@ enum DeviceLocator {
         }
         // One read, not a lookup and a read: a missing `model` reads as missing, which is nil.
         if key != "virtual" { info.model = memo.string(root, "\(path)/model") }
-        return Location(info: info, path: path, linkTarget: linkTarget)
+        return Location(info: info, path: path, viaLink: viaLink)
     }
 
     /// The files to check before reading a device's sensors: the first device up from it
@@ -102,7 +103,7 @@ enum DeviceLocator {
         // A copied tree may hold the device as a plain folder: look there first. When the link
         // resolves to the device folder (as on sysfs), that is the folder's own answer, for the
         // walk up from it and for the other devices under it.
-        let linkKey = devicePath.flatMap { device.linkTarget == $0 ? $0 : nil } ?? link
+        let linkKey = device.viaLink ? devicePath ?? link : link
         if memo.hasPowerState(root, link, key: linkKey) { gate.powerStateFile = "\(link)/power_state" }
         if memo.runtimeStatusIsManaged(root, link, key: linkKey) { gate.runtimeStatusFile = "\(link)/power/runtime_status" }
         guard var p = devicePath else { return gate }

@@ -36,7 +36,7 @@ struct ZoneLayout: Sendable {
             let device = DeviceLocator.locate(root, entry: dir, link: link, memo: devices)
             let info = device.info
             // Only a zone with its own `device` link can belong to a device that sleeps.
-            let linked = device.linkTarget?.hasPrefix("devices/") ?? false
+            let linked = device.viaLink
             return ZoneLayout(id: id, dir: dir, type: type, policy: policy, trips: trips, staticIssues: issues,
                               hasMode: files.contains("mode"),
                               stableID: SensorIDs.make(device: info, middle: "thermal", channel: type ?? "zone"),
