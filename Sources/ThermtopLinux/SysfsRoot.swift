@@ -20,7 +20,7 @@ import ThermtopCore
 /// whose reads cannot block (a replay), which is read on the caller's thread. The source
 /// brackets its work in passes (`withPass`): within a `.sample` pass value files stay open and
 /// each is read once, with one `pread`; the files read in the previous pass of the same kind
-/// are read up front in one batch.
+/// are read up front in one batch (a discovery's only when its reads go through reader threads).
 public final class SysfsRoot: Sendable {
     /// Absolute path of the root (`/sys`), or the label of a non-filesystem backend.
     public let path: String
@@ -87,6 +87,9 @@ public final class SysfsRoot: Sendable {
         var afterDiscovery = false
         /// Whether the sample pass under way keeps its value files open (see `pass`).
         var keepValues = false
+        /// The discovery pass under way reads file by file where it runs (see `pass`): its reads
+        /// only add their paths to the profile, with no place in the pass's tables.
+        var untabled = false
 
         /// The place of `path` in the pass's tables, made when new; `asking`: a reader asked
         /// for it (recorded in the profile the first time), not a read made up front.
@@ -190,7 +193,16 @@ public final class SysfsRoot: Sendable {
     private func pass<T>(_ kind: PassKind, _ body: () throws -> T) rethrows -> T {
         let stallsBefore = gate.stallCount
         if kind == .discovery { backend.discoveryStarts() }
+        // A discovery's up-front batch pays only where reads go through reader threads (one
+        // hand-over for the lot instead of one per file). Read where it runs, the batch would
+        // read the same files in the same way, and every read would also pay for its place in
+        // the tables that serve it (a path hashed, looked up, written back): about a thousand
+        // instructions a file. Such a pass only records what it read, for a later discovery
+        // that may go through reader threads. (Sample passes keep their tables: their value
+        // files are what stays open.)
+        let untabled = kind == .discovery && !(backend.readsCanBlock && inlineThread() == nil)
         let profile = state.withLock { s -> [String] in
+            s.untabled = untabled
             if kind == .discovery {
                 s.missing = [:]
             } else {
@@ -204,7 +216,7 @@ public final class SysfsRoot: Sendable {
             s.kind = kind
             s.resetPassTables()
             if kind == .sample && s.keepValues { s.keptValues = true }
-            return s.profiles[kind] ?? []
+            return untabled ? [] : s.profiles[kind] ?? []
         }
         if !profile.isEmpty {
             let toRead = kind == .sample ? state.withLock { s in profile.filter { s.missing[$0] == nil } } : profile
@@ -251,6 +263,10 @@ public final class SysfsRoot: Sendable {
             -> (Result<String, ReadingIssue>?, PassKind?, Bool, Slot?, (@Sendable (SysfsAccess) -> Void)?) in
             s.readCount += 1
             guard let kind = s.kind else { return (nil, nil, false, nil, s.tap) }
+            if s.untabled {
+                s.recorded.append(relative)
+                return (nil, kind, false, nil, s.tap)
+            }
             let i = s.slot(for: relative, asking: true)
             if kind == .sample, !s.missing.isEmpty, let issue = s.missing[relative]?.issue {
                 return (.failure(issue), kind, false, nil, s.tap)

@@ -6,10 +6,15 @@ import ThermtopCore
 /// A recorded backend that counts the reads it serves, by path.
 final class CountingBackend: SysfsBackend {
     let files: [String: String]
+    let readsCanBlock: Bool
     private let counts = Mutex<[String: Int]>([:])
     private let order = Mutex<[String]>([])
-    init(_ files: [String: String]) { self.files = files }
-    var readsCanBlock: Bool { false }
+    /// `canBlock`: the root then reads it as it reads files that can hang (through reader
+    /// threads, off a reading thread).
+    init(_ files: [String: String], canBlock: Bool = false) {
+        self.files = files
+        readsCanBlock = canBlock
+    }
     func read(_ relative: String, keepOpen: Bool) -> Result<String, ReadingIssue> {
         counts.withLock { $0[relative, default: 0] += 1 }
         order.withLock { $0.append(relative) }
@@ -25,23 +30,52 @@ final class CountingBackend: SysfsBackend {
 
 @Suite("Reading layer: a pass's table of files")
 struct PassTableTests {
-    @Test("within a pass each file reaches the backend once and every reader gets the same answer; outside a pass every read does")
+    @Test("within a sample pass each file reaches the backend once and every reader gets the same answer; outside a pass every read does")
     func oneBackendReadPerFilePerPass() {
         let backend = CountingBackend(["a/temp": "41000\n", "b/temp": "42000\n"])
         let root = SysfsRoot(backend: backend, path: "counted")
-        let answers = root.withPass(.discovery) { [root.read("a/temp"), root.read("b/temp"), root.read("a/temp"), root.read("a/temp")] }
+        let answers = root.withPass(.sample) { [root.read("a/temp"), root.read("b/temp"), root.read("a/temp"), root.read("a/temp")] }
         #expect(backend.count("a/temp") == 1)
         #expect(backend.count("b/temp") == 1)
         #expect(answers.map { try? $0.get() } == ["41000\n", "42000\n", "41000\n", "41000\n"])
         // A missing file is asked once a pass too, and stays missing for its readers.
-        let missing = root.withPass(.discovery) { [root.read("c/temp"), root.read("c/temp")] }
+        let missing = root.withPass(.sample) { [root.read("c/temp"), root.read("c/temp")] }
         #expect(backend.count("c/temp") == 1)
         #expect(missing.allSatisfy { if case .failure(let i) = $0 { i.reason == .missing } else { false } })
-        // (The second discovery read the first one's files up front: a/temp twice so far.)
+        // (The second sample read the first one's files up front: a/temp twice so far.)
         #expect(backend.count("a/temp") == 2)
         _ = root.read("a/temp")
         _ = root.read("a/temp")
         #expect(backend.count("a/temp") == 4, "outside a pass nothing is remembered")
+    }
+
+    @Test("a discovery read where it runs has no table (each read reaches the backend, nothing read up front); one read through reader threads is served from its table")
+    func discoveryTableOnlyThroughReaderThreads() {
+        // Reads that cannot block are made where they are asked: no table, no batch.
+        let direct = CountingBackend(["a/temp": "41000\n"])
+        let root = SysfsRoot(backend: direct, path: "counted")
+        let answers = root.withPass(.discovery) { [root.read("a/temp"), root.read("a/temp")] }
+        #expect(answers.map { try? $0.get() } == ["41000\n", "41000\n"])
+        #expect(direct.count("a/temp") == 2)
+        let before = root.withPass(.discovery) { direct.count("a/temp") }
+        #expect(before == 2, "nothing read up front")
+        // Off a reading thread, reads that can block go through reader threads: the discovery
+        // keeps its table (one read per file, the same answer for every reader) and reads the
+        // last discovery's files up front, in one batch.
+        let blocking = CountingBackend(["a/temp": "41000\n", "b/temp": "42000\n"], canBlock: true)
+        let gated = SysfsRoot(backend: blocking, path: "counted")
+        let first = gated.withPass(.discovery) { [gated.read("a/temp"), gated.read("b/temp"), gated.read("a/temp")] }
+        #expect(first.map { try? $0.get() } == ["41000\n", "42000\n", "41000\n"])
+        #expect(blocking.count("a/temp") == 1)
+        _ = blocking.takeOrder()
+        let upFront = gated.withPass(.discovery) { () -> [String] in
+            let order = blocking.takeOrder()
+            _ = gated.read("b/temp")
+            _ = gated.read("a/temp")
+            return order
+        }
+        #expect(upFront == ["a/temp", "b/temp"])
+        #expect(blocking.count("a/temp") == 2 && blocking.count("b/temp") == 2)
     }
 
     @Test("a pass reads up front, in order, the files the last pass of its kind asked for, and serves them from there")
