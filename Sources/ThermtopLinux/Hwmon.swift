@@ -109,7 +109,7 @@ struct HwmonLayout: Sendable {
             let info = location.info
             let gate = DeviceLocator.gate(root, device: location, link: link, memo: devices)
             let chipName = chip ?? device
-            let fileSet = Set(files)
+            let fileSet = ListedNames(files)
             func optional(_ name: String) -> Bool { SysfsRoot.mayHave(name, listing: listed ? fileSet : nil) }
 
             let numbers = indices(files, prefix: "temp", suffixes: ["_input"])

@@ -60,3 +60,30 @@ enum ListingName {
         return name[..<name.utf8.index(name.utf8.startIndex, offsetBy: end)]
     }
 }
+
+/// A folder's entries as `SysfsRoot.list` gives them (in natural order), asked by name. Looked up
+/// by binary search in that same order: no set is built per folder. A `Set` hashed every name of
+/// every listed folder once (SipHash and an allocation) and each asked name again, for folders of
+/// a few dozen names asked a few times each; a search is a handful of byte comparisons.
+/// `naturalLess` orders any two different names (ties broken by spelling), so the search finds a
+/// name exactly when the listing holds it.
+struct ListedNames: Sendable {
+    /// In natural order, as listed.
+    let sorted: [String]
+
+    init(_ listing: [String]) { sorted = listing }
+
+    /// An empty listing (a folder that could not be listed, where the caller treats it so).
+    static let none = ListedNames([])
+
+    func contains(_ name: String) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if naturalLess(sorted[mid], name) { low = mid + 1 } else { high = mid }
+        }
+        return low < sorted.count && sorted[low] == name
+    }
+
+    func contains(where predicate: (String) -> Bool) -> Bool { sorted.contains(where: predicate) }
+}

@@ -14,7 +14,7 @@ struct SupplyLayout: Sendable {
     var model, manufacturer, technology: String?
     var energyFullDesign, chargeFullDesign, voltageMinDesign, voltageMaxDesign: Double?
     /// Attribute files present at discovery; only these are read per sample.
-    var files: Set<String>
+    var files: ListedNames
     var staticIssues: [ReadingIssue]
 
     static func discover(_ root: SysfsRoot) -> [SupplyLayout] {
@@ -22,8 +22,8 @@ struct SupplyLayout: Sendable {
         return (root.list(base) ?? []).map { id in
             let dir = "\(base)/\(id)"
             var issues: [ReadingIssue] = []
-            let listing = root.list(dir).map(Set.init)
-            let files = listing ?? []
+            let listing = root.list(dir).map(ListedNames.init)
+            let files = listing ?? .none
             let (type, inferred) = resolveType(root, dir: dir, name: id, files: files)
             if let inferred { issues.append(inferred) }
             // An adapter has none of these, a battery some: only the ones its folder lists.
@@ -61,7 +61,7 @@ struct SupplyLayout: Sendable {
     }
 
     /// Files that only a battery has.
-    static func hasBatteryFiles(_ files: Set<String>) -> Bool {
+    static func hasBatteryFiles(_ files: ListedNames) -> Bool {
         files.contains("capacity") || files.contains("capacity_level")
             || files.contains { $0.hasPrefix("energy_") || $0.hasPrefix("charge_now") || $0.hasPrefix("charge_full") }
     }
@@ -70,7 +70,7 @@ struct SupplyLayout: Sendable {
     /// folder holds (battery files → Battery, only `online` → Mains); else the name (`BAT*`,
     /// `*battery*` → Battery; `AC*`, `ADP*` → Mains). Anything but the file is reported as an
     /// `inferred-type` issue saying how.
-    static func resolveType(_ root: SysfsRoot, dir: String, name: String, files: Set<String>)
+    static func resolveType(_ root: SysfsRoot, dir: String, name: String, files: ListedNames)
         -> (String?, ReadingIssue?) {
         var ignored: [ReadingIssue] = []
         if let t = root.take("\(dir)/type", Parse.string, into: &ignored, required: false) { return (t, nil) }

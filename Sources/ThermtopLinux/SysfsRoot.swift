@@ -309,7 +309,7 @@ public final class SysfsRoot: Sendable {
     /// (`listing`, nil when the folder could not be listed): not when the listing lacks it.
     /// Most devices lack most optional attributes, and each failed open is a path lookup; a
     /// folder that could not be listed has every attribute tried.
-    static func mayHave(_ name: String, listing: Set<String>?) -> Bool {
+    static func mayHave(_ name: String, listing: ListedNames?) -> Bool {
         listing?.contains(name) ?? true
     }
 

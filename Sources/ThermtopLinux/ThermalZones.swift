@@ -24,7 +24,7 @@ struct ZoneLayout: Sendable {
             let listing = root.list(dir)
             let type = root.take("\(dir)/type", Parse.string, into: &issues)
             let files = listing ?? []
-            let listed = listing.map(Set.init)
+            let listed = listing.map(ListedNames.init)
             func optional(_ name: String) -> Bool { SysfsRoot.mayHave(name, listing: listed) }
             let policy = optional("policy") ? root.take("\(dir)/policy", Parse.string, into: &issues, required: false) : nil
             let tripIndices = sortedUnique(files.compactMap(Self.tripIndex))

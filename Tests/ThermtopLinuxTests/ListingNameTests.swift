@@ -67,4 +67,30 @@ struct ListingNameTests {
         #expect(ListingName.stemKind("7x") == "")
         #expect(ListingName.stemKind("énergie1") == nil)
     }
+
+    @Test("a listed folder answers by name exactly what it holds, found by search in its natural order")
+    func listedNamesFindEveryNameAndNothingElse() {
+        let names = ["temp1_input", "temp1_crit_hyst", "temp1_crit", "temp10_input", "temp2_input", "temp02_input",
+                     "name", "power", "fan1_input", "uevent", "é", "e\u{301}x", "pwm1", "pwm1_enable"]
+        let listed = ListedNames(names.sorted(by: naturalLess))
+        for n in names { #expect(listed.contains(n), "\(n) is listed") }
+        for n in ["temp1", "temp1_crit_alarm", "temp3_input", "temp100_input", "temp0_input", "pwm", "pwm2", "",
+                  "zzz", "e", "temp1_input "] {
+            #expect(!listed.contains(n), "\(n) is not listed")
+        }
+        #expect(!ListedNames.none.contains("name"))
+    }
+
+    @Test("natural order decided past a shared beginning: digit runs that reach the first difference compare as numbers")
+    func naturalOrderAfterASharedBeginning() {
+        #expect(naturalLess("temp1_crit", "temp1_crit_hyst"), "a beginning comes first")
+        #expect(!naturalLess("temp1_crit_hyst", "temp1_crit"))
+        #expect(naturalLess("temp9_input", "temp10_input"))
+        #expect(naturalLess("temp1x", "temp12"), "the run 1 against 12, not x against 2")
+        #expect(!naturalLess("temp12", "temp1x"))
+        #expect(naturalLess("zone07b", "zone007a"), "same number: the shorter spelling decides before the rest")
+        #expect(naturalLess("zone07a", "zone07b"), "same number and spelling: then the rest")
+        #expect(naturalLess("zone7", "zone07"), "same number: the shorter spelling first")
+        #expect(!naturalLess("same", "same"))
+    }
 }
