@@ -505,7 +505,19 @@ func naturalLess(_ a: String, _ b: String) -> Bool {
 private func naturalLess(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
     func isDigit(_ u: UInt8) -> Bool { u >= 48 && u <= 57 }
     let zero = UInt8(ascii: "0")
-    var i = 0, j = 0
+    // Names in one folder share long beginnings (`temp1_crit_alarm`, `temp1_crit_hyst`): the
+    // bytes both have alike are passed over plainly, and the comparison below starts where
+    // they differ, or at the start of the digit run that reaches there (`temp1` against
+    // `temp10` is decided by the whole numbers). Everything before that start is equal, token
+    // for token, so the result is the same as comparing from the first byte.
+    let common = min(x.count, y.count)
+    var k = 0
+    while k < common && x[k] == y[k] { k += 1 }
+    // One is the other's beginning: the shorter is less (its last number, if any, is no
+    // greater, and when equal it is the shorter spelling).
+    if k == common { return x.count < y.count }
+    while k > 0 && isDigit(x[k - 1]) { k -= 1 }
+    var i = k, j = k
     while i < x.count && j < y.count {
         if isDigit(x[i]) && isDigit(y[j]) {
             var ei = i, ej = j
