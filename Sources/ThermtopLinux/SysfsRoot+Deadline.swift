@@ -98,6 +98,9 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     /// from it, nothing hashed while it is empty).
     var stuckTable: [String: Double] { lock.withLock { stuck } }
 
+    /// Whether `path`'s read is stuck right now (one lookup, no copy of the table).
+    func isStuck(_ path: String) -> Bool { lock.withLock { !stuck.isEmpty && stuck[path] != nil } }
+
     /// A read made outside the gate (on a reading thread) overran: answered like one of ours
     /// that hung, until `unstick`.
     func markStuck(_ path: String, since: Double) {

@@ -361,11 +361,16 @@ public final class SysfsRoot: Sendable {
         return requests.map { readInline($0.path, keepOpen: $0.keepOpen, on: thread, slow: slow, stuck: stuck) }
     }
 
-    /// `readBatch` of one file, without the arrays: a discovery reads file by file.
+    /// `readBatch` of one file, without the arrays: a discovery reads file by file. The file is
+    /// looked up in the slow and stuck tables where they are kept (a batch copies them once
+    /// for all its files).
     private func readOne(_ path: String, keepOpen: Bool) -> Result<String, ReadingIssue> {
         guard backend.readsCanBlock else { return backend.read(path, keepOpen: keepOpen) }
-        guard let thread = inlineThread() else { return gate.readAll([(path, keepOpen)])[0] }
-        return readInline(path, keepOpen: keepOpen, on: thread, slow: state.withLock { $0.slow }, stuck: gate.stuckTable)
+        guard let thread = inlineThread(),
+              !state.withLock({ !$0.slow.isEmpty && $0.slow[path] != nil }), !gate.isStuck(path) else {
+            return gate.readAll([(path, keepOpen)])[0]
+        }
+        return thread.guarded { thread.step(path, owner: self) { backend.read(path, keepOpen: keepOpen) } }
     }
 
     /// A read on this reading thread, guarded, unless the file overran before (then through
