@@ -13,6 +13,8 @@ hyperfine makes them, compare poorly with the next command's). Each thermtop run
 THERMTOP_TRACE_PHASES set and prints when each of its steps ended (Sources/thermtop/
 PhaseTrace.swift); the script notes the clock before starting the process and after reaping
 it. Prints the median of each step, the total, and the CPU time (user + system, from wait4).
+The builds' pages are first dropped from the page cache (Benchmarks/drop-cache.py), as
+oneshot.sh does.
 
 Every figure includes this script's own cost of starting and reaping a process (Python's
 posix_spawn), the same for every command: the C program's total is that floor plus exec and
@@ -118,6 +120,10 @@ def main():
     rows = {b: [] for b in binaries}
     others = {"sensors": [], "C: a static program that does nothing": []}
     null = os.open("/dev/null", os.O_WRONLY)
+    # Each build read back by its own page faults (Benchmarks/drop-cache.py says why): a build
+    # just copied ran 2-5% faster than the file it was copied from, within 2% once both were
+    # dropped.
+    subprocess.run(["/usr/bin/python3", os.path.join(HERE, "drop-cache.py")] + binaries, check=True)
     for _ in range(10):   # warm-up: page cache, dentries
         for b in binaries:
             traced(b, env)

@@ -40,17 +40,9 @@ if [ -z "$binary" ]; then
   binary=$("$ROOT/scripts/release-build.sh" --show-bin-path)/thermtop
 fi
 out=$(mktemp -d /tmp/thermtop-oneshot.XXXXXX)
-# Drop the binaries' pages from the page cache first, so each is read back the way a program is
-# after a reboot (by its own page faults) and the two builds start alike. A binary that was read
-# whole (cat, a copy from elsewhere) sits in the cache in large folios, and the kernel then maps
-# more of it at each fault: ~1.5 MB more peak RSS for the same program (--version 6.9 vs 8.5 MB).
-/usr/bin/python3 - "$binary" ${before:+"$before"} <<'PY'
-import os, sys
-for path in sys.argv[1:]:
-    fd = os.open(path, os.O_RDONLY)
-    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-    os.close(fd)
-PY
+# Drop the binaries' pages from the page cache first (Benchmarks/drop-cache.py says why), so each
+# is read back the way a program is after a reboot and the two builds start alike.
+/usr/bin/python3 "$ROOT/Benchmarks/drop-cache.py" "$binary" ${before:+"$before"}
 cc -O2 -o "$out/oneshot-floor" "$ROOT/Benchmarks/oneshot-floor.c"
 ("$ROOT/scripts/release-build.sh" --product thermtop-oneshot-floor >&2)
 swift_floor=$("$ROOT/scripts/release-build.sh" --show-bin-path)/thermtop-oneshot-floor

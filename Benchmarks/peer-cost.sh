@@ -36,15 +36,9 @@ if [ -z "$BIN" ]; then
   ("$ROOT/scripts/release-build.sh" --product thermtop >&2)
   BIN=$("$ROOT/scripts/release-build.sh" --show-bin-path)/thermtop
 fi
-# Drop the builds' pages from the page cache first (as oneshot.sh does): a binary read whole (a
-# copy, a cat) sits in large folios and is mapped in bigger pieces, ~1.5 MB more peak RSS.
-/usr/bin/python3 - "$BIN" ${BEFORE:+"$BEFORE"} <<'PY'
-import os, sys
-for path in sys.argv[1:]:
-    fd = os.open(path, os.O_RDONLY)
-    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-    os.close(fd)
-PY
+# Drop the builds' pages from the page cache first (as oneshot.sh does; Benchmarks/drop-cache.py
+# says why).
+/usr/bin/python3 "$ROOT/Benchmarks/drop-cache.py" "$BIN" ${BEFORE:+"$BEFORE"}
 OUT=/tmp/thermtop-bench/peer-cost-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$OUT"
 progs=(thermtop-full "$BIN" thermtop-minimal "$BIN --simulate-state serious")
