@@ -7,8 +7,9 @@ page faults, the way a program is after a reboot, and two builds start alike.
 Why: a binary read whole (a copy, a `cat`) or just written (a build) sits in the cache in large
 folios, and the kernel then maps more of it at each fault: more peak RSS (~1.5 MB for the same
 `--version`) and fewer faults. A fresh copy of one and the same build ran `status --json` 2-5%
-faster than the file it was copied from (interleaved runs, 2026-11-26); with both dropped
-first, within 2% of each other, either way round. `POSIX_FADV_DONTNEED` alone leaves a
+faster than the file it was copied from (interleaved runs, 2026-11-26). Dropped first, two
+copies still differed by 1.6-4.5%, not always in the copy's favour: time two copies of each
+build when a few percent matter. `POSIX_FADV_DONTNEED` alone leaves a
 just-written file's dirty pages in the cache (10.5 of 34.5 MB here after a `cp`): they are
 written back first.
 

@@ -121,8 +121,7 @@ def main():
     others = {"sensors": [], "C: a static program that does nothing": []}
     null = os.open("/dev/null", os.O_WRONLY)
     # Each build read back by its own page faults (Benchmarks/drop-cache.py says why): a build
-    # just copied ran 2-5% faster than the file it was copied from, within 2% once both were
-    # dropped.
+    # just copied ran 2-5% faster than the file it was copied from.
     subprocess.run(["/usr/bin/python3", os.path.join(HERE, "drop-cache.py")] + binaries, check=True)
     for _ in range(10):   # warm-up: page cache, dentries
         for b in binaries:
