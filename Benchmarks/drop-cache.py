@@ -15,6 +15,7 @@ written back first.
 
 Exit status 0; 64 for a bad invocation; 66 when a file cannot be opened.
 """
+import errno
 import os
 import sys
 
@@ -22,7 +23,12 @@ import sys
 def drop(path):
     fd = os.open(path, os.O_RDONLY)
     try:
-        os.fdatasync(fd)
+        try:
+            os.fdatasync(fd)
+        except OSError as e:
+            # A read-only file system (or one without fsync) has nothing to write back.
+            if e.errno not in (errno.EROFS, errno.EINVAL):
+                raise
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     finally:
         os.close(fd)
