@@ -158,6 +158,27 @@ struct ThermalNetlinkParsingTests {
         #expect(result == .failure(.kernelError(ENOENT)))
         if case .failure(let f) = result { #expect(f.text.contains("not in this kernel")) }
     }
+
+    @Test("an error code that is no errno (INT_MIN, positive, below -4095) is a malformed reply, not a trap (found by scripts/fuzz.sh)")
+    func controllerErrorCodeOutOfRange() throws {
+        // The fuzzer's input, as the netlink target handed it to parseReply: an NLMSG_ERROR
+        // whose error field is 0x80000000.
+        let crash: [UInt8] = [0x2c, 0x00, 0x00, 0x00, 0x02, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x02, 0x00,
+                              0x08, 0x00, 0x00, 0x00, 0x80, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x31, 0x00, 0x10, 0x00,
+                              0x00, 0x1a, 0x00, 0x00, 0x00, 0x00, 0xaf, 0x00, 0x00, 0x2e, 0x43, 0x00, 0x11, 0x67, 0x00]
+        #expect(GenlFamily.parseReply(crash, sequence: 0x2c00_0000) == .failure(.malformed("error code \(Int32.min)")))
+        for code: Int32 in [Int32.min, -4096, 1, Int32.max] {
+            var reply: [UInt8] = Wire.u32(36) + Wire.u16(2) + Wire.u16(0) + Wire.u32(7) + Wire.u32(0)
+            reply += Wire.u32(UInt32(bitPattern: code)) + [UInt8](repeating: 0, count: 16)
+            #expect(GenlFamily.parseReply(reply, sequence: 7) == .failure(.malformed("error code \(code)")), "code \(code)")
+        }
+        // The edges of the errno range are kernel errors.
+        for code: Int32 in [-1, -4095] {
+            var reply: [UInt8] = Wire.u32(36) + Wire.u16(2) + Wire.u16(0) + Wire.u32(7) + Wire.u32(0)
+            reply += Wire.u32(UInt32(bitPattern: code)) + [UInt8](repeating: 0, count: 16)
+            #expect(GenlFamily.parseReply(reply, sequence: 7) == .failure(.kernelError(-code)), "code \(code)")
+        }
+    }
 }
 
 @Suite("thermal netlink: the real kernel's controller")

@@ -57,7 +57,11 @@ package struct GenlFamily: Sendable, Equatable {
     public static func parseReply(_ bytes: [UInt8], sequence: UInt32) -> Result<GenlFamily, Failure>? {
         for message in NetlinkMessage.split(bytes) where message.sequence == sequence {
             if let code = message.errorCode {
-                return .failure(code == 0 ? .malformed("acknowledgement without the family") : .kernelError(-code))
+                if code == 0 { return .failure(.malformed("acknowledgement without the family")) }
+                // The kernel sends a negative errno (-4095...-1). Anything else is not one, and is
+                // never negated: -Int32.min does not exist (a fuzzed reply trapped on it).
+                guard code < 0, code >= -4095 else { return .failure(.malformed("error code \(code)")) }
+                return .failure(.kernelError(-code))
             }
             guard message.type == GenlConstant.controllerID else { continue }
             guard message.payload.count >= NetlinkConstant.genlHeaderLength,
