@@ -13,8 +13,10 @@ struct SupplyLayout: Sendable {
     var scope: String?
     var model, manufacturer, technology: String?
     var energyFullDesign, chargeFullDesign, voltageMinDesign, voltageMaxDesign: Double?
-    /// Attribute files present at discovery; only these are read per sample.
-    var files: ListedNames
+    /// Attribute files present at discovery; only these are read per sample. A set: each sample
+    /// asks it for every battery attribute (a search in the listing cost more per sample than
+    /// building the set once per discovery saves).
+    var files: Set<String>
     var staticIssues: [ReadingIssue]
 
     static func discover(_ root: SysfsRoot) -> [SupplyLayout] {
@@ -22,9 +24,9 @@ struct SupplyLayout: Sendable {
         return (root.list(base) ?? []).map { id in
             let dir = "\(base)/\(id)"
             var issues: [ReadingIssue] = []
-            let listing = root.list(dir).map(ListedNames.init)
-            let files = listing ?? .none
-            let (type, inferred) = resolveType(root, dir: dir, name: id, files: files)
+            let names = root.list(dir)
+            let listing = names.map(ListedNames.init)
+            let (type, inferred) = resolveType(root, dir: dir, name: id, files: listing ?? .none)
             if let inferred { issues.append(inferred) }
             // An adapter has none of these, a battery some: only the ones its folder lists.
             func optional<T>(_ name: String, _ parse: (String, String) -> Reading<T>) -> T? {
@@ -56,7 +58,7 @@ struct SupplyLayout: Sendable {
                 chargeFullDesign: micro("charge_full_design", max: 1_000),
                 voltageMinDesign: micro("voltage_min_design", max: 100),
                 voltageMaxDesign: micro("voltage_max_design", max: 100),
-                files: files, staticIssues: issues)
+                files: Set(names ?? []), staticIssues: issues)
         }
     }
 
