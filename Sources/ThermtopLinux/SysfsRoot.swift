@@ -54,7 +54,9 @@ public final class SysfsRoot: Sendable {
         /// path once (`slot`), and its result goes back by that place, not by a second lookup.
         var slots: [PathKey: Int] = [:]
         var entries: [PassEntry] = []
-        /// The paths readers asked for in the pass under way, in order: the pass's profile.
+        /// The paths readers asked for in the pass under way, in order: the pass's profile (an
+        /// untabled discovery's lists a path as often as it was read; the batch reading it up
+        /// front serves each once).
         var recorded: [String] = []
         /// Counts passes begun and ended: a result that comes back after its pass ended (a read
         /// from another thread, outside the pass lock) finds a different number and is dropped.
@@ -358,7 +360,10 @@ public final class SysfsRoot: Sendable {
         // batch, so they cannot go stale under it. Looked up as they are, with no set built
         // from them.
         let slow = state.withLock { $0.slow }, stuck = gate.stuckTable
-        return requests.map { readInline($0.path, keepOpen: $0.keepOpen, on: thread, slow: slow, stuck: stuck) }
+        return requests.map {
+            readInline($0.path, keepOpen: $0.keepOpen, on: thread,
+                       overran: (!slow.isEmpty && slow[$0.path] != nil) || (!stuck.isEmpty && stuck[$0.path] != nil))
+        }
     }
 
     /// `readBatch` of one file, without the arrays: a discovery reads file by file. The file is
@@ -366,20 +371,15 @@ public final class SysfsRoot: Sendable {
     /// for all its files).
     private func readOne(_ path: String, keepOpen: Bool) -> Result<String, ReadingIssue> {
         guard backend.readsCanBlock else { return backend.read(path, keepOpen: keepOpen) }
-        guard let thread = inlineThread(),
-              !state.withLock({ !$0.slow.isEmpty && $0.slow[path] != nil }), !gate.isStuck(path) else {
-            return gate.readAll([(path, keepOpen)])[0]
-        }
-        return thread.guarded { thread.step(path, owner: self) { backend.read(path, keepOpen: keepOpen) } }
+        guard let thread = inlineThread() else { return gate.readAll([(path, keepOpen)])[0] }
+        return readInline(path, keepOpen: keepOpen, on: thread,
+                          overran: state.withLock { !$0.slow.isEmpty && $0.slow[path] != nil } || gate.isStuck(path))
     }
 
-    /// A read on this reading thread, guarded, unless the file overran before (then through
-    /// reader threads).
-    private func readInline(_ path: String, keepOpen: Bool, on thread: ReadingThread,
-                            slow: [String: Double], stuck: [String: Double]) -> Result<String, ReadingIssue> {
-        if (!slow.isEmpty && slow[path] != nil) || (!stuck.isEmpty && stuck[path] != nil) {
-            return gate.readAll([(path, keepOpen)])[0]
-        }
+    /// A read on this reading thread, guarded, unless the file overran before (`overran`: it is
+    /// slow or still stuck; then through reader threads).
+    private func readInline(_ path: String, keepOpen: Bool, on thread: ReadingThread, overran: Bool) -> Result<String, ReadingIssue> {
+        if overran { return gate.readAll([(path, keepOpen)])[0] }
         return thread.guarded { thread.step(path, owner: self) { backend.read(path, keepOpen: keepOpen) } }
     }
 
