@@ -57,7 +57,6 @@ struct SourceOptions: ParsableArguments {
     func makeLiveSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
         choice.makeLiveSource(powerProfiles: powerProfiles)
     }
-
 }
 
 /// `SourceOptions` as plain values, and what they make.
