@@ -148,13 +148,7 @@ struct ThermalNetlinkParsingTests {
 
     @Test("the controller's ENOENT means the kernel has no such family, said in words")
     func controllerNoFamily() throws {
-        // struct nlmsgerr { int error; struct nlmsghdr msg; }
-        let errorPayload = Wire.u32(UInt32(bitPattern: -ENOENT)) + [UInt8](repeating: 0, count: 16)
-        var reply: [UInt8] = Wire.u32(UInt32(16 + errorPayload.count))
-        reply += Wire.u16(2) + Wire.u16(0)
-        reply += Wire.u32(5) + Wire.u32(0)
-        reply += errorPayload
-        let result = try #require(GenlFamily.parseReply(reply, sequence: 5))
+        let result = try #require(GenlFamily.parseReply(errorReply(-ENOENT, sequence: 5), sequence: 5))
         #expect(result == .failure(.kernelError(ENOENT)))
         if case .failure(let f) = result { #expect(f.text.contains("not in this kernel")) }
     }
@@ -168,16 +162,19 @@ struct ThermalNetlinkParsingTests {
                               0x00, 0x1a, 0x00, 0x00, 0x00, 0x00, 0xaf, 0x00, 0x00, 0x2e, 0x43, 0x00, 0x11, 0x67, 0x00]
         #expect(GenlFamily.parseReply(crash, sequence: 0x2c00_0000) == .failure(.malformed("error code \(Int32.min)")))
         for code: Int32 in [Int32.min, -4096, 1, Int32.max] {
-            var reply: [UInt8] = Wire.u32(36) + Wire.u16(2) + Wire.u16(0) + Wire.u32(7) + Wire.u32(0)
-            reply += Wire.u32(UInt32(bitPattern: code)) + [UInt8](repeating: 0, count: 16)
-            #expect(GenlFamily.parseReply(reply, sequence: 7) == .failure(.malformed("error code \(code)")), "code \(code)")
+            #expect(GenlFamily.parseReply(errorReply(code, sequence: 7), sequence: 7) == .failure(.malformed("error code \(code)")),
+                    "code \(code)")
         }
         // The edges of the errno range are kernel errors.
         for code: Int32 in [-1, -4095] {
-            var reply: [UInt8] = Wire.u32(36) + Wire.u16(2) + Wire.u16(0) + Wire.u32(7) + Wire.u32(0)
-            reply += Wire.u32(UInt32(bitPattern: code)) + [UInt8](repeating: 0, count: 16)
-            #expect(GenlFamily.parseReply(reply, sequence: 7) == .failure(.kernelError(-code)), "code \(code)")
+            #expect(GenlFamily.parseReply(errorReply(code, sequence: 7), sequence: 7) == .failure(.kernelError(-code)), "code \(code)")
         }
+    }
+
+    /// An NLMSG_ERROR answering `sequence`: `struct nlmsgerr { int error; struct nlmsghdr msg; }`.
+    private func errorReply(_ code: Int32, sequence: UInt32) -> [UInt8] {
+        let payload = Wire.u32(UInt32(bitPattern: code)) + [UInt8](repeating: 0, count: 16)
+        return Wire.u32(UInt32(16 + payload.count)) + Wire.u16(2) + Wire.u16(0) + Wire.u32(sequence) + Wire.u32(0) + payload
     }
 }
 
