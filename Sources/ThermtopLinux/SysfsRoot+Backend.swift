@@ -34,6 +34,9 @@ public protocol SysfsBackend: Sendable {
     /// recorded files, in memory) are made on the caller's thread, with no deadline and no
     /// reader thread. Default true.
     var readsCanBlock: Bool { get }
+    /// Whether its reads are syscalls that give up when a one-shot's read ticker interrupts
+    /// them past their deadline (`ReadingThread.givesUpInterruptedStep`). Default false.
+    var readsAreInterruptible: Bool { get }
     /// Syscall counters, when the backend makes syscalls.
     var ioStats: SysfsIOStats? { get }
 }
@@ -43,6 +46,7 @@ extension SysfsBackend {
     public func discoveryStarts() {}
     public func discoveryEnds() {}
     public var readsCanBlock: Bool { true }
+    public var readsAreInterruptible: Bool { false }
     public var ioStats: SysfsIOStats? { nil }
 }
 
@@ -250,6 +254,7 @@ private enum Scratch {
 /// The real filesystem under `rootPath`. Value files (`keepOpen`) stay open and are read with
 /// one `pread` at offset 0 per sample; static attributes are opened, read and closed.
 package final class FileSystemBackend: SysfsBackend {
+    package var readsAreInterruptible: Bool { true }
     public let rootPath: String
 
     /// sysfs's magic number (`SYSFS_MAGIC` in <linux/magic.h>), what `fstatfs` says of its files.
@@ -430,9 +435,9 @@ package final class FileSystemBackend: SysfsBackend {
     private func openFile(_ relative: String) -> Int32 {
         let flags = O_RDONLY | O_CLOEXEC
         if let (folder, rest) = inListedFolder(relative, opening: true) {
-            return relative.withCString { openat(folder.fd, $0 + rest, flags) }
+            return interruptible { relative.withCString { openat(folder.fd, $0 + rest, flags) } }
         }
-        return withAbsolutePath(relative) { open($0, flags) }
+        return interruptible { withAbsolutePath(relative) { open($0, flags) } }
     }
 
     public var ioStats: SysfsIOStats? {
@@ -498,10 +503,7 @@ package final class FileSystemBackend: SysfsBackend {
             if opened { s.stats.opens += 1 }
         }
         return Scratch.with { buffer in
-            var n: Int
-            repeat {
-                n = Glibc.pread(fd.rawValue, buffer.baseAddress, 4096, 0)
-            } while n < 0 && errno == EINTR
+            let n = interruptible { Glibc.pread(fd.rawValue, buffer.baseAddress, 4096, 0) }
             if n < 0 { return .failure(Failure(code: errno)) }
             return .success(String(decoding: UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n), as: UTF8.self))
         }
@@ -538,7 +540,7 @@ package final class FileSystemBackend: SysfsBackend {
     /// What a path names now (links followed), nil when nothing.
     private func identity(of relative: String) -> FileIdentity? {
         var st = stat()
-        guard withAbsolutePath(relative, { stat($0, &st) }) == 0 else { return nil }
+        guard interruptible({ withAbsolutePath(relative, { stat($0, &st) }) }) == 0 else { return nil }
         return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
     }
 
@@ -594,7 +596,7 @@ package final class FileSystemBackend: SysfsBackend {
     public func list(_ relative: String) -> [String]? {
         if let kept = Self.withUTF8(relative, { path in state.withLock { $0.listedFolder(path) } }) { return kept.names }
         // The flags opendir uses: O_DIRECTORY makes a FIFO or a file fail at once (ENOTDIR).
-        let fd = withAbsolutePath(relative) { open($0, O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC) }
+        let fd = interruptible { withAbsolutePath(relative) { open($0, O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC) } }
         guard fd >= 0 else { return nil }
         guard let names = Self.entries(fd) else {
             _ = Glibc.close(fd)
@@ -617,10 +619,7 @@ package final class FileSystemBackend: SysfsBackend {
         Scratch.with { buffer -> [String]? in
             var names: [String] = []
             while true {
-                var n: Int
-                repeat {
-                    n = thermtop_getdents64(fd, buffer.baseAddress, UInt(buffer.count))
-                } while n < 0 && errno == EINTR
+                let n = interruptible { thermtop_getdents64(fd, buffer.baseAddress, UInt(buffer.count)) }
                 if n < 0 { return nil }
                 if n == 0 { return names }
                 // Counted first, so that the array grows once.
@@ -657,9 +656,9 @@ package final class FileSystemBackend: SysfsBackend {
 
     public func exists(_ relative: String) -> Bool {
         if let (folder, rest) = inListedFolder(relative) {
-            return relative.withCString { faccessat(folder.fd, $0 + rest, F_OK, 0) } == 0
+            return interruptible { relative.withCString { faccessat(folder.fd, $0 + rest, F_OK, 0) } } == 0
         }
-        return withAbsolutePath(relative) { access($0, F_OK) } == 0
+        return interruptible { withAbsolutePath(relative) { access($0, F_OK) } } == 0
     }
 
     public func discoveryStarts() {
@@ -890,8 +889,10 @@ package final class FileSystemBackend: SysfsBackend {
             }
             guard written != nil else { return nil }
             return Scratch.with { buffer -> Link<Followed>? in
-                let n = readlink(path.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                 buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int(PATH_MAX))
+                let n = interruptible {
+                    readlink(path.baseAddress!.assumingMemoryBound(to: CChar.self),
+                             buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int(PATH_MAX))
+                }
                 guard n >= 0 else { return errno == EINVAL ? .notALink : .missing }
                 // Copied out first: following the link reads others into the same buffer.
                 return withUnsafeTemporaryAllocation(byteCount: n, alignment: 1) { target in
@@ -905,10 +906,21 @@ package final class FileSystemBackend: SysfsBackend {
     public func isDirectory(_ relative: String) -> Bool {
         var st = stat()
         if let (folder, rest) = inListedFolder(relative) {
-            guard relative.withCString({ fstatat(folder.fd, $0 + rest, &st, 0) }) == 0 else { return false }
+            guard interruptible({ relative.withCString { fstatat(folder.fd, $0 + rest, &st, 0) } }) == 0 else { return false }
         } else {
-            guard withAbsolutePath(relative, { stat($0, &st) }) == 0 else { return false }
+            guard interruptible({ withAbsolutePath(relative, { stat($0, &st) }) }) == 0 else { return false }
         }
         return (st.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+/// A syscall that may sleep in the kernel, made again when a signal interrupted it (EINTR),
+/// unless a one-shot's read ticker did so past the step's deadline: then its failure (errno
+/// EINTR) is the answer, and the step is given up on (`ReadingThread.givesUpInterruptedStep`).
+@inline(__always)
+func interruptible<R: BinaryInteger>(_ call: () -> R) -> R {
+    while true {
+        let r = call()
+        if r >= 0 || errno != EINTR || ReadingThread.givesUpInterruptedStep() { return r }
     }
 }

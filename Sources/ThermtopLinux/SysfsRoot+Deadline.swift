@@ -101,6 +101,15 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     /// Whether `path`'s read is stuck right now (one lookup, no copy of the table).
     func isStuck(_ path: String) -> Bool { lock.withLock { !stuck.isEmpty && stuck[path] != nil } }
 
+    /// Since when `path`'s read has been stuck; nil when it is not.
+    func stuckSince(_ path: String) -> Double? { lock.withLock { stuck.isEmpty ? nil : stuck[path] } }
+
+    /// The answer for a read given up on as it hung (`expire`, or a step a ticked reading
+    /// thread gave up on): timed out, with how long it went unanswered.
+    static func unanswered(_ path: String, after seconds: Double) -> ReadingIssue {
+        ReadingIssue(file: path, reason: .timedOut, detail: "no answer after \(Self.seconds(seconds))")
+    }
+
     /// A read made outside the gate (on a reading thread) overran: answered like one of ours
     /// that hung, until `unstick`.
     func markStuck(_ path: String, since: Double) {
@@ -174,8 +183,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
 
     private func expire(_ index: Int, _ flight: Flight, now: Double) {
         inFlight[index] = nil
-        results[index] = .failure(ReadingIssue(
-            file: flight.path, reason: .timedOut, detail: "no answer after \(Self.seconds(now - flight.started))"))
+        results[index] = .failure(Self.unanswered(flight.path, after: now - flight.started))
         remaining -= 1
         stuck[flight.path] = flight.started
         readers.remove(flight.reader)

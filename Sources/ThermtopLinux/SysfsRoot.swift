@@ -340,7 +340,7 @@ public final class SysfsRoot: Sendable {
 
     /// The reading thread to read on inline, nil when reads go through reader threads.
     private func inlineThread() -> ReadingThread? {
-        guard let thread = ReadingThread.current, ReadingThread.canGuard else { return nil }
+        guard let thread = ReadingThread.current, thread.canGuard else { return nil }
         // The usual case (no read ever overran here) needs no clock.
         if retirementLimit > 0, state.withLock({ $0.nothingSlow }) { return thread }
         let now = monotonicSeconds()
@@ -380,7 +380,13 @@ public final class SysfsRoot: Sendable {
     /// slow or still stuck; then through reader threads).
     private func readInline(_ path: String, keepOpen: Bool, on thread: ReadingThread, overran: Bool) -> Result<String, ReadingIssue> {
         if overran { return gate.readAll([(path, keepOpen)])[0] }
-        return thread.guarded { thread.step(path, owner: self) { backend.read(path, keepOpen: keepOpen) } }
+        let result = thread.guarded { thread.step(path, owner: self) { backend.read(path, keepOpen: keepOpen) } }
+        // A ticked caller gave the read up (`stepAbandoned` marked it stuck): timed out, not
+        // the EINTR it failed with.
+        if case .failure = result, let since = gate.stuckSince(path) {
+            return .failure(ReadGate.unanswered(path, after: monotonicSeconds() - since))
+        }
+        return result
     }
 
     /// A listing or a lookup: on a reading thread it is a guarded step too (a hung directory
@@ -465,6 +471,13 @@ extension SysfsRoot: BlockingStepOwner {
 
     package func stepReturnedLate(_ label: String) {
         gate.unstick(label)
+    }
+
+    /// Nothing is left blocked (the caller gave up the read and goes on), but the file is
+    /// answered as hung for the rest of the work, as after a retirement: another try would
+    /// cost another deadline.
+    package func stepAbandoned(_ label: String, started: Double) {
+        gate.markStuck(label, since: started)
     }
 }
 

@@ -54,6 +54,7 @@ public final class SysfsSource: SensorSource {
 
     /// Files on a filesystem can hang; a replay's recorded files cannot.
     public var readsCanBlock: Bool { root.backend.readsCanBlock }
+    public var readsAreInterruptible: Bool { root.backend.readsAreInterruptible }
 
     public var readStats: SensorSourceReadStats? {
         SourceReadStats(fileReads: root.readCount, openFiles: root.ioStats?.openFiles ?? 0,

@@ -191,7 +191,7 @@ struct ReadingThreadTests {
         #expect(hub.current.sampler.retiredSamplers == 0)
     }
 
-    @Test("without start(), the first reading is made on one reading thread, not file by file through reader threads")
+    @Test("without start(), the first reading is made on the caller's own thread (no thread started), not file by file through reader threads")
     func oneShotReadsInline() throws {
         let copy = try FixtureCopy("intel-laptop")
         defer { copy.remove() }
@@ -200,6 +200,106 @@ struct ReadingThreadTests {
         #expect(source.root.readCount > 20)
         #expect(source.root.handedOffBatches == 0)
         #expect(hub.current.snapshot.batteries.first?.percent != nil)
+    }
+
+    @Test("a one-shot reads on the caller's thread under the read ticker: a hung file (a FIFO) is given up at its deadline, at most a tick late, and the rest is read")
+    func oneShotGivesUpHungFileOnCaller() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        _ = try hang(copy, "class/thermal/thermal_zone0/temp")
+        let path = copy.path
+        let readers = Mutex<Set<UInt>>([])
+        // The test's own threads (the concurrency pool's) block most signals, the ticker's
+        // too: the caller is a thread of its own that lets it through, as a process's main
+        // thread does.
+        typealias Made = (status: MonitorStatus, elapsed: Double, caller: UInt, batches: Int, stuck: [String])
+        let made = Mutex<Made?>(nil)
+        startThread(name: "one-shot caller") {
+            var tick = sigset_t()
+            sigemptyset(&tick)
+            sigaddset(&tick, thermtop_read_tick_signal())
+            pthread_sigmask(SIG_UNBLOCK, &tick, nil)
+            let source = SysfsSource(path: path)
+            source.root.setTap { _ in readers.withLock { _ = $0.insert(UInt(pthread_self())) } }
+            let start = monotonicSeconds()
+            let hub = ThermalStatusHub(source: source, clock: SystemClock())
+            let elapsed = monotonicSeconds() - start
+            made.withLock {
+                $0 = (hub.current, elapsed, UInt(pthread_self()), source.root.handedOffBatches, source.root.stuckFiles)
+            }
+        }
+        #expect(waitUntil(5) { made.withLock { $0 != nil } })
+        let m = try #require(made.withLock { $0 })
+        let deadline = ThermalConfig().readDeadlineSeconds
+        #expect(readers.withLock { $0 } == [m.caller], "read on another thread")
+        let issue = m.status.snapshot.allIssues.first { $0.file == "class/thermal/thermal_zone0/temp" }
+        #expect(issue?.reason == .timedOut)
+        #expect(issue?.detail?.hasPrefix("no answer after") == true, "\(String(describing: issue))")
+        // Given up at an interruption past the deadline: ticks come every quarter deadline.
+        #expect(m.elapsed >= deadline && m.elapsed < deadline * 1.25 + 0.25, "took \(m.elapsed) s")
+        #expect(m.status.snapshot.zone("thermal_zone1")?.celsius != nil)
+        #expect(m.batches == 0)
+        #expect(m.stuck == ["class/thermal/thermal_zone0/temp"])
+    }
+
+    @Test("a program that handles the ticker's signal itself keeps its handler, and its one-shots read on a reading thread")
+    func programsOwnHandlerIsKept() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        let path = copy.path
+        let made = Mutex<(kept: Bool, onCaller: Bool, read: Bool)?>(nil)
+        startThread(name: "one-shot caller") {
+            let signal = thermtop_read_tick_signal()
+            var tick = sigset_t()
+            sigemptyset(&tick)
+            sigaddset(&tick, signal)
+            pthread_sigmask(SIG_UNBLOCK, &tick, nil)
+            var ignore = sigaction(), previous = sigaction(), after = sigaction()
+            ignore.__sigaction_handler.sa_handler = SIG_IGN
+            sigaction(signal, &ignore, &previous)
+            let readers = Mutex<Set<UInt>>([])
+            let source = SysfsSource(path: path)
+            source.root.setTap { _ in readers.withLock { _ = $0.insert(UInt(pthread_self())) } }
+            let hub = ThermalStatusHub(source: source, clock: SystemClock())
+            sigaction(signal, nil, &after)
+            sigaction(signal, &previous, nil)
+            let kept = unsafeBitCast(after.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            made.withLock {
+                $0 = (kept, readers.withLock { $0.contains(UInt(pthread_self())) }, hub.current.snapshot.zone("thermal_zone0")?.celsius != nil)
+            }
+        }
+        #expect(waitUntil(5) { made.withLock { $0 != nil } })
+        let m = try #require(made.withLock { $0 })
+        #expect(m.kept, "the program's handler was replaced")
+        #expect(!m.onCaller, "read on the caller without a ticker")
+        #expect(m.read)
+    }
+
+    @Test("an interruption off a ticked caller (another signal, a sampler's thread) is not a reason to give a read up")
+    func interruptionsElsewhereAreRetried() {
+        #expect(ReadingThread.current == nil)
+        #expect(!ReadingThread.givesUpInterruptedStep())
+    }
+
+    @Test("a caller that blocks the read ticker's signal gets a reading thread instead, which the watchdog retires from a hung file")
+    func blockedTickerFallsBackToAThread() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
+        defer { release(fifo) }
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, thermtop_read_tick_signal())
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        defer { pthread_sigmask(SIG_UNBLOCK, &blocked, nil) }
+        let source = SysfsSource(path: copy.path)
+        let readers = Mutex<Set<UInt>>([])
+        source.root.setTap { _ in readers.withLock { _ = $0.insert(UInt(pthread_self())) } }
+        let hub = ThermalStatusHub(source: source, clock: SystemClock())
+        #expect(!readers.withLock { $0 }.contains(UInt(pthread_self())), "read on the caller with its ticker blocked")
+        let issue = hub.current.snapshot.allIssues.first { $0.file == "class/thermal/thermal_zone0/temp" }
+        #expect(issue?.reason == .timedOut)
+        #expect(hub.current.snapshot.zone("thermal_zone1")?.celsius != nil)
     }
 
     @Test("a file that hangs under a running sampler: the thread is retired, a successor publishes it timed-out within about a deadline, and it never retires another")

@@ -22,6 +22,18 @@ import Synchronization
 // page, the disk) is not hung but slow, and gets a longer deadline first (see `verdict`).
 // Owners bound how often a retirement can happen (a file that overran is read through reader
 // threads for a while, and a root stops reading inline after a few retirements in a window).
+//
+// A one-shot (`status`, a hub's first reading without `start()`) has its caller waiting and
+// nothing else to do meanwhile, so it does not start a thread at all when its reads are
+// syscalls a signal can interrupt (`run(interruptible:)`): the caller becomes the reading
+// thread, and a timer signals it every quarter deadline while the work runs (CLinux's read
+// ticker). A read asleep interruptibly (a FIFO with no writer) returns EINTR at each tick; the
+// backend makes it again until the step is past its deadline, then gives up on it
+// (`givesUpInterruptedStep`), and the work goes on without that file. A new thread, its malloc
+// arena and the hand-over of everything it read to the caller's CPU had cost a one-shot about
+// a sixth of its run time (README "Performance"). A read asleep uninterruptibly cannot be
+// interrupted and is waited for: a one-shot could not end before it anyway, since a process
+// ends only once every thread has left the kernel.
 
 /// Told about the blocking steps it started on a reading thread.
 package protocol BlockingStepOwner: AnyObject, Sendable {
@@ -30,6 +42,14 @@ package protocol BlockingStepOwner: AnyObject, Sendable {
     func stepOverran(_ label: String, started: Double, on thread: ReadingThread)
     /// A step that overran has come back; its (retired) thread ends next.
     func stepReturnedLate(_ label: String)
+    /// `label`, started at `started`, was interrupted past its deadline and given up on, on a
+    /// thread that reads on the caller (`run(interruptible:)`); the thread goes on. Called on
+    /// that thread, after the step.
+    func stepAbandoned(_ label: String, started: Double)
+}
+
+extension BlockingStepOwner {
+    package func stepAbandoned(_ label: String, started: Double) {}
 }
 
 /// A thread that makes its own blocking reads and may be retired when one overruns.
@@ -39,6 +59,12 @@ package final class ReadingThread: Sendable {
     package let uninterruptibleDeadline: Double
     package let name: String
     private let onRetire: @Sendable (ReadingThread) -> Void
+    /// Whether it is a caller reading with the read ticker (`run(interruptible:)`): its steps
+    /// are given up on by the backend at an interruption past their deadline, never retired.
+    private let ticked: Bool
+    /// For a ticked thread: once a step was given up on, how long each later step still gets
+    /// (`ThermalConfig.stalledReadGraceSeconds`), as the reader threads' budget gives it.
+    private let grace: Double
 
     private struct Step {
         var label: String
@@ -54,6 +80,11 @@ package final class ReadingThread: Sendable {
         /// Handover locks taken on this thread and not yet released: released for it when it
         /// is retired.
         var held: [ObjectIdentifier: HandoverLock] = [:]
+        /// A ticked thread's step in progress was given up on.
+        var abandoned = false
+        /// A ticked thread's extra deadline after its first abandoned step: later steps are
+        /// given up on by then, or after `grace`, whichever is later (nil: none abandoned yet).
+        var budgetEnd: Double?
     }
     private let state = Mutex(State())
     /// How deep in `guarded` this thread is. Only the thread itself counts it (nothing else
@@ -75,6 +106,18 @@ package final class ReadingThread: Sendable {
         self.deadline = max(0.001, deadline)
         self.uninterruptibleDeadline = max(self.deadline, uninterruptibleDeadline)
         self.onRetire = onRetire
+        ticked = false
+        grace = 0
+    }
+
+    /// The calling thread as a ticked reading thread (`run(interruptible:)`).
+    private init(tickedCaller name: String, deadline: Double, grace: Double) {
+        self.name = name
+        self.deadline = max(0.001, deadline)
+        uninterruptibleDeadline = self.deadline
+        onRetire = { _ in }
+        ticked = true
+        self.grace = max(0, grace)
     }
 
     /// The reading thread the caller runs on; nil on any other thread.
@@ -97,16 +140,19 @@ package final class ReadingThread: Sendable {
         }
     }
 
-    /// Whether reads can be guarded at all (the watchdog's timerfd exists). Without it a
-    /// reading thread's reads must still go through reader threads.
-    package static var canGuard: Bool { ReadWatchdog.shared.isAvailable }
+    /// Whether its reads can be guarded: by the read ticker (a ticked caller), or by the
+    /// watchdog, whose timerfd exists. Without either, its reads must still go through reader
+    /// threads.
+    package var canGuard: Bool { ticked || ReadWatchdog.shared.isAvailable }
 
     package var isRetired: Bool { state.withLock { $0.retired } }
     /// The OS thread (`pthread_self()`) it runs on; 0 before it started.
     package var osThread: UInt { state.withLock { $0.thread } }
 
-    /// Work that makes blocking steps: the watchdog is armed while the outermost one runs.
+    /// Work that makes blocking steps: the watchdog is armed while the outermost one runs (a
+    /// ticked caller's steps are guarded by its ticker instead).
     package func guarded<T>(_ body: () throws -> T) rethrows -> T {
+        if ticked { return try body() }
         let outer = guardDepth.wrappingAdd(1, ordering: .relaxed).newValue == 1
         if outer { ReadWatchdog.shared.arm(self, due: monotonicSeconds() + deadline) }
         defer {
@@ -121,15 +167,39 @@ package final class ReadingThread: Sendable {
     package func step<T>(_ label: String, owner: any BlockingStepOwner, _ body: () -> T) -> T {
         state.withLock { $0.step = Step(label: label, started: monotonicSeconds(), owner: owner) }
         let result = body()
-        let retired = state.withLock { s -> Bool in
+        let (retired, abandoned) = state.withLock { s -> (Bool, Double?) in
+            let abandoned = s.abandoned ? s.step?.started : nil
             s.step = nil
-            return s.retired
+            s.abandoned = false
+            return (s.retired, abandoned)
         }
+        if let abandoned { owner.stepAbandoned(label, started: abandoned) }
         if retired {
             owner.stepReturnedLate(label)
             Self.end()
         }
         return result
+    }
+
+    /// Called by a reader whose syscall failed with EINTR: whether to give it up rather than
+    /// make it again. Only on a ticked thread (elsewhere an interruption is another thread's
+    /// signal, and the watchdog judges hung reads), and only once the step in progress is past
+    /// its deadline (or, after a step was given up on, past the pass's budget and its grace).
+    /// Keeps `errno`.
+    package static func givesUpInterruptedStep() -> Bool {
+        guard let thread = current, thread.ticked else { return false }
+        let saved = errno
+        defer { errno = saved }
+        let now = monotonicSeconds()
+        return thread.state.withLock { s in
+            guard let step = s.step else { return false }
+            var due = step.started + thread.deadline
+            if let end = s.budgetEnd { due = min(due, max(end, step.started + thread.grace)) }
+            guard now >= due else { return false }
+            s.abandoned = true
+            if s.budgetEnd == nil { s.budgetEnd = now + thread.deadline }
+            return true
+        }
     }
 
     enum Check { case overran(label: String, started: Double, owner: any BlockingStepOwner), recheck(at: Double) }
@@ -405,12 +475,41 @@ extension ReadingThread {
     /// `meanwhile` runs on the calling thread while the work is under way (on a new thread;
     /// before it, when this thread is a reading thread): the caller's own preparations, made
     /// in time it would otherwise spend waiting.
-    package static func run<T: Sendable>(name: String, deadline: Double, meanwhile: () -> Void = {},
+    ///
+    /// `interruptible`: the work's reads are syscalls a signal interrupts (files, not a test's
+    /// in-process waits). Then no thread is started: `meanwhile` runs first, and the work on
+    /// this thread with the read ticker (see the top of this file), unless the ticker cannot
+    /// be made or this thread blocks its signal. `grace`: `ThermalConfig.stalledReadGraceSeconds`.
+    package static func run<T: Sendable>(name: String, deadline: Double, interruptible: Bool = false,
+                                         grace: Double = ThermalConfig().stalledReadGraceSeconds,
+                                         meanwhile: () -> Void = {},
                                          _ work: @escaping @Sendable () -> T) -> T {
         if current != nil {
             meanwhile()
             return work()
         }
+        if interruptible, ReadTicker.canTick {
+            meanwhile()
+            if let ticker = ReadTicker(period: max(0.001, deadline) / 4) {
+                let thread = ReadingThread(tickedCaller: name, deadline: deadline, grace: grace)
+                thread.state.withLock { s in
+                    s.thread = UInt(pthread_self())
+                    s.tid = thermtop_gettid()
+                }
+                pthread_setspecific(readingThreadKey, Unmanaged.passUnretained(thread).toOpaque())
+                defer {
+                    pthread_setspecific(readingThreadKey, nil)
+                    ticker.stop()
+                }
+                return withExtendedLifetime(thread) { work() }
+            }
+            return runOnNewThread(name: name, deadline: deadline, meanwhile: {}, work)
+        }
+        return runOnNewThread(name: name, deadline: deadline, meanwhile: meanwhile, work)
+    }
+
+    private static func runOnNewThread<T: Sendable>(name: String, deadline: Double, meanwhile: () -> Void,
+                                                    _ work: @escaping @Sendable () -> T) -> T {
         let result = Handoff<T>()
         @Sendable func launch() {
             ReadingThread(name: name, deadline: deadline, uninterruptibleDeadline: deadline) { _ in
@@ -434,6 +533,26 @@ extension ReadingThread {
         ReadWatchdog.shared.endDeferral(start: true)
         return result.take()
     }
+}
+
+/// The timer that interrupts a ticked reading thread's sleeping reads (see the top of this
+/// file): made per one-shot, on the thread that reads, and stopped (deleted) after its work.
+private struct ReadTicker {
+    /// The kernel's timer id as glibc gives it (0 is a valid id, a nil pointer here).
+    private let timer: timer_t?
+
+    /// Whether ticks can interrupt this thread's reads (`thermtop_read_tick_ready`: the
+    /// signal's handler is ours, and the thread does not block it).
+    static var canTick: Bool { thermtop_read_tick_ready() == 1 }
+
+    /// Ticking at the calling thread every `period` seconds; nil when no timer could be made.
+    init?(period: Double) {
+        var timer: timer_t?
+        guard thermtop_read_ticker_start(&timer, Int64(period * 1e9)) == 0 else { return nil }
+        self.timer = timer
+    }
+
+    func stop() { thermtop_read_ticker_stop(timer) }
 }
 
 /// One value passed from one thread to another that waits for it.

@@ -22,6 +22,10 @@ public protocol ThermalSensorSource: AnyObject {
     /// on a reading thread guarded by the read deadline; sources that cannot (the simulated
     /// laptop, a replay) are sampled on the caller's thread. Default false.
     var readsCanBlock: Bool { get }
+    /// Whether its blocking reads are syscalls a signal interrupts (files; not a test source's
+    /// in-process waits): a one-shot then reads them on the caller's thread, under the read
+    /// ticker, instead of starting a reading thread (`ReadingThread.run`). Default false.
+    var readsAreInterruptible: Bool { get }
 }
 
 extension SensorSource {
@@ -29,6 +33,7 @@ extension SensorSource {
     public var simulatedLoad: Double? { nil }
     public var readStats: SensorSourceReadStats? { nil }
     public var readsCanBlock: Bool { false }
+    public var readsAreInterruptible: Bool { false }
 }
 
 /// What a file-reading source did, for the debug overlay and `status --json`.

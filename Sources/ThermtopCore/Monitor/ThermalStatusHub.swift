@@ -511,8 +511,9 @@ public final class ThermalStatusHub: Sendable {
             meanwhile()
             return work()
         }
-        let deadline = model.withLock { $0.config.readDeadlineSeconds }
-        return ReadingThread.run(name: "thermtop-read", deadline: deadline, meanwhile: meanwhile, work)
+        let (deadline, grace) = model.withLock { ($0.config.readDeadlineSeconds, $0.config.stalledReadGraceSeconds) }
+        return ReadingThread.run(name: "thermtop-read", deadline: deadline, interruptible: box.source.readsAreInterruptible,
+                                 grace: grace, meanwhile: meanwhile, work)
     }
 
     /// Publish the last status again with the sampler's current info (an event source came
