@@ -339,15 +339,18 @@ public final class SysfsRoot: Sendable {
     // MARK: Where a read runs
 
     /// The reading thread to read on inline, nil when reads go through reader threads.
-    private func inlineThread() -> ReadingThread? {
+    private func inlineThread() -> ReadingThread? { inlineReading()?.thread }
+
+    /// `inlineThread`, and whether nothing ever overran here (then no file is slow either).
+    private func inlineReading() -> (thread: ReadingThread, nothingSlow: Bool)? {
         guard let thread = ReadingThread.current, thread.canGuard else { return nil }
         // The usual case (no read ever overran here) needs no clock.
-        if retirementLimit > 0, state.withLock({ $0.nothingSlow }) { return thread }
+        if retirementLimit > 0, state.withLock({ $0.nothingSlow }) { return (thread, true) }
         let now = monotonicSeconds()
         guard state.withLock({ $0.mayReadInline(now: now, limit: retirementLimit, window: retirementWindow) }) else {
             return nil
         }
-        return thread
+        return (thread, false)
     }
 
     /// Read files, in order: on this reading thread when it is one (files that overran before
@@ -371,9 +374,9 @@ public final class SysfsRoot: Sendable {
     /// for all its files).
     private func readOne(_ path: String, keepOpen: Bool) -> Result<String, ReadingIssue> {
         guard backend.readsCanBlock else { return backend.read(path, keepOpen: keepOpen) }
-        guard let thread = inlineThread() else { return gate.readAll([(path, keepOpen)])[0] }
-        return readInline(path, keepOpen: keepOpen, on: thread,
-                          overran: state.withLock { !$0.slow.isEmpty && $0.slow[path] != nil } || gate.isStuck(path))
+        guard let (thread, nothingSlow) = inlineReading() else { return gate.readAll([(path, keepOpen)])[0] }
+        let slow = !nothingSlow && state.withLock { !$0.slow.isEmpty && $0.slow[path] != nil }
+        return readInline(path, keepOpen: keepOpen, on: thread, overran: slow || gate.isStuck(path))
     }
 
     /// A read on this reading thread, guarded, unless the file overran before (`overran`: it is
