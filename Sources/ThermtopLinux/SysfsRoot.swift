@@ -299,9 +299,14 @@ public final class SysfsRoot: Sendable {
     /// nil when it cannot be listed. Hidden entries (`.gitkeep` in a fixture tree) are skipped:
     /// sysfs never has any, so they are never devices or attributes.
     public func list(_ relative: String) -> [String]? {
-        let names = blocking(relative) { backend.list(relative) }.map {
-            // The byte test first: only a name starting with a dot byte needs the Character rule.
-            $0.filter { $0.utf8.first != UInt8(ascii: ".") || !$0.hasPrefix(".") }.sorted(by: naturalLess)
+        let names = blocking(relative) { backend.list(relative) }.map { listed in
+            // Sorted and pruned in place: a filtered copy grew a new array name by name (about
+            // a tenth of a listing's cost). The byte test first: only a name starting with a
+            // dot byte needs the Character rule.
+            var names = listed
+            names.removeAll { $0.utf8.first == UInt8(ascii: ".") && $0.hasPrefix(".") }
+            names.sort(by: naturalLess)
+            return names
         }
         tap?(.list(relative, names))
         return names
