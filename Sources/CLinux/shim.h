@@ -29,6 +29,8 @@ static inline long thermtop_getdents64(int fd, void *buffer, unsigned long size)
 // whether to give up; a read that never sleeps is not disturbed.
 static inline int thermtop_read_tick_signal(void) { return SIGRTMIN + 2; }
 
+// Static: each Swift module that calls into this header gets its own copy, so only one module
+// (ThermtopCore's ReadTicker) installs it and asks whether it is installed.
 static void thermtop_read_tick_handler(int signal) { (void)signal; }
 
 // 1 when ticks can interrupt the calling thread's reads: the handler is ours (installed now if

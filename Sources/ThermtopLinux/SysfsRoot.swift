@@ -483,7 +483,7 @@ extension SysfsRoot: BlockingStepOwner {
 
     /// Nothing is left blocked (the caller gave up the read and goes on), but the file is
     /// answered as hung for the rest of the work, as after a retirement: another try would
-    /// cost another deadline.
+    /// cost another deadline. Unstuck when the work is over (`stepReturnedLate`).
     package func stepAbandoned(_ label: String, started: Double) {
         gate.markStuck(label, since: started)
     }

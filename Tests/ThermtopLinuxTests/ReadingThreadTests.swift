@@ -212,7 +212,7 @@ struct ReadingThreadTests {
         // The test's own threads (the concurrency pool's) block most signals, the ticker's
         // too: the caller is a thread of its own that lets it through, as a process's main
         // thread does.
-        typealias Made = (status: MonitorStatus, elapsed: Double, caller: UInt, batches: Int, stuck: [String])
+        typealias Made = (status: MonitorStatus, elapsed: Double, caller: UInt, batches: Int, stuck: [String], timedOut: Int)
         let made = Mutex<Made?>(nil)
         startThread(name: "one-shot caller") {
             var tick = sigset_t()
@@ -225,7 +225,8 @@ struct ReadingThreadTests {
             let hub = ThermalStatusHub(source: source, clock: SystemClock())
             let elapsed = monotonicSeconds() - start
             made.withLock {
-                $0 = (hub.current, elapsed, UInt(pthread_self()), source.root.handedOffBatches, source.root.stuckFiles)
+                $0 = (hub.current, elapsed, UInt(pthread_self()), source.root.handedOffBatches, source.root.stuckFiles,
+                      source.root.timedOutReads)
             }
         }
         #expect(waitUntil(5) { made.withLock { $0 != nil } })
@@ -239,7 +240,35 @@ struct ReadingThreadTests {
         #expect(m.elapsed >= deadline && m.elapsed < deadline * 1.25 + 0.25, "took \(m.elapsed) s")
         #expect(m.status.snapshot.zone("thermal_zone1")?.celsius != nil)
         #expect(m.batches == 0)
-        #expect(m.stuck == ["class/thermal/thermal_zone0/temp"])
+        // Given up once (the sample did not try it again), and not left stuck: nothing is
+        // blocked in it, and a later sample (a started hub's) tries the file again.
+        #expect(m.timedOut == 1)
+        #expect(m.stuck.isEmpty)
+    }
+
+    @Test("a file a one-shot gave up on is not left stuck: the started sampler reads it again once it answers")
+    func givenUpFileIsReadAgainLater() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
+        let path = copy.path
+        let made = Mutex<ThermalStatusHub?>(nil)
+        startThread(name: "one-shot caller") {
+            var tick = sigset_t()
+            sigemptyset(&tick)
+            sigaddset(&tick, thermtop_read_tick_signal())
+            pthread_sigmask(SIG_UNBLOCK, &tick, nil)
+            let hub = ThermalStatusHub(source: SysfsSource(path: path), clock: SystemClock(), delay: 0.05)
+            made.withLock { $0 = hub }
+        }
+        #expect(waitUntil(5) { made.withLock { $0 != nil } })
+        let hub = try #require(made.withLock { $0 })
+        #expect(hub.current.snapshot.zone("thermal_zone0")?.celsius == nil)
+        try FileManager.default.removeItem(atPath: fifo)
+        try Data("45000\n".utf8).write(to: URL(fileURLWithPath: fifo))
+        hub.start()
+        defer { hub.stop() }
+        #expect(waitUntil(5) { hub.current.snapshot.zone("thermal_zone0")?.celsius == 45.0 })
     }
 
     @Test("a program that handles the ticker's signal itself keeps its handler, and its one-shots read on a reading thread")

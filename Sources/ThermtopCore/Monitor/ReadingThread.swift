@@ -40,11 +40,13 @@ package protocol BlockingStepOwner: AnyObject, Sendable {
     /// `label` has been blocked since `started`, past the deadline; its thread is retired.
     /// Called on the watchdog's thread.
     func stepOverran(_ label: String, started: Double, on thread: ReadingThread)
-    /// A step that overran has come back; its (retired) thread ends next.
+    /// A step that overran has come back; its (retired) thread ends next. Also called, on the
+    /// caller, for each step a ticked caller gave up on, once its work is over.
     func stepReturnedLate(_ label: String)
     /// `label`, started at `started`, was interrupted past its deadline and given up on, on a
     /// thread that reads on the caller (`run(interruptible:)`); the thread goes on. Called on
-    /// that thread, after the step.
+    /// that thread, after the step. Nothing stays blocked in it: when the work is over the
+    /// owner hears `stepReturnedLate` (a later sample tries the file again).
     func stepAbandoned(_ label: String, started: Double)
 }
 
@@ -88,6 +90,8 @@ package final class ReadingThread: Sendable {
         var started: Double?
         var abandoned = false
         var budgetEnd: Double?
+        /// The steps given up on so far, for `stepReturnedLate` when the work is over.
+        var givenUp: [(label: String, owner: any BlockingStepOwner)] = []
     }
     /// Only the ticked caller itself touches it (its steps, and `givesUpInterruptedStep` from
     /// inside them: no watchdog looks), so no lock: two lock round trips a read fewer.
@@ -178,6 +182,7 @@ package final class ReadingThread: Sendable {
             callerStep.started = nil
             if callerStep.abandoned {
                 callerStep.abandoned = false
+                callerStep.givenUp.append((label, owner))
                 owner.stepAbandoned(label, started: started)
             }
             return result
@@ -512,6 +517,7 @@ extension ReadingThread {
                 defer {
                     pthread_setspecific(readingThreadKey, nil)
                     ticker.stop()
+                    for step in thread.callerStep.givenUp { step.owner.stepReturnedLate(step.label) }
                 }
                 return withExtendedLifetime(thread) { work() }
             }
