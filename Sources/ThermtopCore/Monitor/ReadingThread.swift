@@ -90,12 +90,14 @@ package final class ReadingThread: Sendable {
         var started: Double?
         var abandoned = false
         var budgetEnd: Double?
-        /// The steps given up on so far, for `stepReturnedLate` when the work is over.
-        var givenUp: [(label: String, owner: any BlockingStepOwner)] = []
     }
     /// Only the ticked caller itself touches it (its steps, and `givesUpInterruptedStep` from
-    /// inside them: no watchdog looks), so no lock: two lock round trips a read fewer.
+    /// inside them: no watchdog looks), so no lock: two lock round trips a read fewer. Plain
+    /// values only: a field that needs releasing made every access to it an exclusivity check.
     private nonisolated(unsafe) var callerStep = CallerStep()
+    /// A ticked caller's steps given up on so far, for `stepReturnedLate` when its work is over
+    /// (only that thread touches it).
+    private nonisolated(unsafe) var givenUp: [(label: String, owner: any BlockingStepOwner)] = []
     private let state = Mutex(State())
     /// How deep in `guarded` this thread is. Only the thread itself counts it (nothing else
     /// reads it), so no lock: every read of a pass is guarded inside the pass's own guard, and
@@ -182,7 +184,7 @@ package final class ReadingThread: Sendable {
             callerStep.started = nil
             if callerStep.abandoned {
                 callerStep.abandoned = false
-                callerStep.givenUp.append((label, owner))
+                givenUp.append((label, owner))
                 owner.stepAbandoned(label, started: started)
             }
             return result
@@ -517,7 +519,7 @@ extension ReadingThread {
                 defer {
                     pthread_setspecific(readingThreadKey, nil)
                     ticker.stop()
-                    for step in thread.callerStep.givenUp { step.owner.stepReturnedLate(step.label) }
+                    for step in thread.givenUp { step.owner.stepReturnedLate(step.label) }
                 }
                 return withExtendedLifetime(thread) { work() }
             }
