@@ -162,6 +162,18 @@ struct ReadingThreadTests {
         return real
     }
 
+    /// Block (`SIG_BLOCK`) or let through (`SIG_UNBLOCK`) the read ticker's signal on this
+    /// thread; the mask it had before. The test's own threads (the concurrency pool's) block
+    /// most signals, the ticker's too; a process's main thread lets it through.
+    @discardableResult
+    private static func tickSignal(_ how: Int32) -> sigset_t {
+        var tick = sigset_t(), before = sigset_t()
+        sigemptyset(&tick)
+        sigaddset(&tick, thermtop_read_tick_signal())
+        pthread_sigmask(how, &tick, &before)
+        return before
+    }
+
     /// Give a FIFO a writer for a moment, so a read blocked on it returns.
     private func release(_ fifo: String) {
         let fd = open(fifo, O_WRONLY | O_NONBLOCK)
@@ -215,10 +227,7 @@ struct ReadingThreadTests {
         typealias Made = (status: MonitorStatus, elapsed: Double, caller: UInt, batches: Int, stuck: [String], timedOut: Int)
         let made = Mutex<Made?>(nil)
         startThread(name: "one-shot caller") {
-            var tick = sigset_t()
-            sigemptyset(&tick)
-            sigaddset(&tick, thermtop_read_tick_signal())
-            pthread_sigmask(SIG_UNBLOCK, &tick, nil)
+            Self.tickSignal(SIG_UNBLOCK)
             let source = SysfsSource(path: path)
             source.root.setTap { _ in readers.withLock { _ = $0.insert(UInt(pthread_self())) } }
             let start = monotonicSeconds()
@@ -254,10 +263,7 @@ struct ReadingThreadTests {
         let path = copy.path
         let made = Mutex<ThermalStatusHub?>(nil)
         startThread(name: "one-shot caller") {
-            var tick = sigset_t()
-            sigemptyset(&tick)
-            sigaddset(&tick, thermtop_read_tick_signal())
-            pthread_sigmask(SIG_UNBLOCK, &tick, nil)
+            Self.tickSignal(SIG_UNBLOCK)
             let hub = ThermalStatusHub(source: SysfsSource(path: path), clock: SystemClock(), delay: 0.05)
             made.withLock { $0 = hub }
         }
@@ -279,10 +285,7 @@ struct ReadingThreadTests {
         let made = Mutex<(kept: Bool, onCaller: Bool, read: Bool)?>(nil)
         startThread(name: "one-shot caller") {
             let signal = thermtop_read_tick_signal()
-            var tick = sigset_t()
-            sigemptyset(&tick)
-            sigaddset(&tick, signal)
-            pthread_sigmask(SIG_UNBLOCK, &tick, nil)
+            Self.tickSignal(SIG_UNBLOCK)
             var ignore = sigaction(), previous = sigaction(), after = sigaction()
             ignore.__sigaction_handler.sa_handler = SIG_IGN
             sigaction(signal, &ignore, &previous)
@@ -316,11 +319,8 @@ struct ReadingThreadTests {
         defer { copy.remove() }
         let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
         defer { release(fifo) }
-        var blocked = sigset_t()
-        sigemptyset(&blocked)
-        sigaddset(&blocked, thermtop_read_tick_signal())
-        pthread_sigmask(SIG_BLOCK, &blocked, nil)
-        defer { pthread_sigmask(SIG_UNBLOCK, &blocked, nil) }
+        var before = Self.tickSignal(SIG_BLOCK)
+        defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
         let source = SysfsSource(path: copy.path)
         let readers = Mutex<Set<UInt>>([])
         source.root.setTap { _ in readers.withLock { _ = $0.insert(UInt(pthread_self())) } }
