@@ -510,11 +510,9 @@ extension ReadingThread {
         if interruptible, ReadTicker.canTick {
             meanwhile()
             if let ticker = ReadTicker(period: max(0.001, deadline) / 4) {
+                // Its OS thread and kernel id stay unset: they are for the watchdog (the state
+                // in /proc) and for a retirement, neither of which a ticked caller meets.
                 let thread = ReadingThread(tickedCaller: name, deadline: deadline, grace: grace)
-                thread.state.withLock { s in
-                    s.thread = UInt(pthread_self())
-                    s.tid = thermtop_gettid()
-                }
                 pthread_setspecific(readingThreadKey, Unmanaged.passUnretained(thread).toOpaque())
                 defer {
                     pthread_setspecific(readingThreadKey, nil)
