@@ -174,6 +174,19 @@ struct ReadingThreadTests {
         return before
     }
 
+    /// `body` on a thread of its own that lets the read ticker's signal through (as a process's
+    /// main thread does; the test's own threads block it), its result once it is done.
+    private static func onCallerThread<T: Sendable>(_ body: @escaping @Sendable () -> T) throws -> T {
+        let made = Mutex<T?>(nil)
+        startThread(name: "one-shot caller") {
+            tickSignal(SIG_UNBLOCK)
+            let value = body()
+            made.withLock { $0 = value }
+        }
+        #expect(waitUntil(5) { made.withLock { $0 != nil } })
+        return try #require(made.withLock { $0 })
+    }
+
     /// Give a FIFO a writer for a moment, so a read blocked on it returns.
     private func release(_ fifo: String) {
         let fd = open(fifo, O_WRONLY | O_NONBLOCK)
@@ -221,25 +234,15 @@ struct ReadingThreadTests {
         _ = try hang(copy, "class/thermal/thermal_zone0/temp")
         let path = copy.path
         let readers = Mutex<Set<UInt>>([])
-        // The test's own threads (the concurrency pool's) block most signals, the ticker's
-        // too: the caller is a thread of its own that lets it through, as a process's main
-        // thread does.
-        typealias Made = (status: MonitorStatus, elapsed: Double, caller: UInt, batches: Int, stuck: [String], timedOut: Int)
-        let made = Mutex<Made?>(nil)
-        startThread(name: "one-shot caller") {
-            Self.tickSignal(SIG_UNBLOCK)
+        let m = try Self.onCallerThread {
             let source = SysfsSource(path: path)
             source.root.setTap { _ in readers.withLock { _ = $0.insert(UInt(pthread_self())) } }
             let start = monotonicSeconds()
             let hub = ThermalStatusHub(source: source, clock: SystemClock())
             let elapsed = monotonicSeconds() - start
-            made.withLock {
-                $0 = (hub.current, elapsed, UInt(pthread_self()), source.root.handedOffBatches, source.root.stuckFiles,
-                      source.root.timedOutReads)
-            }
+            return (status: hub.current, elapsed: elapsed, caller: UInt(pthread_self()), batches: source.root.handedOffBatches,
+                    stuck: source.root.stuckFiles, timedOut: source.root.timedOutReads)
         }
-        #expect(waitUntil(5) { made.withLock { $0 != nil } })
-        let m = try #require(made.withLock { $0 })
         let deadline = ThermalConfig().readDeadlineSeconds
         #expect(readers.withLock { $0 } == [m.caller], "read on another thread")
         let issue = m.status.snapshot.allIssues.first { $0.file == "class/thermal/thermal_zone0/temp" }
@@ -261,14 +264,7 @@ struct ReadingThreadTests {
         defer { copy.remove() }
         let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
         let path = copy.path
-        let made = Mutex<ThermalStatusHub?>(nil)
-        startThread(name: "one-shot caller") {
-            Self.tickSignal(SIG_UNBLOCK)
-            let hub = ThermalStatusHub(source: SysfsSource(path: path), clock: SystemClock(), delay: 0.05)
-            made.withLock { $0 = hub }
-        }
-        #expect(waitUntil(5) { made.withLock { $0 != nil } })
-        let hub = try #require(made.withLock { $0 })
+        let hub = try Self.onCallerThread { ThermalStatusHub(source: SysfsSource(path: path), clock: SystemClock(), delay: 0.05) }
         #expect(hub.current.snapshot.zone("thermal_zone0")?.celsius == nil)
         try FileManager.default.removeItem(atPath: fifo)
         try Data("45000\n".utf8).write(to: URL(fileURLWithPath: fifo))
@@ -282,10 +278,8 @@ struct ReadingThreadTests {
         let copy = try FixtureCopy("intel-laptop")
         defer { copy.remove() }
         let path = copy.path
-        let made = Mutex<(kept: Bool, onCaller: Bool, read: Bool)?>(nil)
-        startThread(name: "one-shot caller") {
+        let m = try Self.onCallerThread { () -> (kept: Bool, onCaller: Bool, read: Bool) in
             let signal = thermtop_read_tick_signal()
-            Self.tickSignal(SIG_UNBLOCK)
             var ignore = sigaction(), previous = sigaction(), after = sigaction()
             ignore.__sigaction_handler.sa_handler = SIG_IGN
             sigaction(signal, &ignore, &previous)
@@ -296,21 +290,41 @@ struct ReadingThreadTests {
             sigaction(signal, nil, &after)
             sigaction(signal, &previous, nil)
             let kept = unsafeBitCast(after.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-            made.withLock {
-                $0 = (kept, readers.withLock { $0.contains(UInt(pthread_self())) }, hub.current.snapshot.zone("thermal_zone0")?.celsius != nil)
-            }
+            return (kept, readers.withLock { $0.contains(UInt(pthread_self())) }, hub.current.snapshot.zone("thermal_zone0")?.celsius != nil)
         }
-        #expect(waitUntil(5) { made.withLock { $0 != nil } })
-        let m = try #require(made.withLock { $0 })
         #expect(m.kept, "the program's handler was replaced")
         #expect(!m.onCaller, "read on the caller without a ticker")
         #expect(m.read)
     }
 
-    @Test("an interruption off a ticked caller (another signal, a sampler's thread) is not a reason to give a read up")
-    func interruptionsElsewhereAreRetried() {
-        #expect(ReadingThread.current == nil)
-        #expect(!ReadingThread.givesUpInterruptedStep())
+    @Test("a ticked caller's read interrupted before its deadline is made again: a FIFO whose writer comes after a tick is opened, not given up")
+    func earlyInterruptionsAreRetried() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
+        let path = copy.path
+        let deadline = ThermalConfig().readDeadlineSeconds
+        // The writer comes after two ticks (a quarter deadline each) and before the deadline:
+        // the reader's open(2) was interrupted meanwhile. Opened, the FIFO answers pread with
+        // ESPIPE at once: `read-failed`, where a read given up at an interruption says
+        // `timed-out`.
+        startThread(name: "late writer") {
+            usleep(UInt32(deadline * 0.6 * 1e6))
+            let fd = open(fifo, O_WRONLY)
+            if fd >= 0 {
+                usleep(UInt32(deadline * 1e6))
+                close(fd)
+            }
+        }
+        let m = try Self.onCallerThread { () -> (issue: ReadingIssue?, elapsed: Double) in
+            let start = monotonicSeconds()
+            let hub = ThermalStatusHub(source: SysfsSource(path: path), clock: SystemClock())
+            return (hub.current.snapshot.allIssues.first { $0.file == "class/thermal/thermal_zone0/temp" },
+                    monotonicSeconds() - start)
+        }
+        #expect(m.issue?.reason == .readFailed, "\(String(describing: m.issue))")
+        #expect(m.elapsed >= deadline * 0.5 && m.elapsed < deadline, "took \(m.elapsed) s")
+        #expect(!ReadingThread.givesUpInterruptedStep(), "off a ticked caller an interruption is retried")
     }
 
     @Test("a caller that blocks the read ticker's signal gets a reading thread instead, which the watchdog retires from a hung file")
