@@ -11,10 +11,17 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 
 // The calling thread's kernel id (glibc's gettid() needs _GNU_SOURCE, which the Glibc module
 // is not built with): the watchdog looks at a reading thread's state in /proc by it.
 static inline int thermtop_gettid(void) { return (int)syscall(SYS_gettid); }
+
+// pipe2(2) with O_NONBLOCK | O_CLOEXEC (glibc declares pipe2 only under _GNU_SOURCE): one call
+// for a monitor's wake pipes instead of pipe and four fcntl.
+static inline int thermtop_pipe_nonblocking(int fds[2]) {
+    return (int)syscall(SYS_pipe2, fds, O_NONBLOCK | O_CLOEXEC);
+}
 
 // getdents64(2) (glibc declares it only under _GNU_SOURCE): a folder listed from a descriptor
 // the reading layer keeps, to open the folder's files relative to it.

@@ -31,7 +31,7 @@ enum DeviceLocator {
         func runtimeStatusIsManaged(_ root: SysfsRoot, _ folder: String, key: String) -> Bool {
             let key = PathKey(key)
             if let known = managedRuntimeStatus[key] { return known }
-            let m = DeviceLocator.managedRuntimeStatus(root, "\(folder)/power/runtime_status")
+            let m = DeviceLocator.managedRuntimeStatus(root, path("\(folder)/power/runtime_status"))
             managedRuntimeStatus[key] = m
             return m
         }
@@ -85,11 +85,11 @@ enum DeviceLocator {
                     if !pciDir.isEmpty { pciDir += "/" }
                     pciDir += c
                 }
-                info.pciVendor = memo.string(root, "\(pciDir)/vendor")
+                info.pciVendor = memo.string(root, SysfsPath("\(pciDir)/vendor").string)
             }
         }
         // One read, not a lookup and a read: a missing `model` reads as missing, which is nil.
-        if key != "virtual" { info.model = memo.string(root, "\(path)/model") }
+        if key != "virtual" { info.model = memo.string(root, SysfsPath("\(path)/model").string) }
         return Location(info: info, path: path, viaLink: viaLink)
     }
 
@@ -104,15 +104,15 @@ enum DeviceLocator {
         // resolves to the device folder (as on sysfs), that is the folder's own answer, for the
         // walk up from it and for the other devices under it.
         let linkKey = device.viaLink ? devicePath ?? link : link
-        if memo.hasPowerState(root, link, key: linkKey) { gate.powerStateFile = "\(link)/power_state" }
-        if memo.runtimeStatusIsManaged(root, link, key: linkKey) { gate.runtimeStatusFile = "\(link)/power/runtime_status" }
+        if memo.hasPowerState(root, link, key: linkKey) { gate.powerStateFile = path("\(link)/power_state") }
+        if memo.runtimeStatusIsManaged(root, link, key: linkKey) { gate.runtimeStatusFile = path("\(link)/power/runtime_status") }
         guard var p = devicePath else { return gate }
         while p.hasPrefix("devices/"), gate.runtimeStatusFile == nil || gate.powerStateFile == nil {
             if gate.runtimeStatusFile == nil, memo.runtimeStatusIsManaged(root, p, key: p) {
-                gate.runtimeStatusFile = "\(p)/power/runtime_status"
+                gate.runtimeStatusFile = path("\(p)/power/runtime_status")
             }
             if gate.powerStateFile == nil, memo.hasPowerState(root, p, key: p) {
-                gate.powerStateFile = "\(p)/power_state"
+                gate.powerStateFile = path("\(p)/power_state")
             }
             guard let slash = p.utf8.lastIndex(of: UInt8(ascii: "/")) else { break }
             p = String(p[..<slash])

@@ -88,7 +88,7 @@ struct HwmonLayout: Sendable {
         var zonesByType: [String: [ZoneLayout]] = [:]
         for z in zones { if let t = z.type { zonesByType[normalise(t), default: []].append(z) } }
         var layouts = (root.list(base) ?? []).filter { $0.hasPrefix("hwmon") }.map { device -> HwmonLayout in
-            let entry = "\(base)/\(device)"
+            let entry = path("\(base)/\(device)")
             var dir = entry
             var issues: [ReadingIssue] = []
             // Listed first: the folder's files are then opened relative to it (FileSystemBackend).
@@ -104,13 +104,13 @@ struct HwmonLayout: Sendable {
                 if chip == nil { chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false) }
             }
             if chip == nil { issues.append(ReadingIssue(file: "\(entry)/name", reason: .missing)) }
-            let link = "\(entry)/device"
+            let link = path("\(entry)/device")
             let location = DeviceLocator.locate(root, entry: entry, link: link, memo: devices)
             let info = location.info
             let gate = DeviceLocator.gate(root, device: location, link: link, memo: devices)
             let chipName = chip ?? device
             let fileSet = ListedNames(files)
-            func optional(_ name: String) -> Bool { SysfsRoot.mayHave(name, listing: listed ? fileSet : nil) }
+            func optional(_ name: SysfsPath) -> Bool { SysfsRoot.mayHave(name.string, listing: listed ? fileSet : nil) }
 
             let numbers = indices(files, prefix: "temp", suffixes: ["_input"])
             // The thermal core registers an hwmon copy of each zone, named after the zone type
@@ -118,7 +118,7 @@ struct HwmonLayout: Sendable {
             let mirrored = chip.flatMap { zonesByType[normalise($0)] }
             let mirrors = (mirrored?.count ?? 0) >= numbers.count ? mirrored : nil
             let channels = numbers.enumerated().map { (i, n) -> Channel in
-                let c = "temp\(n)"
+                let c = path("temp\(n)")
                 var ci: [ReadingIssue] = []
                 func lim(_ suffix: String) -> Double? {
                     guard optional("\(c)_\(suffix)") else { return nil }
@@ -165,7 +165,7 @@ struct HwmonLayout: Sendable {
             let powerIdx = indices(files, prefix: "power", suffixes: ["_average", "_input"])
             let power = powerIdx.map { n -> PowerChannel in
                 var pi: [ReadingIssue] = []
-                let p = "power\(n)"
+                let p = path("power\(n)")
                 let label = optional("\(p)_label")
                     ? root.take("\(dir)/\(p)_label", Parse.string, into: &pi, required: false) : nil
                 func watts(_ suffix: String) -> Double? {
@@ -298,7 +298,7 @@ struct HwmonLayout: Sendable {
                                    deviceInfo: deviceInfo, capWatts: p.cap, capMinWatts: p.capMin,
                                    capMaxWatts: p.capMax, asleep: asleep)
             if asleep == nil {
-                let stem = "\(dir)/power\(p.index)"
+                let stem = path("\(dir)/power\(p.index)")
                 if p.hasAverage { meter.averageWatts = root.take("\(stem)_average", Parse.micro(max: Self.maxWatts), into: &issues) }
                 if p.hasInput { meter.inputWatts = root.take("\(stem)_input", Parse.micro(max: Self.maxWatts), into: &issues) }
             }
@@ -308,7 +308,7 @@ struct HwmonLayout: Sendable {
         for e in extras {
             var issues: [ReadingIssue] = []
             var extra = HwmonExtra(id: e.stableID, location: "\(device)/\(e.stem)", chip: chip, label: e.label, kind: e.kind)
-            let file = "\(dir)/\(e.stem)_input"
+            let file = path("\(dir)/\(e.stem)_input")
             if asleep == nil, let raw = root.take(file, Parse.string, into: &issues) {
                 extra.raw = raw
                 if let (divisor, unit) = HwmonExtra.unit(for: e.kind) {

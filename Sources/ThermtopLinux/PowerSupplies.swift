@@ -22,7 +22,7 @@ struct SupplyLayout: Sendable {
     static func discover(_ root: SysfsRoot) -> [SupplyLayout] {
         let base = "class/power_supply"
         return (root.list(base) ?? []).map { id in
-            let dir = "\(base)/\(id)"
+            let dir = path("\(base)/\(id)")
             var issues: [ReadingIssue] = []
             let names = root.list(dir)
             let listing = names.map(ListedNames.init)

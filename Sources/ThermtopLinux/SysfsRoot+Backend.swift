@@ -904,6 +904,9 @@ package final class FileSystemBackend: SysfsBackend {
     }
 
     public func isDirectory(_ relative: String) -> Bool {
+        // A folder this discovery listed was opened as one (O_DIRECTORY) moments ago: a
+        // discovery asks this of each class entry it has just listed, one `stat` each.
+        if Self.withUTF8(relative, { path in state.withLock { $0.listedFolder(path) } }) != nil { return true }
         var st = stat()
         if let (folder, rest) = inListedFolder(relative) {
             guard interruptible({ relative.withCString { fstatat(folder.fd, $0 + rest, &st, 0) } }) == 0 else { return false }

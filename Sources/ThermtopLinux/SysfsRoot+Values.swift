@@ -2,6 +2,7 @@ import ThermtopCore
 
 extension SysfsRoot {
     /// Read a file and parse it with one of `SysfsValue`'s parsers.
+    @_disfavoredOverload
     func value<T>(_ file: String, _ parse: (String, String) -> Reading<T>) -> Reading<T> {
         switch read(file) {
         case .success(let text): parse(text, file)
@@ -11,6 +12,7 @@ extension SysfsRoot {
 
     /// Read a value, recording why it is unknown in `issues` (missing optional files are not
     /// recorded unless `required`).
+    @_disfavoredOverload
     func take<T>(_ file: String, _ parse: (String, String) -> Reading<T>, into issues: inout [ReadingIssue],
                  required: Bool = true) -> T? {
         switch value(file, parse) {
@@ -19,6 +21,13 @@ extension SysfsRoot {
             if required || issue.reason != .missing { issues.append(issue) }
             return nil
         }
+    }
+
+    // The same for a path written as an interpolation at the call site (`SysfsPath`).
+    func value<T>(_ file: SysfsPath, _ parse: (String, String) -> Reading<T>) -> Reading<T> { value(file.string, parse) }
+    func take<T>(_ file: SysfsPath, _ parse: (String, String) -> Reading<T>, into issues: inout [ReadingIssue],
+                 required: Bool = true) -> T? {
+        take(file.string, parse, into: &issues, required: required)
     }
 }
 

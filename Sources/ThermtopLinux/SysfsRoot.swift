@@ -258,6 +258,7 @@ public final class SysfsRoot: Sendable {
     }
 
     /// Read one attribute file (`class/thermal/thermal_zone0/temp`).
+    @_disfavoredOverload
     public func read(_ relative: String) -> Result<String, ReadingIssue> {
         // Where the result goes back to in the pass's tables: (place, generation).
         typealias Slot = (index: Int, generation: Int)
@@ -298,6 +299,7 @@ public final class SysfsRoot: Sendable {
     /// The entries of a directory, in natural order (`thermal_zone2` before `thermal_zone10`);
     /// nil when it cannot be listed. Hidden entries (`.gitkeep` in a fixture tree) are skipped:
     /// sysfs never has any, so they are never devices or attributes.
+    @_disfavoredOverload
     public func list(_ relative: String) -> [String]? {
         let names = blocking(relative) { backend.list(relative) }.map { listed in
             // Sorted and pruned in place: a filtered copy grew a new array name by name (about
@@ -321,12 +323,14 @@ public final class SysfsRoot: Sendable {
     }
 
     /// Whether a path exists (following links).
+    @_disfavoredOverload
     public func exists(_ relative: String) -> Bool {
         let r = blocking(relative) { backend.exists(relative) }
         tap?(.exists(relative, r))
         return r
     }
 
+    @_disfavoredOverload
     public func isDirectory(_ relative: String) -> Bool {
         let r = blocking(relative) { backend.isDirectory(relative) }
         tap?(.isDirectory(relative, r))
@@ -335,6 +339,7 @@ public final class SysfsRoot: Sendable {
 
     /// The canonical path relative to the root (`devices/platform/coretemp.0/hwmon/hwmon1`),
     /// or the absolute path when it lies outside the root; nil when it does not resolve.
+    @_disfavoredOverload
     public func resolved(_ relative: String) -> String? {
         let r = blocking(relative) { backend.resolved(relative) }
         tap?(.resolved(relative, r))
@@ -580,4 +585,13 @@ package struct SystemClock: MonitorClock {
         guard localtime_r(&t, &parts) != nil else { return nil }
         return Double(parts.tm_hour * 3600 + parts.tm_min * 60 + parts.tm_sec)
     }
+}
+
+extension SysfsRoot {
+    // The same calls for a path written as an interpolation at the call site (`SysfsPath`).
+    func read(_ relative: SysfsPath) -> Result<String, ReadingIssue> { read(relative.string) }
+    func list(_ relative: SysfsPath) -> [String]? { list(relative.string) }
+    func exists(_ relative: SysfsPath) -> Bool { exists(relative.string) }
+    func isDirectory(_ relative: SysfsPath) -> Bool { isDirectory(relative.string) }
+    func resolved(_ relative: SysfsPath) -> String? { resolved(relative.string) }
 }

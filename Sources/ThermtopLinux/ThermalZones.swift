@@ -18,21 +18,21 @@ struct ZoneLayout: Sendable {
     static func discover(_ root: SysfsRoot, devices: DeviceLocator.Memo = DeviceLocator.Memo()) -> [ZoneLayout] {
         let base = "class/thermal"
         var zones = (root.list(base) ?? []).filter { $0.hasPrefix("thermal_zone") }.map { id in
-            let dir = "\(base)/\(id)"
+            let dir = path("\(base)/\(id)")
             var issues: [ReadingIssue] = []
             // Listed first: the folder's files are then opened relative to it (FileSystemBackend).
             let listing = root.list(dir)
             let type = root.take("\(dir)/type", Parse.string, into: &issues)
             let files = listing ?? []
             let listed = listing.map(ListedNames.init)
-            func optional(_ name: String) -> Bool { SysfsRoot.mayHave(name, listing: listed) }
+            func optional(_ name: SysfsPath) -> Bool { SysfsRoot.mayHave(name.string, listing: listed) }
             let policy = optional("policy") ? root.take("\(dir)/policy", Parse.string, into: &issues, required: false) : nil
             let tripIndices = sortedUnique(files.compactMap(Self.tripIndex))
             let trips = tripIndices.map { k in
                 readTrip(root, dir: dir, index: k, hasHysteresis: optional("trip_point_\(k)_hyst"))
             }
             issues += trips.compactMap(\.ignored)
-            let link = "\(dir)/device"
+            let link = path("\(dir)/device")
             let device = DeviceLocator.locate(root, entry: dir, link: link, memo: devices)
             let info = device.info
             // Only a zone with its own `device` link can belong to a device that sleeps.
@@ -65,7 +65,7 @@ struct ZoneLayout: Sendable {
     }
 
     static func readTrip(_ root: SysfsRoot, dir: String, index k: Int, hasHysteresis: Bool = true) -> TripPoint {
-        let prefix = "\(dir)/trip_point_\(k)"
+        let prefix = path("\(dir)/trip_point_\(k)")
         var kind: TripKind?
         var ignored: ReadingIssue?
         switch root.value("\(prefix)_type", Parse.string) {
@@ -111,7 +111,7 @@ struct CoolingLayout: Sendable {
     static func discover(_ root: SysfsRoot, devices: DeviceLocator.Memo = DeviceLocator.Memo()) -> [CoolingLayout] {
         let base = "class/thermal"
         var devices = (root.list(base) ?? []).filter { $0.hasPrefix("cooling_device") }.map { id in
-            let dir = "\(base)/\(id)"
+            let dir = path("\(base)/\(id)")
             var issues: [ReadingIssue] = []
             let type = root.take("\(dir)/type", Parse.string, into: &issues)
             var maxState = root.take("\(dir)/max_state", Parse.int, into: &issues)
@@ -119,7 +119,7 @@ struct CoolingLayout: Sendable {
                 issues.append(ReadingIssue(file: "\(dir)/max_state", reason: .implausible, detail: "\(m)"))
                 maxState = nil
             }
-            let info = DeviceLocator.locate(root, entry: dir, link: "\(dir)/device", memo: devices).info
+            let info = DeviceLocator.locate(root, entry: dir, link: path("\(dir)/device"), memo: devices).info
             return CoolingLayout(id: id, dir: dir, type: type, maxState: maxState, staticIssues: issues,
                                  stableID: SensorIDs.make(device: info, middle: "cooling", channel: type ?? "cooling"))
         }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CLinux
 import Synchronization
 
 /// One published status and what changed with it, numbered in publishing order.
@@ -137,20 +138,13 @@ public final class ThermalStatusHub: Sendable {
         for fd in [wakePipe.read, wakePipe.write, controlPipe.read, controlPipe.write] where fd >= 0 { close(fd) }
     }
 
-    /// A non-blocking, close-on-exec pipe. A new pipe's only status flag is its access mode,
-    /// which `F_SETFL` leaves alone: `O_NONBLOCK` is set without reading the flags first
-    /// (`pipe2`, one call for all of it, is not in the Glibc module).
+    /// A non-blocking, close-on-exec pipe (`pipe2`, one call).
     private static func makePipe() -> (Int32, Int32) {
         var fds: (Int32, Int32) = (-1, -1)
         let rc = withUnsafeMutablePointer(to: &fds) {
-            $0.withMemoryRebound(to: Int32.self, capacity: 2) { pipe($0) }
+            $0.withMemoryRebound(to: Int32.self, capacity: 2) { thermtop_pipe_nonblocking($0) }
         }
-        guard rc == 0 else { return (-1, -1) }
-        for fd in [fds.0, fds.1] {
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        return fds
+        return rc == 0 ? fds : (-1, -1)
     }
 
     // MARK: Reading the state (any thread)
