@@ -178,7 +178,9 @@ package final class ReadingThread: Sendable {
     /// thread ends.
     package func step<T>(_ label: String, owner: any BlockingStepOwner, _ body: () -> T) -> T {
         if ticked {
-            let started = monotonicSeconds()
+            // The coarse clock, as `givesUpInterruptedStep` reads it: a started time up to a
+            // tick early makes a given-up read's "no answer after" that much longer.
+            let started = coarseMonotonicSeconds()
             callerStep.started = started
             let result = body()
             callerStep.started = nil
@@ -212,7 +214,7 @@ package final class ReadingThread: Sendable {
         let saved = errno
         defer { errno = saved }
         guard let started = thread.callerStep.started else { return false }
-        let now = monotonicSeconds()
+        let now = coarseMonotonicSeconds()
         var due = started + thread.deadline
         if let end = thread.callerStep.budgetEnd { due = min(due, max(end, started + thread.grace)) }
         guard now >= due else { return false }

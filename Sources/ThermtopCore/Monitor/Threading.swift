@@ -83,6 +83,16 @@ package func monotonicSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
+/// Seconds on CLOCK_MONOTONIC_COARSE: the same clock as `monotonicSeconds`, read at the last
+/// tick of the kernel's timer (behind it by up to one tick, 1–10 ms) and without reading the
+/// CPU's counter: a ticked caller's steps take one per read (~270 in `status --json`), where
+/// only a deadline of hundreds of milliseconds is compared with it.
+package func coarseMonotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
 /// Start a detached OS thread running `body`. Used for the sampler and the file readers:
 /// threads that may block in a syscall for as long as the kernel likes without starving
 /// anything else.
