@@ -208,22 +208,6 @@ struct LinkTree {
         return top == Self.root || at == end ? at : at + 1
     }
 
-    /// Marks every folder of the canonical absolute `path` (no `.`, `..` or links on it) that
-    /// was not looked up yet as resolving to itself: not a link.
-    mutating func markFolders(_ path: UnsafeRawBufferPointer) {
-        var folder = Self.root, i = 0
-        while i < path.count {
-            var j = i
-            while j < path.count && path[j] != UInt8(ascii: "/") { j += 1 }
-            if j > i {
-                let c = child(of: folder, named: UnsafeRawBufferPointer(rebasing: path[i..<j]))
-                if nodes[Int(c)].target == Self.unknown { setTarget(c, c, links: 0) }
-                folder = c
-            }
-            i = j + 1
-        }
-    }
-
     /// Records what `node` resolves to.
     mutating func setTarget(_ node: Int32, _ target: Int32, links: Int32) {
         nodes[Int(node)].target = target
@@ -905,16 +889,6 @@ package final class FileSystemBackend: SysfsBackend {
             }
             guard written != nil else { return nil }
             return Scratch.with { buffer -> Link<Followed>? in
-                if let n = listedFolderPath(UnsafeRawBufferPointer(rebasing: path[0..<count]), into: buffer) {
-                    // A folder this discovery listed: the kernel's canonical path for it tells
-                    // that every folder on that path is a folder, not a link (remembered: the
-                    // walk of the target below asks no `readlink` of them), and whether the
-                    // folder itself is one. The link is still read, for its target as written:
-                    // the links on the way to it count towards realpath's limit of 40.
-                    let canonical = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-                    if n == count, memcmp(canonical.baseAddress!, path.baseAddress!, n) == 0 { return .notALink }
-                    guard links(generation, { $0.markFolders(canonical) }) != nil else { return nil }
-                }
                 let n = interruptible {
                     readlink(path.baseAddress!.assumingMemoryBound(to: CChar.self),
                              buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int(PATH_MAX))
@@ -927,50 +901,6 @@ package final class FileSystemBackend: SysfsBackend {
                 }
             }
         }
-    }
-
-    /// When the absolute `path` is the one a folder kept open by this discovery was listed by
-    /// (`rootPath/relative`), the kernel's name for that folder written into `buffer` (the
-    /// `/proc/self/fd` link of its descriptor: its canonical path, in one `readlink`, where
-    /// asking each folder on the way whether it is a link costs one each); its length. nil
-    /// otherwise, and when /proc does not tell (not mounted, the folder deleted or out of
-    /// reach since).
-    private func listedFolderPath(_ path: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        let slash = UInt8(ascii: "/")
-        let folder = Self.withBytes(rootPath) { root -> ListedFolder? in
-            guard !root.isEmpty, root[root.count - 1] != slash, path.count > root.count + 1, path[root.count] == slash,
-                  memcmp(path.baseAddress!, root.baseAddress!, root.count) == 0 else { return nil }
-            let rest = UnsafeRawBufferPointer(rebasing: path[(root.count + 1)...]).assumingMemoryBound(to: UInt8.self)
-            return state.withLock { $0.listedFolder(rest) }
-        }
-        guard let folder else { return nil }
-        // `/proc/self/fd/N`, written on the stack.
-        let n = withUnsafeTemporaryAllocation(byteCount: 32, alignment: 1) { name -> Int in
-            let prefix: StaticString = "/proc/self/fd/"
-            name.copyMemory(from: UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
-            var end = prefix.utf8CodeUnitCount, digits = 1, fd = Int(folder.fd)
-            while fd >= 10 { fd /= 10; digits += 1 }
-            fd = Int(folder.fd)
-            for i in stride(from: end + digits - 1, through: end, by: -1) {
-                name[i] = UInt8(ascii: "0") + UInt8(fd % 10)
-                fd /= 10
-            }
-            end += digits
-            name[end] = 0
-            return withExtendedLifetime(folder) {
-                interruptible {
-                    readlink(name.baseAddress!.assumingMemoryBound(to: CChar.self),
-                             buffer.baseAddress!.assumingMemoryBound(to: CChar.self), buffer.count)
-                }
-            }
-        }
-        guard n > 0, n < buffer.count, buffer[0] == slash else { return nil }
-        let deleted: StaticString = " (deleted)"
-        if n >= deleted.utf8CodeUnitCount,
-           memcmp(buffer.baseAddress! + n - deleted.utf8CodeUnitCount, deleted.utf8Start, deleted.utf8CodeUnitCount) == 0 {
-            return nil
-        }
-        return n
     }
 
     public func isDirectory(_ relative: String) -> Bool {

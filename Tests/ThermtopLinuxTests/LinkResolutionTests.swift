@@ -106,27 +106,6 @@ struct LinkResolutionTests {
         #expect(b.resolved("chain/l1") == "devices")  // 40, after l0 failed
     }
 
-    @Test("folders the discovery listed first resolve as realpath does: their canonical path skips the readlinks, every link on the way still counts")
-    func listedFoldersMatchRealpath() throws {
-        let tree = try Tree()
-        // Every head listed (kept open) before anything is resolved, in either order: `chain/l1`
-        // (40 links) opens and is kept, `chain/l0` (41) does not, and must still not resolve
-        // after l1 was answered from its descriptor.
-        let heads = ["class/x", "class/abs", "class/linklink", "class/twice", "class/up", "class/out", "class/deep",
-                     "class/viaup", "rootlink", "chain/l1", "chain/l39", "chain/l40", "devices/a", "class", "chain/l0"]
-        for rootPath in [tree.path, Self.relativeToWorkingDirectory(tree.path), tree.path + "/rootlink"] {
-            for order in [heads, heads.reversed()] {
-                let backend = FileSystemBackend(rootPath: rootPath)
-                backend.discoveryStarts()
-                for h in order { _ = backend.list(h) }
-                for p in Self.paths + ["chain/l0", "chain/l0/..", "class/deep/..", "class/twice/c"] {
-                    #expect(backend.resolved(p) == Self.realpathRelative(rootPath, p), "\(rootPath): \(p)")
-                }
-                backend.discoveryEnds()
-            }
-        }
-    }
-
     @Test("a root of / answers whole paths, as realpath prefixes compare")
     func rootOfSlash() throws {
         let tree = try Tree()
