@@ -175,12 +175,13 @@ public enum ThermalClassifier {
         return (kept, kept > raw)
     }
 
-    public static func assess(sensor raw: ThermalSensor, config: ThermalConfig,
+    public static func assess(sensor raw: consuming ThermalSensor, config: ThermalConfig,
                               previous: ThermalState) -> SensorAssessment {
         let o = config.override(for: raw)
         let th = SensorThresholds.derive(for: raw, config: config)
         let ignored = o?.ignore ?? false
         // A configured name replaces the kernel's everywhere downstream (reasons, JSON, export).
+        // The sensor is moved along, not copied: each copy retains its dozen strings.
         var sensor = raw
         if let n = o?.name { sensor.name = n; sensor.displayName = n }
         let hidden = o?.hidden ?? false, pinned = o?.pinned ?? false
@@ -312,18 +313,22 @@ public enum ThermalClassifier {
         sensors.reserveCapacity(present.count + memory.lastSeen.count)
         var levels = [String: ThermalState](minimumCapacity: present.count + memory.lastSeen.count)
         var seen = Set<String>(minimumCapacity: present.count)
-        for s in present {
-            seen.insert(s.id)
-            var a = assess(sensor: s, config: config, previous: memory.levels[s.id] ?? .nominal)
-            if s.celsius != nil {
-                memory.silentSince.removeValueIfAny(forKey: s.id)
-                if a.level > .nominal && !a.ignored { memory.lastElevated[s.id] = a } else { memory.lastElevated.removeValueIfAny(forKey: s.id) }
+        // By index, each sensor handed over once (iterating copied it out first) and read back
+        // from its assessment: a sensor copy retains its dozen strings.
+        for i in present.indices {
+            let id = present[i].id
+            seen.insert(id)
+            var a = assess(sensor: present[i], config: config, previous: memory.levels[id] ?? .nominal)
+            let read = a.sensor.celsius != nil
+            if read {
+                memory.silentSince.removeValueIfAny(forKey: id)
+                if a.level > .nominal && !a.ignored { memory.lastElevated[id] = a } else { memory.lastElevated.removeValueIfAny(forKey: id) }
             } else {
-                let issue = s.issue ?? ReadingIssue(file: s.id, reason: .noData)
+                let issue = a.sensor.issue ?? ReadingIssue(file: id, reason: .noData)
                 a = silent(a, issue: issue, verb: "unreadable", now: now, timeOfDay: timeOfDay, config: config, memory: &memory)
-                if a.hold?.expired ?? true { memory.lastElevated.removeValueIfAny(forKey: s.id) }
+                if a.hold?.expired ?? true { memory.lastElevated.removeValueIfAny(forKey: id) }
             }
-            levels[s.id] = a.hold.map { $0.expired ? .nominal : $0.level } ?? (s.celsius == nil ? .nominal : a.level)
+            levels[id] = a.hold.map { $0.expired ? .nominal : $0.level } ?? (read ? a.level : .nominal)
             sensors.append(a)
         }
         // A sensor that disappeared (driver unloaded, device removed) is listed as removed for
