@@ -4,8 +4,12 @@
 //   interleave RUNS 'COMMAND ARGS' ['COMMAND ARGS' ...]
 //
 // Each command is split on spaces and started with posix_spawnp, its standard output on
-// /dev/null; one round runs every command once, in the order given. Exit status 64 for a bad
-// invocation, 1 when a command cannot be started or does not exit 0.
+// /dev/null; one round runs every command once, each round starting one command further on
+// (round r runs command r mod n first, then the rest in the order given, wrapping around), so
+// that every command comes first, second, … equally often: run right after another program a
+// command is slower than run after itself (caches, the page cache's recent pages), by a few
+// percent here, which a fixed order charged to the same commands every round. Exit status 64
+// for a bad invocation, 1 when a command cannot be started or does not exit 0.
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -50,7 +54,8 @@ int main(int argc, char **argv) {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     for (int r = 0; r < runs; r++) {
-        for (int c = 0; c < n; c++) {
+        for (int k = 0; k < n; k++) {
+            int c = (r + k) % n;
             pid_t pid;
             int status;
             double start = now_us();

@@ -4,7 +4,9 @@
 # (Benchmarks/interleave.c: posix_spawn and waitpid, standard output on /dev/null): medians of
 # the wall time from spawn to reap. This VM's speed shifts by up to a third within seconds, so
 # hyperfine's runs of one command after another (Benchmarks/oneshot.sh) compare one moment with
-# another; interleaved, every command meets the same moments. The runner costs little next to
+# another; interleaved, every command meets the same moments, and each round starts one command
+# further on, so each comes first, second, … equally often (a fixed order made a build's two
+# copies differ by up to 5%, by position alone). The runner costs little next to
 # oneshot-phases.py's Python spawn, which flattens the ratios. Each build is also run as a copy
 # of itself (two files of one build differ by up to 2%: Benchmarks/drop-cache.py says why), and
 # every file's pages are dropped from the page cache first.
