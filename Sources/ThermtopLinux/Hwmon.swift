@@ -216,7 +216,10 @@ struct HwmonLayout: Sendable {
     }
 
     static func isTempInput(_ name: String) -> Bool { name.hasPrefix("temp") && name.hasSuffix("_input") }
-    static func normalise(_ s: String) -> String { String(s.lowercased().map { $0 == "-" ? "_" : $0 }) }
+    /// A zone type or chip name as the thermal core's hwmon copy of a zone spells it: the
+    /// catalogue's normalisation (lowercase, `-` → `_`; by bytes for ASCII, where mapping
+    /// Characters cost ~4.5 k instructions a name).
+    static func normalise(_ s: String) -> String { SensorCatalog.normalised(s) }
 
     /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted.
     static func indices(_ files: [String], prefix: StaticString, suffixes: [StaticString]) -> [Int] {

@@ -165,6 +165,17 @@ struct TextFastPathTests {
         }
     }
 
+    @Test("a trip type reads back as the kernel spells it, and nothing else reads as one")
+    func tripKindsFromTheirSpelling() {
+        for kind in TripKind.allCases {
+            #expect(TripKind(rawValue: kind.rawValue) == kind, "\(kind)")
+            #expect(TripKind(rawValue: kind.rawValue.uppercased()) == nil, "\(kind) uppercased")
+            #expect(TripKind(rawValue: kind.rawValue + " ") == nil, "\(kind) with a space")
+        }
+        #expect(Set(TripKind.allCases.map(\.rawValue)) == ["active", "passive", "hot", "critical"])
+        for other in ["", "active0", "hot\n", "crit", "user_space"] { #expect(TripKind(rawValue: other) == nil, "\(other)") }
+    }
+
     @Test("a zone's trips are sorted out as filter, sorted and min did")
     func zoneTrips() {
         var picks = SeededPicks(seed: 0x9E37_79B9_7F4A_7C15)

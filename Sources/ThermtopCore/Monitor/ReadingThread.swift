@@ -309,8 +309,16 @@ package final class ReadingThread: Sendable {
         onRetire(self)
     }
 
-    fileprivate func took(_ lock: HandoverLock) { state.withLock { $0.held[ObjectIdentifier(lock)] = lock } }
-    fileprivate func gaveBack(_ lock: HandoverLock) { state.withLock { $0.held[ObjectIdentifier(lock)] = nil } }
+    // Kept for a retirement to release; a ticked caller is never retired, so it keeps none (a
+    // lock round trip and, at the first, a dictionary of a type of its own, per one-shot).
+    fileprivate func took(_ lock: HandoverLock) {
+        guard !ticked else { return }
+        state.withLock { $0.held[ObjectIdentifier(lock)] = lock }
+    }
+    fileprivate func gaveBack(_ lock: HandoverLock) {
+        guard !ticked else { return }
+        state.withLock { $0.held[ObjectIdentifier(lock)] = nil }
+    }
 
     /// Never returns: a retired thread must not run on into work that now belongs to its
     /// successor. The thread ends here (`pthread_exit`: its stack is freed, the Swift frames

@@ -70,7 +70,7 @@ public struct ThermalSnapshot: Sendable, Equatable {
     }
 }
 
-public enum TripKind: String, Sendable, Hashable, Codable {
+public enum TripKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A fan stage.
     case active
     /// Passive cooling (throttling) starts here.
@@ -79,6 +79,19 @@ public enum TripKind: String, Sendable, Hashable, Codable {
     case hot
     /// The kernel shuts the machine down here.
     case critical
+
+    /// The kernel's spelling in `trip_point_K_type`. Written out: the synthesized initializer
+    /// builds an array of the case names at each call (and, at the first, that array's type),
+    /// for every trip a discovery reads.
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "active": self = .active
+        case "passive": self = .passive
+        case "hot": self = .hot
+        case "critical": self = .critical
+        default: return nil
+        }
+    }
 }
 
 /// `trip_point_K_*` of a thermal zone. Trip temperatures are read once per rediscovery.

@@ -33,8 +33,9 @@ package enum SensorCatalog {
     /// Lowercase, `-` → `_`. By bytes when the text is ASCII (chip names and zone types are):
     /// there `lowercased()` changes A–Z only and every byte is its own Character except CR LF,
     /// which is neither `-` nor a letter, so the result is the same; the Character map cost
-    /// ~4.5 k instructions a name. Other text goes through `lowercased()` and the map.
-    static func normalised(_ s: String) -> String {
+    /// ~4.5 k instructions a name. Other text goes through `lowercased()` and the map. (The
+    /// hwmon discovery pairs an hwmon copy of a zone with it by this too.)
+    package static func normalised(_ s: String) -> String {
         var s = s
         let ascii = s.withUTF8 { bytes -> String? in
             for b in bytes where b >= 0x80 { return nil }
