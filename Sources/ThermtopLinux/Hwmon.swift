@@ -85,8 +85,16 @@ struct HwmonLayout: Sendable {
     static func discover(_ root: SysfsRoot, zones: [ZoneLayout], previous: [HwmonLayout] = [],
                          devices: DeviceLocator.Memo = DeviceLocator.Memo()) -> [HwmonLayout] {
         let base = "class/hwmon"
-        var zonesByType: [String: [ZoneLayout]] = [:]
-        for z in zones { if let t = z.type { zonesByType[normalise(t), default: []].append(z) } }
+        // Each typed zone's normalised type, in zone order (a machine has a handful of zones: a
+        // scan per chip, where a dictionary of them was a type made at run time for this alone).
+        var typedZones: [Int] = [], zoneTypes: [String] = []
+        for (i, z) in zones.enumerated() {
+            if let t = z.type { typedZones.append(i); zoneTypes.append(normalise(t)) }
+        }
+        func zonesOfType(_ type: String) -> [ZoneLayout]? {
+            let found = zoneTypes.indices.filter { zoneTypes[$0] == type }.map { zones[typedZones[$0]] }
+            return found.isEmpty ? nil : found
+        }
         var layouts = (root.list(base) ?? []).filter { $0.hasPrefix("hwmon") }.map { device -> HwmonLayout in
             let entry = path("\(base)/\(device)")
             var dir = entry
@@ -112,10 +120,10 @@ struct HwmonLayout: Sendable {
             let fileSet = ListedNames(files)
             func optional(_ name: SysfsPath) -> Bool { SysfsRoot.mayHave(name.string, listing: listed ? fileSet : nil) }
 
-            let numbers = indices(files, prefix: "temp", suffixes: ["_input"])
+            let numbers = indices(files, prefix: "temp", suffix: "_input")
             // The thermal core registers an hwmon copy of each zone, named after the zone type
             // (`-` becomes `_`): channel k of that chip is the k-th zone of that type.
-            let mirrored = chip.flatMap { zonesByType[normalise($0)] }
+            let mirrored = chip.flatMap { zonesOfType(normalise($0)) }
             let mirrors = (mirrored?.count ?? 0) >= numbers.count ? mirrored : nil
             let channels = numbers.enumerated().map { (i, n) -> Channel in
                 let c = path("temp\(n)")
@@ -143,8 +151,8 @@ struct HwmonLayout: Sendable {
 
             // Fans: every index that has a tachometer or a PWM output (a PWM-only header is
             // still a fan, shown with "no reading").
-            let fanIdx = sortedUnique(indices(files, prefix: "fan", suffixes: ["_input"])
-                + indices(files, prefix: "pwm", suffixes: [""]))
+            let fanIdx = sortedUnique(indices(files, prefix: "fan", suffix: "_input")
+                + indices(files, prefix: "pwm", suffix: ""))
             let fans = fanIdx.map { n -> FanChannel in
                 var fi: [ReadingIssue] = []
                 let label = optional("fan\(n)_label")
@@ -162,7 +170,7 @@ struct HwmonLayout: Sendable {
                     staticIssues: fi)
             }
 
-            let powerIdx = indices(files, prefix: "power", suffixes: ["_average", "_input"])
+            let powerIdx = indices(files, prefix: "power", suffix: "_average", or: "_input")
             let power = powerIdx.map { n -> PowerChannel in
                 var pi: [ReadingIssue] = []
                 let p = path("power\(n)")
@@ -221,8 +229,11 @@ struct HwmonLayout: Sendable {
     /// Characters cost ~4.5 k instructions a name).
     static func normalise(_ s: String) -> String { SensorCatalog.normalised(s) }
 
-    /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted.
-    static func indices(_ files: [String], prefix: StaticString, suffixes: [StaticString]) -> [Int] {
+    /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted; `or` a second
+    /// suffix that also counts (two plain parameters: a `[StaticString]` was an array type made
+    /// at run time for this alone).
+    static func indices(_ files: [String], prefix: StaticString, suffix: StaticString, or other: StaticString? = nil) -> [Int] {
+        func isSuffix(_ matches: (StaticString) -> Bool) -> Bool { matches(suffix) || other.map(matches) == true }
         var out: [Int] = []
         for var name in files {
             let split = name.withUTF8 { b -> Int?? in
@@ -230,7 +241,7 @@ struct HwmonLayout: Sendable {
                 case .notASCII: return nil
                 case .noPrefix, .split(nil, _): return .some(nil)
                 case .split(let n?, let rest):
-                    return .some(suffixes.contains { ListingName.rest(b, from: rest, is: $0) } ? n : nil)
+                    return .some(isSuffix { ListingName.rest(b, from: rest, is: $0) } ? n : nil)
                 }
             }
             if let split {
@@ -243,7 +254,7 @@ struct HwmonLayout: Sendable {
             let rest = name.dropFirst(prefix.count)
             let digits = rest.prefix { $0.isASCII && $0.isNumber }
             guard !digits.isEmpty, let n = Int(digits) else { continue }
-            if suffixes.contains(where: { $0.description == String(rest.dropFirst(digits.count)) }) { out.append(n) }
+            if isSuffix({ $0.description == String(rest.dropFirst(digits.count)) }) { out.append(n) }
         }
         return sortedUnique(out)
     }

@@ -52,12 +52,12 @@ struct ListingNameTests {
         let files = ["temp1_input", "temp10_input", "temp2_input", "temp2_label", "temp_input", "temp3\u{301}_input",
                      "tempé4_input", "temp99999999999999999999_input", "temp\u{661}_input", "pwm1", "pwm2_enable",
                      "fan3_input", "power1_average", "power2_input", "power3_cap", "name", "temp5_input\u{301}"]
-        #expect(HwmonLayout.indices(files, prefix: "temp", suffixes: ["_input"]) == old(files, prefix: "temp", suffixes: ["_input"]))
-        #expect(HwmonLayout.indices(files, prefix: "pwm", suffixes: [""]) == old(files, prefix: "pwm", suffixes: [""]))
-        #expect(HwmonLayout.indices(files, prefix: "fan", suffixes: ["_input"]) == old(files, prefix: "fan", suffixes: ["_input"]))
-        #expect(HwmonLayout.indices(files, prefix: "power", suffixes: ["_average", "_input"])
+        #expect(HwmonLayout.indices(files, prefix: "temp", suffix: "_input") == old(files, prefix: "temp", suffixes: ["_input"]))
+        #expect(HwmonLayout.indices(files, prefix: "pwm", suffix: "") == old(files, prefix: "pwm", suffixes: [""]))
+        #expect(HwmonLayout.indices(files, prefix: "fan", suffix: "_input") == old(files, prefix: "fan", suffixes: ["_input"]))
+        #expect(HwmonLayout.indices(files, prefix: "power", suffix: "_average", or: "_input")
             == old(files, prefix: "power", suffixes: ["_average", "_input"]))
-        #expect(HwmonLayout.indices(files, prefix: "temp", suffixes: ["_input"]) == [1, 2, 10])
+        #expect(HwmonLayout.indices(files, prefix: "temp", suffix: "_input") == [1, 2, 10])
     }
 
     @Test func stemKindIsTheLettersBeforeTheFirstDigit() {
