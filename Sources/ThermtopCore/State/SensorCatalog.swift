@@ -199,7 +199,7 @@ package enum SensorCatalog {
         var shown: [String] = []
         shown.reserveCapacity(out.count)
         for i in out.indices {
-            shown.append(readableName(at: i, in: out, chip: chips[i], cpuHeads: cpuHeads,
+            shown.append(readableName(out[i], at: i, in: out, chip: chips[i], cpuHeads: cpuHeads,
                                       gpuDevices: gpuDevices.count, diskDevices: diskDevices))
         }
         for i in out.indices { out[i].displayName = shown[i] }
@@ -229,13 +229,11 @@ package enum SensorCatalog {
         return out
     }
 
-    /// The readable name of `all[i]` (`chip` its normalised chip, `cpuHeads` the
+    /// The readable name of `s`, which is `all[i]` (`chip` its normalised chip, `cpuHeads` the
     /// headline CPUs' indices, `gpuDevices` how many GPU devices there are, `diskDevices` the
     /// disks' device keys).
-    private static func readableName(at i: Int, in all: [TemperatureSensor], chip: String,
+    private static func readableName(_ s: TemperatureSensor, at i: Int, in all: [TemperatureSensor], chip: String,
                                      cpuHeads: [Int], gpuDevices: Int, diskDevices: [String]) -> String {
-        // Read in place from the list (handed `out[i]`, the caller copied the whole sensor).
-        let s = all[i]
         let raw = s.name
         switch s.group {
         case .cpu:
