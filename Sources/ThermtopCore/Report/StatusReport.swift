@@ -41,14 +41,19 @@ public enum ThermalStatusReport {
 
     /// Writes the document, field by field, straight into `w` (no tree is built: the tree,
     /// its boxes and its release were half of `status --json`'s instructions).
-    package static func write(_ s: MonitorStatus, version: String, into w: inout JSONWriter) {
-        let snap = s.snapshot
-        let p = s.policy
-        let system = CombinedBattery(snap.batteries)
+    package static func write(_ status: MonitorStatus, version: String, into w: inout JSONWriter) {
+        // Read through a pointer by the nested closures below: a struct a closure captures is
+        // copied into it, and a status holds ~40 references (20 copies of it and its snapshot,
+        // ~1,600 atomic reference-count operations, per report).
+        withUnsafePointer(to: status) { write($0, version: version, into: &w) }
+    }
+
+    private static func write(_ sp: UnsafePointer<MonitorStatus>, version: String, into w: inout JSONWriter) {
+        let system = CombinedBattery(sp.pointee.snapshot.batteries)
         var inferenceNth: Int?
-        if case .reduced(let n) = p.inference { inferenceNth = n }
+        if case .reduced(let n) = sp.pointee.policy.inference { inferenceNth = n }
         let inferenceName: String = {
-            switch p.inference {
+            switch sp.pointee.policy.inference {
             case .full: "full"
             case .reduced: "reduced"
             case .suspended: "suspended"
@@ -58,54 +63,54 @@ public enum ThermalStatusReport {
             w.field("schema", .string(schema))
             w.field("thermtop_version", .string(version))
             w.object("source") { w in
-                w.field("label", .string(s.sourceLabel))
-                w.field("simulated", .bool(s.sourceIsSimulated))
+                w.field("label", .string(sp.pointee.sourceLabel))
+                w.field("simulated", .bool(sp.pointee.sourceIsSimulated))
             }
-            w.field("no_sensors", .bool(snap.isEmpty))
-            w.field("thermal_state", .string(s.thermalState.name))
-            w.field("thermal_state_simulated", .bool(s.stateIsSimulated))
-            w.field("measured_thermal_state", .str(s.assessment.measuredState?.name))
-            w.field("nothing_readable", .bool(s.assessment.nothingReadable))
-            w.field("reason", .string(s.reason))
-            w.field("decided_by", .str(s.assessment.decidedBy))
-            w.object("forecast") { w in writeForecast(s.forecast, into: &w) }
+            w.field("no_sensors", .bool(sp.pointee.snapshot.isEmpty))
+            w.field("thermal_state", .string(sp.pointee.thermalState.name))
+            w.field("thermal_state_simulated", .bool(sp.pointee.stateIsSimulated))
+            w.field("measured_thermal_state", .str(sp.pointee.assessment.measuredState?.name))
+            w.field("nothing_readable", .bool(sp.pointee.assessment.nothingReadable))
+            w.field("reason", .string(sp.pointee.reason))
+            w.field("decided_by", .str(sp.pointee.assessment.decidedBy))
+            w.object("forecast") { w in writeForecast(sp.pointee.forecast, into: &w) }
             w.object("low_power") { w in
-                w.field("enabled", .bool(s.isLowPowerModeEnabled))
-                w.field("simulated", .bool(s.lowPowerIsSimulated))
-                w.field("measured", .bool(s.lowPowerAssessment.enabled))
-                w.array("reasons") { w in for r in s.lowPowerAssessment.reasons { w.string(r) } }
+                w.field("enabled", .bool(sp.pointee.isLowPowerModeEnabled))
+                w.field("simulated", .bool(sp.pointee.lowPowerIsSimulated))
+                w.field("measured", .bool(sp.pointee.lowPowerAssessment.enabled))
+                w.array("reasons") { w in for r in sp.pointee.lowPowerAssessment.reasons { w.string(r) } }
             }
-            w.field("tier", .string(p.tier.rawValue))
+            w.field("tier", .string(sp.pointee.policy.tier.rawValue))
             w.object("policy") { w in
-                w.field("refresh_interval_seconds", .num(p.refreshIntervalSeconds))
-                w.field("animations", .bool(p.animationsEnabled))
-                w.field("prefetch", .bool(p.prefetchEnabled))
+                w.field("refresh_interval_seconds", .num(sp.pointee.policy.refreshIntervalSeconds))
+                w.field("animations", .bool(sp.pointee.policy.animationsEnabled))
+                w.field("prefetch", .bool(sp.pointee.policy.prefetchEnabled))
                 w.field("inference", .string(inferenceName))
                 w.field("inference_every_nth_frame", .int(inferenceNth))
-                w.field("skip_background_refresh", .bool(p.lowPowerAdjustments.skipBackgroundRefresh))
-                w.field("defer_prefetch", .bool(p.lowPowerAdjustments.deferPrefetch))
-                w.field("coarse_location", .bool(p.lowPowerAdjustments.coarseLocation))
-                w.field("long_batched_sync", .bool(p.lowPowerAdjustments.longBatchedSync))
-                w.field("user_initiated_work_allowed", .bool(p.userInitiatedWorkAllowed))
+                w.field("skip_background_refresh", .bool(sp.pointee.policy.lowPowerAdjustments.skipBackgroundRefresh))
+                w.field("defer_prefetch", .bool(sp.pointee.policy.lowPowerAdjustments.deferPrefetch))
+                w.field("coarse_location", .bool(sp.pointee.policy.lowPowerAdjustments.coarseLocation))
+                w.field("long_batched_sync", .bool(sp.pointee.policy.lowPowerAdjustments.longBatchedSync))
+                w.field("user_initiated_work_allowed", .bool(sp.pointee.policy.userInitiatedWorkAllowed))
             }
             w.array("sensors") { w in
                 // What a sensor's object needs from the status is passed as such (handing over
                 // the whole status copied it once per sensor), and the sensors are taken by index
                 // (iterating copies each assessment out).
-                let decidedBy = s.assessment.decidedBy, sensors = s.assessment.sensors
+                let decidedBy = sp.pointee.assessment.decidedBy, sensors = sp.pointee.assessment.sensors
                 for i in sensors.indices {
-                    writeSensor(sensors[i], time: snap.time, forecast: s.forecast.sensor(sensors[i].sensor.id),
+                    writeSensor(sensors[i], time: sp.pointee.snapshot.time, forecast: sp.pointee.forecast.sensor(sensors[i].sensor.id),
                                 decidesState: sensors[i].sensor.id == decidedBy, into: &w)
                 }
             }
-            w.field("headline_cpu", .str(headlineCPU(s.assessment.sensors)))
+            w.field("headline_cpu", .str(headlineCPU(sp.pointee.assessment.sensors)))
             w.array("fans") { w in
-                for f in snap.fans { writeFan(f, s.assessment.fans.first { $0.fan.id == f.id }, into: &w) }
+                for f in sp.pointee.snapshot.fans { writeFan(f, sp.pointee.assessment.fans.first { $0.fan.id == f.id }, into: &w) }
             }
-            w.array("power") { w in for m in snap.powerMeters { writePower(m, into: &w) } }
-            w.array("hwmon_other") { w in for x in snap.hwmonExtras { writeExtra(x, into: &w) } }
+            w.array("power") { w in for m in sp.pointee.snapshot.powerMeters { writePower(m, into: &w) } }
+            w.array("hwmon_other") { w in for x in sp.pointee.snapshot.hwmonExtras { writeExtra(x, into: &w) } }
             w.array("zones") { w in
-                for z in snap.zones {
+                for z in sp.pointee.snapshot.zones {
                     w.object { w in
                         w.field("id", .string(z.id))
                         w.field("stable_id", .str(z.stableID))
@@ -129,7 +134,7 @@ public enum ThermalStatusReport {
                 }
             }
             w.array("cooling_devices") { w in
-                for c in s.assessment.cooling {
+                for c in sp.pointee.assessment.cooling {
                     w.object { w in
                         w.field("id", .string(c.device.id))
                         w.field("stable_id", .str(c.device.stableID))
@@ -143,7 +148,7 @@ public enum ThermalStatusReport {
                 }
             }
             w.array("hwmon") { w in
-                for h in snap.hwmon {
+                for h in sp.pointee.snapshot.hwmon {
                     w.object { w in
                         w.field("device", .string(h.device))
                         w.field("chip", .str(h.chip))
@@ -161,11 +166,11 @@ public enum ThermalStatusReport {
                     }
                 }
             }
-            if snap.batteries.isEmpty {
+            if sp.pointee.snapshot.batteries.isEmpty {
                 w.field("battery", .null)
             } else {
                 w.object("battery") { w in
-                    w.field("count", .int(snap.batteries.count))
+                    w.field("count", .int(sp.pointee.snapshot.batteries.count))
                     w.field("percent", .num(system.percent, places: 2))
                     w.field("status", .str(system.status?.rawValue))
                     w.field("watts", .num(system.watts))
@@ -173,10 +178,10 @@ public enum ThermalStatusReport {
                     w.field("seconds_to_full", .num(system.secondsToFull, places: 0))
                 }
             }
-            w.array("batteries") { w in for b in snap.batteries { writeBattery(b, into: &w) } }
-            w.array("peripherals") { w in for b in snap.peripherals { writeBattery(b, into: &w) } }
+            w.array("batteries") { w in for b in sp.pointee.snapshot.batteries { writeBattery(b, into: &w) } }
+            w.array("peripherals") { w in for b in sp.pointee.snapshot.peripherals { writeBattery(b, into: &w) } }
             w.array("adapters") { w in
-                for a in snap.adapters {
+                for a in sp.pointee.snapshot.adapters {
                     w.object { w in
                         w.field("name", .string(a.id))
                         w.field("type", .str(a.type))
@@ -184,14 +189,14 @@ public enum ThermalStatusReport {
                     }
                 }
             }
-            w.field("ac_online", snap.acOnline.map(JSONValue.bool) ?? .null)
-            w.field("platform_profile", .str(snap.lowPower.platformProfile))
-            w.array("platform_profile_choices") { w in for c in snap.lowPower.platformProfileChoices { w.string(c) } }
-            w.field("power_profiles_daemon", .str(snap.lowPower.powerProfilesDaemon))
-            w.field("power_profile_origin", .str(snap.lowPower.powerProfileOrigin?.rawValue))
-            w.field("performance_degraded", .str(snap.lowPower.performanceDegraded))
+            w.field("ac_online", sp.pointee.snapshot.acOnline.map(JSONValue.bool) ?? .null)
+            w.field("platform_profile", .str(sp.pointee.snapshot.lowPower.platformProfile))
+            w.array("platform_profile_choices") { w in for c in sp.pointee.snapshot.lowPower.platformProfileChoices { w.string(c) } }
+            w.field("power_profiles_daemon", .str(sp.pointee.snapshot.lowPower.powerProfilesDaemon))
+            w.field("power_profile_origin", .str(sp.pointee.snapshot.lowPower.powerProfileOrigin?.rawValue))
+            w.field("performance_degraded", .str(sp.pointee.snapshot.lowPower.performanceDegraded))
             w.array("event_sources") { w in
-                for e in s.eventSources {
+                for e in sp.pointee.eventSources {
                     w.object { w in
                         w.field("name", .string(e.name))
                         w.field("active", .bool(e.active))
@@ -200,10 +205,10 @@ public enum ThermalStatusReport {
                     }
                 }
             }
-            if let t = s.assessment.throttle {
+            if let t = sp.pointee.assessment.throttle {
                 w.object("throttle") { w in
-                    w.field("core_count", .int(snap.throttle?.core))
-                    w.field("package_count", .int(snap.throttle?.package))
+                    w.field("core_count", .int(sp.pointee.snapshot.throttle?.core))
+                    w.field("package_count", .int(sp.pointee.snapshot.throttle?.package))
                     w.field("seconds_since_increase", .num(t.secondsSinceIncrease, places: 1))
                     w.field("level", .string(t.level.name))
                 }
@@ -211,7 +216,7 @@ public enum ThermalStatusReport {
                 w.field("throttle", .null)
             }
             w.array("issues") { w in
-                for i in snap.allIssues {
+                for i in sp.pointee.snapshot.allIssues {
                     w.object { w in
                         w.field("file", .string(i.file))
                         w.field("reason", .string(i.reason.rawValue))
