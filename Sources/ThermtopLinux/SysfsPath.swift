@@ -1,3 +1,5 @@
+import ThermtopCore
+
 /// A path made from a string interpolation (`"\(dir)/\(channel)_input"`) with one allocation.
 ///
 /// A discovery builds a few hundred paths that way. `String`'s own interpolation reserves a
@@ -57,8 +59,8 @@ struct SysfsPath: ExpressibleByStringInterpolation {
                 spill!.append(String(decoding: piece, as: UTF8.self))
                 return
             }
-            withUnsafeMutableBytes(of: &bytes) { room in
-                UnsafeMutableRawBufferPointer(rebasing: room[at..<at + piece.count]).copyMemory(from: UnsafeRawBufferPointer(piece))
+            if let from = piece.baseAddress {
+                withUnsafeMutableBytes(of: &bytes) { room in copyBytes(room.baseAddress! + at, from, count: piece.count) }
             }
             count = at + piece.count
         }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import ThermtopCore
 
@@ -162,6 +165,22 @@ struct TextFastPathTests {
             #expect(SensorCatalog.isGPUName(n) == Self.gpuNames.contains(n), "\(n)")
             #expect(SensorCatalog.isDiskName(n) == Self.diskNames.contains(n), "\(n)")
             #expect(SensorCatalog.isBoardName(n) == Self.boardNames.contains(n), "\(n)")
+        }
+    }
+
+    @Test("copyBytes copies exactly what memcpy does, every length from 0 to 64, at any alignment, and nothing around it")
+    func copyBytesMatchesMemcpy() {
+        var picks = SeededPicks(seed: 0x2545_F491_4F6C_DD1D)
+        let source = (0..<96).map { _ in UInt8(truncatingIfNeeded: picks.next(256)) }
+        for count in 0...64 {
+            for offset in 0..<8 {
+                var expected = [UInt8](repeating: 0xAA, count: 96), actual = expected
+                source.withUnsafeBytes { src in
+                    expected.withUnsafeMutableBytes { memcpy($0.baseAddress! + offset, src.baseAddress! + 3, count) }
+                    actual.withUnsafeMutableBytes { copyBytes($0.baseAddress! + offset, src.baseAddress! + 3, count: count) }
+                }
+                #expect(actual == expected, "count \(count), offset \(offset)")
+            }
         }
     }
 

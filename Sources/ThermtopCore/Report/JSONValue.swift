@@ -113,7 +113,7 @@ package struct JSONWriter {
         let count = k.utf8CodeUnitCount
         let p = out.reserve(count + 4)
         p[0] = 0x22
-        (p + 1).update(from: k.utf8Start, count: count)
+        copyBytes(p + 1, k.utf8Start, count: count)
         p[count + 1] = 0x22
         p[count + 2] = UInt8(ascii: ":")
         p[count + 3] = 0x20  // written either way, counted only when pretty
