@@ -28,18 +28,14 @@ struct SysfsPath: ExpressibleByStringInterpolation {
 
         mutating func appendLiteral(_ literal: String) { append(literal) }
         mutating func appendInterpolation(_ value: String) { append(value) }
-        mutating func appendInterpolation(_ value: Substring) { append(String(value)) }
         mutating func appendInterpolation(_ value: Int) {
-            // Digits written backwards into a stack buffer (an Int has at most 20 and a sign).
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
-                var n = value.magnitude, i = digits.count
-                repeat {
-                    i -= 1
-                    digits[i] = UInt8(ascii: "0") + UInt8(n % 10)
-                    n /= 10
-                } while n > 0
-                if value < 0 { i -= 1; digits[i] = UInt8(ascii: "-") }
-                append(UnsafeBufferPointer(rebasing: digits[i...]))
+            // The digits (and a sign) on the stack: an Int has at most 20.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
+                let p = digits.baseAddress!
+                if value < 0 { p[0] = UInt8(ascii: "-") }
+                let sign = value < 0 ? 1 : 0
+                let n = sign + writeDecimalDigits(UInt64(value.magnitude), to: p + sign)
+                append(UnsafeBufferPointer(start: p, count: n))
             }
         }
 

@@ -257,8 +257,8 @@ package struct TextBytes {
 
 /// Writes `v` in decimal ASCII digits (no sign, no leading zeros, `0` for zero) at `p`, which
 /// has room for 20 bytes; returns how many it wrote. What `"\(v)"` prints, without making a
-/// String: for the text builders that write bytes (`formatDegrees`, `JSONWriter`).
-func writeDecimalDigits(_ v: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+/// String: for the text builders that write bytes (`formatDegrees`, `JSONWriter`, `SysfsPath`).
+package func writeDecimalDigits(_ v: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
     var count = 1
     var rest = v / 10
     while rest > 0 { count += 1; rest /= 10 }
