@@ -281,36 +281,23 @@ package typealias Threshold = ThermalThreshold
 /// ~30 instructions each, ~6,800 calls in `status --json`. Longer ones by `memcpy`.
 @inline(__always)
 package func copyBytes(_ destination: UnsafeMutableRawPointer, _ source: UnsafeRawPointer, count: Int) {
+    /// The words of type `W` at `offset` and at the range's end, overlapping when the range is
+    /// shorter than two (`count` is at least one word long).
+    @inline(__always)
+    func ends<W: FixedWidthInteger>(_: W.Type, from offset: Int = 0) {
+        let last = count - MemoryLayout<W>.size
+        let a = source.loadUnaligned(fromByteOffset: offset, as: W.self)
+        let b = source.loadUnaligned(fromByteOffset: last - offset, as: W.self)
+        destination.storeBytes(of: a, toByteOffset: offset, as: W.self)
+        destination.storeBytes(of: b, toByteOffset: last - offset, as: W.self)
+    }
     switch count {
-    case 17...32:
-        let a = source.loadUnaligned(as: UInt64.self)
-        let b = source.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-        let c = source.loadUnaligned(fromByteOffset: count - 16, as: UInt64.self)
-        let d = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        destination.storeBytes(of: a, as: UInt64.self)
-        destination.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
-        destination.storeBytes(of: c, toByteOffset: count - 16, as: UInt64.self)
-        destination.storeBytes(of: d, toByteOffset: count - 8, as: UInt64.self)
-    case 8...16:
-        let a = source.loadUnaligned(as: UInt64.self)
-        let b = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        destination.storeBytes(of: a, as: UInt64.self)
-        destination.storeBytes(of: b, toByteOffset: count - 8, as: UInt64.self)
-    case 4...7:
-        let a = source.loadUnaligned(as: UInt32.self)
-        let b = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-        destination.storeBytes(of: a, as: UInt32.self)
-        destination.storeBytes(of: b, toByteOffset: count - 4, as: UInt32.self)
-    case 2...3:
-        let a = source.loadUnaligned(as: UInt16.self)
-        let b = source.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
-        destination.storeBytes(of: a, as: UInt16.self)
-        destination.storeBytes(of: b, toByteOffset: count - 2, as: UInt16.self)
-    case 1:
-        destination.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
-    case 33...:
-        destination.copyMemory(from: source, byteCount: count)
-    default:
-        break
+    case 17...32: ends(UInt64.self); ends(UInt64.self, from: 8)
+    case 8...16: ends(UInt64.self)
+    case 4...7: ends(UInt32.self)
+    case 2...3: ends(UInt16.self)
+    case 1: destination.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
+    case 33...: destination.copyMemory(from: source, byteCount: count)
+    default: break
     }
 }
