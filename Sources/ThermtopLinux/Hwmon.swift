@@ -89,7 +89,7 @@ struct HwmonLayout: Sendable {
         // scan per chip, where a dictionary of them was a type made at run time for this alone).
         var typedZones: [Int] = [], zoneTypes: [String] = []
         for (i, z) in zones.enumerated() {
-            if let t = z.type { typedZones.append(i); zoneTypes.append(normalise(t)) }
+            if let t = z.type { typedZones.append(i); zoneTypes.append(SensorCatalog.normalised(t)) }
         }
         func zonesOfType(_ type: String) -> [ZoneLayout]? {
             let found = zoneTypes.indices.filter { zoneTypes[$0] == type }.map { zones[typedZones[$0]] }
@@ -123,7 +123,7 @@ struct HwmonLayout: Sendable {
             let numbers = indices(files, prefix: "temp", suffix: "_input")
             // The thermal core registers an hwmon copy of each zone, named after the zone type
             // (`-` becomes `_`): channel k of that chip is the k-th zone of that type.
-            let mirrored = chip.flatMap { zonesOfType(normalise($0)) }
+            let mirrored = chip.flatMap { zonesOfType(SensorCatalog.normalised($0)) }
             let mirrors = (mirrored?.count ?? 0) >= numbers.count ? mirrored : nil
             let channels = numbers.enumerated().map { (i, n) -> Channel in
                 let c = path("temp\(n)")
@@ -224,10 +224,6 @@ struct HwmonLayout: Sendable {
     }
 
     static func isTempInput(_ name: String) -> Bool { name.hasPrefix("temp") && name.hasSuffix("_input") }
-    /// A zone type or chip name as the thermal core's hwmon copy of a zone spells it: the
-    /// catalogue's normalisation (lowercase, `-` → `_`; by bytes for ASCII, where mapping
-    /// Characters cost ~4.5 k instructions a name).
-    static func normalise(_ s: String) -> String { SensorCatalog.normalised(s) }
 
     /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted; `or` a second
     /// suffix that also counts (two plain parameters: a `[StaticString]` was an array type made
