@@ -32,3 +32,29 @@ char **_swift_stdlib_getUnsafeArgvArgc(int *outArgLen) {
     *outArgLen = startArgc;
     return startArgv;
 }
+
+// The crash backtracer of the static build. libswiftCore.a's Backtrace.cpp.o is pulled into a
+// static executable by two references: swiftrt.o (linked into every Swift executable) keeps a
+// pointer to `_swift_backtrace_isThunkFunction`, and the runtime's `swift_reportError` reads
+// `_swift_backtraceSettings.enabled`. The object's constructor then runs at every start: it
+// reads SWIFT_BACKTRACE, resolves /proc/self/exe twice and stats eight places next to the
+// binary for the `swift-backtrace` helper, which no thermtop install has (the static binary is
+// shipped alone), and so leaves the backtracer off. Both defined here, the object is not
+// pulled: no search, and a crash goes as before (the backtracer was off; our own handlers
+// restore the terminal, TerminalSignals.swift; "Fatal error" messages are Errors.cpp's).
+// Hidden: with the runtime as a shared library (debug builds, `swift test`) the runtime keeps
+// its own, and these are unused. Should a toolchain change either name or the settings'
+// layout, the object comes back and the link fails on a duplicate symbol, never silently.
+//
+// The settings as swift_reportError reads them: 88 bytes (the runtime's BacktraceSettings),
+// all zero, so `enabled` (the second 4-byte field) is Off.
+__attribute__((visibility("hidden")))
+const unsigned char _swift_backtraceSettings[88] __attribute__((aligned(8))) = {0};
+
+// Only the out-of-process backtracer asks it (whether a symbol name is a thunk); nothing does
+// once that backtracer is gone.
+__attribute__((visibility("hidden")))
+_Bool _swift_backtrace_isThunkFunction(const char *name) {
+    (void)name;
+    return 0;
+}
