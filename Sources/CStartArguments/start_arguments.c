@@ -37,9 +37,10 @@ char **_swift_stdlib_getUnsafeArgvArgc(int *outArgLen) {
 // static executable by two references: swiftrt.o (linked into every Swift executable) keeps a
 // pointer to `_swift_backtrace_isThunkFunction`, and the runtime's `swift_reportError` reads
 // `_swift_backtraceSettings.enabled`. The object's constructor then runs at every start: it
-// reads SWIFT_BACKTRACE, resolves /proc/self/exe twice and stats eight places next to the
-// binary for the `swift-backtrace` helper, which no thermtop install has (the static binary is
-// shipped alone), and so leaves the backtracer off. Both defined here, the object is not
+// reads SWIFT_BACKTRACE, asks twice whether a descriptor is a terminal, resolves
+// /proc/self/exe and stats eight places next to the binary for the `swift-backtrace` helper,
+// which no thermtop install has (the static binary is shipped alone), and so leaves the
+// backtracer off: 11 system calls. Both defined here, the object is not
 // pulled: no search, and a crash goes as before (the backtracer was off; our own handlers
 // restore the terminal, TerminalSignals.swift; "Fatal error" messages are Errors.cpp's).
 // Hidden: with the runtime as a shared library (debug builds, `swift test`) the runtime keeps
