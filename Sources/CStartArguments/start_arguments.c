@@ -59,3 +59,17 @@ _Bool _swift_backtrace_isThunkFunction(const char *name) {
     (void)name;
     return 0;
 }
+
+// glibc's start of a static executable asks for the directory the executable lives in, for
+// `$ORIGIN` in the search paths of libraries it may load later: `_dl_get_origin` resolves
+// /proc/self/exe (a readlink the kernel answers by walking the path of the mapped file: ~8 µs
+// here, as much as a dozen sysfs reads) at every start, before main. thermtop loads one library
+// (libsystemd, by name, for D-Bus) and neither it nor its dependencies name `$ORIGIN`, so the
+// answer is never used. Defined here, glibc's dl-origin.o is not linked and this answer is
+// "unknown" ((char *) -1: what glibc's own returns when the readlink fails, and what every
+// caller of it handles by dropping a `$ORIGIN` path element). Debug builds link glibc
+// dynamically, where ld.so has its own and this is unused.
+__attribute__((visibility("hidden")))
+const char *_dl_get_origin(void) {
+    return (const char *)-1;
+}
