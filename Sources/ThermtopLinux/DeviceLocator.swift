@@ -97,6 +97,13 @@ enum DeviceLocator {
     /// whose `power/runtime_status` is managed (not `unsupported`: class devices such as
     /// `nvme0` report that), and the nearest PCI `power_state`. `device` is what `locate`
     /// found for the entry whose `device` link is `link`.
+    ///
+    /// `power_state` (D0, D3hot, D3cold) is a PCI device's attribute, so on the way up only a
+    /// folder named as a PCI device (`0000:03:00.0`) is asked for one: the platform, ACPI and
+    /// virtual folders above most sensors have none (on a laptop those were ~24 failed lookups
+    /// a start), and an ACPI object's own `power_state` is not what waking a sensor's device
+    /// depends on. A copied tree's plain `device` folder (no link to follow) is asked whatever
+    /// its name, as nothing else tells what it is.
     static func gate(_ root: SysfsRoot, device: Location, link: String, memo: Memo = Memo()) -> PowerGate {
         var gate = PowerGate()
         let devicePath = device.path
@@ -104,20 +111,31 @@ enum DeviceLocator {
         // resolves to the device folder (as on sysfs), that is the folder's own answer, for the
         // walk up from it and for the other devices under it.
         let linkKey = device.viaLink ? devicePath ?? link : link
-        if memo.hasPowerState(root, link, key: linkKey) { gate.powerStateFile = path("\(link)/power_state") }
+        if !device.viaLink || devicePath.map(isPCIDevice) ?? true, memo.hasPowerState(root, link, key: linkKey) {
+            gate.powerStateFile = path("\(link)/power_state")
+        }
         if memo.runtimeStatusIsManaged(root, link, key: linkKey) { gate.runtimeStatusFile = path("\(link)/power/runtime_status") }
         guard var p = devicePath else { return gate }
         while p.hasPrefix("devices/"), gate.runtimeStatusFile == nil || gate.powerStateFile == nil {
             if gate.runtimeStatusFile == nil, memo.runtimeStatusIsManaged(root, p, key: p) {
                 gate.runtimeStatusFile = path("\(p)/power/runtime_status")
             }
-            if gate.powerStateFile == nil, memo.hasPowerState(root, p, key: p) {
+            if gate.powerStateFile == nil, isPCIDevice(p), memo.hasPowerState(root, p, key: p) {
                 gate.powerStateFile = path("\(p)/power_state")
             }
             guard let slash = p.utf8.lastIndex(of: UInt8(ascii: "/")) else { break }
             p = String(p[..<slash])
         }
         return gate
+    }
+
+    /// Whether the last component of a device folder's path is a PCI address.
+    static func isPCIDevice(_ folder: String) -> Bool {
+        var folder = folder
+        return folder.withUTF8 { bytes in
+            let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+            return DeviceInfo.isPCIAddress(UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
     }
 
     /// One read, not a lookup and a read: a missing file is unmanaged; one that is there but

@@ -333,6 +333,33 @@ struct ZoneSleepTests {
         try copy.write("devices/pci0000:00/0000:00:04.0/power_state", "D0\n")
         #expect(source.sample(at: 2).zone("thermal_zone5")?.celsius == 99.0)
     }
+
+    @Test("only a PCI device's power_state gates a sensor: ACPI and platform folders above one are not asked")
+    func powerStateIsPCIOnly() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        // thermal_zone0's device is an ACPI object, thermal_zone2's a platform device, each
+        // under an ACPI or platform parent; thermal_zone5's is the PCI device 0000:00:04.0.
+        for folder in ["devices/LNXSYSTM:00/LNXSYBUS:01/LNXTHERM:00", "devices/LNXSYSTM:00/LNXSYBUS:01",
+                       "devices/platform/INT3400:00", "devices/pci0000:00/0000:00:04.0"] {
+            try copy.write("\(folder)/power_state", "D3cold\n")
+        }
+        let source = SysfsSource(path: copy.path)
+        let log = TapLog()
+        source.root.setTap { log.append($0) }
+        let snap = source.sample(at: 0)
+        #expect(snap.zone("thermal_zone0")?.celsius != nil && snap.zone("thermal_zone0")?.asleep == nil)
+        #expect(snap.zone("thermal_zone2")?.celsius != nil && snap.zone("thermal_zone2")?.asleep == nil)
+        #expect(snap.zone("thermal_zone5")?.celsius == nil && snap.zone("thermal_zone5")?.asleep == "D3cold")
+        // Looked for under PCI-named folders only (one lookup each, not one per parent).
+        let asked = log.take().compactMap { a -> String? in
+            if case .exists(let path, _) = a, path.hasSuffix("/power_state") { path } else { nil }
+        }
+        #expect(asked.contains { $0.hasPrefix("class/thermal/thermal_zone5/") })
+        #expect(!asked.contains { p in
+            ["thermal_zone0/", "thermal_zone2/", "LNXSYBUS", "LNXTHERM", "INT3400", "platform/"].contains { p.contains($0) }
+        }, "\(asked)")
+    }
 }
 
 @Suite("battery status words thermtop does not know")

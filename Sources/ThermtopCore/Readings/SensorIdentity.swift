@@ -171,7 +171,7 @@ public struct ThermalDeviceInfo: Sendable, Equatable, Hashable {
     }
 
     /// `isPCIAddress` of a name's UTF-8 bytes.
-    static func isPCIAddress(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isPCIAddress(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
         guard s.count == 12 else { return false }
         for (i, c) in s.enumerated() {
             switch i {
