@@ -307,7 +307,7 @@ public final class SysfsRoot: Sendable {
             // dot byte needs the Character rule.
             var names = listed
             names.removeAll { $0.utf8.first == UInt8(ascii: ".") && $0.hasPrefix(".") }
-            names.sort(by: naturalLess)
+            if !backend.listsInNaturalOrder { names.sort(by: naturalLess) }
             return names
         }
         tap?(.list(relative, names))
@@ -533,7 +533,7 @@ func naturalLess(_ a: String, _ b: String) -> Bool {
     return a.withUTF8 { x in b.withUTF8 { y in naturalLess(x, y) } }
 }
 
-private func naturalLess(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+func naturalLess(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
     func isDigit(_ u: UInt8) -> Bool { u >= 48 && u <= 57 }
     let zero = UInt8(ascii: "0")
     // Names in one folder share long beginnings (`temp1_crit_alarm`, `temp1_crit_hyst`): the

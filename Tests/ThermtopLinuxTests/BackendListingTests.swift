@@ -56,4 +56,34 @@ struct BackendListingTests {
         #expect(backend.list("missing") == nil)
         #expect(backend.list("short/a") == nil)   // a file: ENOTDIR
     }
+
+    /// `SysfsRoot` trusts this backend's order (`listsInNaturalOrder`) and no longer sorts: a
+    /// listing out of order would reach every reader (zones, hwmon channels, trips) as is.
+    @Test("names come in natural order, from one buffer and from several, and SysfsRoot keeps that order")
+    func naturalOrder() throws {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/thermtop-order-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        let path = String(cString: try #require(made))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fm = FileManager.default
+        for folder in ["small", "big"] { try fm.createDirectory(atPath: path + "/" + folder, withIntermediateDirectories: true) }
+        // Made in an order that is not the natural one (tmpfs lists newest first, ext4 by hash).
+        let small = ["thermal_zone10", "temp2_input", "thermal_zone2", "temp10_input", "temp1_input", "b", "a10",
+                     "a9", "cooling_device0", "zone007", "zone7", "température", "Z", ".hidden", "-dash"]
+        for n in small { try Data().write(to: URL(fileURLWithPath: path + "/small/" + n)) }
+        // ~1500 records of ~64 bytes: more than one 16 KB buffer holds.
+        for i in (0..<1500).reversed() { try Data().write(to: URL(fileURLWithPath: path + "/big/attribute_with_a_longish_name_\(i * 7919 % 1500)")) }
+        let backend = FileSystemBackend(rootPath: path)
+        #expect(backend.listsInNaturalOrder)
+        for folder in ["small", "big"] {
+            let listed = try #require(backend.list(folder))
+            #expect(listed == listed.sorted(by: naturalLess), "\(folder)")
+            #expect(Set(listed) == (try Self.expected(path + "/" + folder)), "\(folder)")
+        }
+        let root = SysfsRoot(backend: backend, path: path)
+        let names = try #require(root.list("small"))
+        #expect(names == small.filter { !$0.hasPrefix(".") }.sorted(by: naturalLess))
+        #expect(Array(names.prefix(4)) == ["-dash", "Z", "a9", "a10"])
+        #expect(try #require(root.list("big")).count == 1500)
+    }
 }
