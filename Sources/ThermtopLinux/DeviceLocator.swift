@@ -89,7 +89,7 @@ enum DeviceLocator {
             }
         }
         // One read, not a lookup and a read: a missing `model` reads as missing, which is nil.
-        if key != "virtual" { info.model = memo.string(root, SysfsPath("\(path)/model").string) }
+        if key != "virtual", mayHaveModel(path) { info.model = memo.string(root, SysfsPath("\(path)/model").string) }
         return Location(info: info, path: path, viaLink: viaLink)
     }
 
@@ -117,7 +117,7 @@ enum DeviceLocator {
         if memo.runtimeStatusIsManaged(root, link, key: linkKey) { gate.runtimeStatusFile = path("\(link)/power/runtime_status") }
         guard var p = devicePath else { return gate }
         while p.hasPrefix("devices/"), gate.runtimeStatusFile == nil || gate.powerStateFile == nil {
-            if gate.runtimeStatusFile == nil, memo.runtimeStatusIsManaged(root, p, key: p) {
+            if gate.runtimeStatusFile == nil, !isGroupFolder(p), memo.runtimeStatusIsManaged(root, p, key: p) {
                 gate.runtimeStatusFile = path("\(p)/power/runtime_status")
             }
             if gate.powerStateFile == nil, isPCIDevice(p), memo.hasPowerState(root, p, key: p) {
@@ -131,10 +131,45 @@ enum DeviceLocator {
 
     /// Whether the last component of a device folder's path is a PCI address.
     static func isPCIDevice(_ folder: String) -> Bool {
+        lastComponent(folder) { DeviceInfo.isPCIAddress($0) }
+    }
+
+    /// Whether a folder on the way up from a device only groups devices, and so has no
+    /// `power/runtime_status` of its own to ask: `devices/virtual`, and a folder named after a
+    /// class (`devices/virtual/thermal`, `…/0000:02:00.0/nvme`, `…/PNP0C0A:00/power_supply`),
+    /// which the kernel makes to hold that class's devices under their parent.
+    static func isGroupFolder(_ folder: String) -> Bool {
+        folder == "devices/virtual" || lastComponent(folder) { DeviceInfo.isClassFolder($0) }
+    }
+
+    /// Whether a device folder can hold a `model` attribute (disks, NVMe controllers, some
+    /// USB and MMC devices do), so is worth a read. Not a PCI function (`0000:00:04.0`: vendor
+    /// and device ids instead), a platform device (`devices/platform/coretemp.0`) or an ACPI
+    /// object (`devices/LNXSYSTM:00/…/LNXTHERM:00`), none of which ever has one: on a laptop
+    /// those were five failed opens a start. Devices below a platform device (a USB disk
+    /// behind an SoC's controller) are still asked.
+    static func mayHaveModel(_ folder: String) -> Bool {
         var folder = folder
-        return folder.withUTF8 { bytes in
+        return folder.withUTF8 { bytes -> Bool in
+            let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+            let last = UnsafeBufferPointer(rebasing: bytes[(slash.map { $0 + 1 } ?? 0)...])
+            if DeviceInfo.isPCIAddress(last) { return false }
+            func starts(_ prefix: StaticString) -> Bool {
+                bytes.count >= prefix.utf8CodeUnitCount
+                    && prefix.withUTF8Buffer { UnsafeBufferPointer(rebasing: bytes[..<$0.count]).elementsEqual($0) }
+            }
+            if starts("devices/platform/"), slash == "devices/platform".utf8.count { return false }
+            if starts("devices/LNXSYSTM:"), last.contains(UInt8(ascii: ":")) { return false }
+            return true
+        }
+    }
+
+    /// `test` on the bytes of a path's last component.
+    private static func lastComponent(_ path: String, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
             let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
-            return DeviceInfo.isPCIAddress(UnsafeBufferPointer(rebasing: bytes[start...]))
+            return test(UnsafeBufferPointer(rebasing: bytes[start...]))
         }
     }
 

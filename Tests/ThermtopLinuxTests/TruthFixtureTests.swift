@@ -360,6 +360,25 @@ struct ZoneSleepTests {
             ["thermal_zone0/", "thermal_zone2/", "LNXSYBUS", "LNXTHERM", "INT3400", "platform/"].contains { p.contains($0) }
         }, "\(asked)")
     }
+
+    @Test("no model is looked for on PCI, platform or ACPI device folders, no runtime_status on class group folders")
+    func lookupsThatNeverAnswer() throws {
+        let source = SysfsSource(path: Fixture.path("intel-laptop"))
+        let log = TapLog()
+        source.root.setTap { log.append($0) }
+        let snap = source.sample(at: 0)
+        let read = log.readPaths(log.take())
+        // The NVMe controller's model is read, and shown.
+        #expect(read.contains("devices/pci0000:00/0000:00:1d.0/0000:02:00.0/nvme/nvme0/model"))
+        #expect(snap.hwmon.contains { $0.deviceInfo?.model != nil })
+        let models = read.filter { $0.hasSuffix("/model") }
+        #expect(models.allSatisfy { $0.contains("/nvme0/") || $0.contains("/power_supply/") }, "\(models)")
+        let statuses = read.filter { $0.hasSuffix("/power/runtime_status") }
+        #expect(!statuses.isEmpty)
+        for group in ["devices/virtual/power", "devices/virtual/thermal/power", "/nvme/power", "/power_supply/power"] {
+            #expect(!statuses.contains { $0.hasSuffix(group + "/runtime_status") }, "\(group): \(statuses)")
+        }
+    }
 }
 
 @Suite("battery status words thermtop does not know")

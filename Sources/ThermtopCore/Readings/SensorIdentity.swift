@@ -155,7 +155,7 @@ public struct ThermalDeviceInfo: Sendable, Equatable, Hashable {
     }
 
     /// `isClassFolder` of a name's UTF-8 bytes.
-    static func isClassFolder(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isClassFolder(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         func `is`(_ folder: StaticString) -> Bool {
             folder.utf8CodeUnitCount == name.count && folder.withUTF8Buffer { name.elementsEqual($0) }
         }
