@@ -235,7 +235,9 @@ public final class ThermalNetlinkSource: WakeSource {
                     try s.join(group: group)
                     joined = (s, family)
                     state.active = true
-                    state.detail = "family \(familyName) (\(family.id)), group \(groupName) (\(group))"
+                    // The ids printed as Int, whose description everything else uses: the
+                    // UInt16 and UInt32 ones are code of their own, run for this line alone.
+                    state.detail = "family \(familyName) (\(Int(family.id))), group \(groupName) (\(Int(group)))"
                 } else {
                     state.detail = "family \(familyName) has no group \(groupName); polling only"
                 }
