@@ -251,7 +251,16 @@ private enum Scratch {
                 free(p)
             }
         }
-        return withUnsafeTemporaryAllocation(byteCount: size, alignment: 16, body)
+        return onStack(body)
+    }
+
+    /// The buffer on the stack, when the thread has none of its own. A function of its own,
+    /// never inlined: inlined, its 16 KB were part of the frame of every caller of `with`
+    /// (each listing, each link read) whether or not it was used, and the stack pages they
+    /// spanned were faulted in (a one-shot's stack reached 53 KB).
+    @inline(never)
+    private static func onStack<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+        withUnsafeTemporaryAllocation(byteCount: size, alignment: 16, body)
     }
 }
 
