@@ -184,6 +184,10 @@ public final class SysfsRoot: Sendable {
 
     private var tap: (@Sendable (SysfsAccess) -> Void)? { state.withLock { $0.tap } }
 
+    /// The files a pass's tables have room for from its start when no pass of its kind came
+    /// before (a laptop's first sample reads a few dozen).
+    static let passTableCapacity = 64
+
     /// Run `body` as one pass of `kind`. Passes are serialised.
     public func withPass<T>(_ kind: PassKind, _ body: () throws -> T) rethrows -> T {
         if let thread = ReadingThread.current {
@@ -217,6 +221,15 @@ public final class SysfsRoot: Sendable {
             }
             s.kind = kind
             s.resetPassTables()
+            if !untabled {
+                // Room for the pass's files at once (as many as the last pass of its kind read,
+                // and at least `passTableCapacity`): grown by doubling, the table rehashed every
+                // path at each step (~12,000 instructions of a one-shot's 3.4 million).
+                let expected = max(s.profiles[kind]?.count ?? 0, Self.passTableCapacity)
+                s.slots.reserveCapacity(expected)
+                s.entries.reserveCapacity(expected)
+                s.recorded.reserveCapacity(expected)
+            }
             if kind == .sample && s.keepValues { s.keptValues = true }
             return untabled ? [] : s.profiles[kind] ?? []
         }
