@@ -109,24 +109,28 @@ public enum ThermalStatusReport {
             }
             w.array("power") { w in for m in sp.pointee.snapshot.powerMeters { writePower(m, into: &w) } }
             w.array("hwmon_other") { w in for x in sp.pointee.snapshot.hwmonExtras { writeExtra(x, into: &w) } }
+            // Zones and hwmon channels read in place, by pointer, like the status (see above):
+            // an element a loop hands out, or a closure captures, is a copy of it.
             w.array("zones") { w in
-                for z in sp.pointee.snapshot.zones {
-                    w.object { w in
-                        w.field("id", .string(z.id))
-                        w.field("stable_id", .str(z.stableID))
-                        w.field("asleep", .str(z.asleep))
-                        w.field("type", .str(z.type))
-                        w.field("celsius", .num(z.celsius))
-                        w.field("mode", .str(z.mode))
-                        w.field("policy", .str(z.policy))
-                        w.array("trips") { w in
-                            for t in z.trips {
-                                w.object { w in
-                                    w.field("index", .int(t.index))
-                                    w.field("type", .str(t.kind?.rawValue))
-                                    w.field("celsius", .num(t.celsius))
-                                    w.field("hysteresis_celsius", .num(t.hysteresis))
-                                    w.field("ignored_reason", .str(t.ignored?.why))
+                sp.pointee.snapshot.zones.withUnsafeBufferPointer { zones in
+                    for z in zones.indices {
+                        w.object { w in
+                            w.field("id", .string(zones[z].id))
+                            w.field("stable_id", .str(zones[z].stableID))
+                            w.field("asleep", .str(zones[z].asleep))
+                            w.field("type", .str(zones[z].type))
+                            w.field("celsius", .num(zones[z].celsius))
+                            w.field("mode", .str(zones[z].mode))
+                            w.field("policy", .str(zones[z].policy))
+                            w.array("trips") { w in
+                                for t in zones[z].trips {
+                                    w.object { w in
+                                        w.field("index", .int(t.index))
+                                        w.field("type", .str(t.kind?.rawValue))
+                                        w.field("celsius", .num(t.celsius))
+                                        w.field("hysteresis_celsius", .num(t.hysteresis))
+                                        w.field("ignored_reason", .str(t.ignored?.why))
+                                    }
                                 }
                             }
                         }
@@ -148,21 +152,23 @@ public enum ThermalStatusReport {
                 }
             }
             w.array("hwmon") { w in
-                for h in sp.pointee.snapshot.hwmon {
-                    w.object { w in
-                        w.field("device", .string(h.device))
-                        w.field("chip", .str(h.chip))
-                        w.field("channel", .string(h.channel))
-                        w.field("label", .str(h.label))
-                        w.field("celsius", .num(h.celsius))
-                        w.field("max_celsius", .num(h.max))
-                        w.field("crit_celsius", .num(h.crit))
-                        w.field("crit_hyst_celsius", .num(h.critHyst))
-                        w.field("emergency_celsius", .num(h.emergency))
-                        w.field("min_celsius", .num(h.min))
-                        w.field("asleep", .str(h.asleep))
-                        w.field("mirrors_zone", .str(h.mirrorsZone))
-                        w.field("stable_id", .str(h.stableID))
+                sp.pointee.snapshot.hwmon.withUnsafeBufferPointer { hwmon in
+                    for h in hwmon.indices {
+                        w.object { w in
+                            w.field("device", .string(hwmon[h].device))
+                            w.field("chip", .str(hwmon[h].chip))
+                            w.field("channel", .string(hwmon[h].channel))
+                            w.field("label", .str(hwmon[h].label))
+                            w.field("celsius", .num(hwmon[h].celsius))
+                            w.field("max_celsius", .num(hwmon[h].max))
+                            w.field("crit_celsius", .num(hwmon[h].crit))
+                            w.field("crit_hyst_celsius", .num(hwmon[h].critHyst))
+                            w.field("emergency_celsius", .num(hwmon[h].emergency))
+                            w.field("min_celsius", .num(hwmon[h].min))
+                            w.field("asleep", .str(hwmon[h].asleep))
+                            w.field("mirrors_zone", .str(hwmon[h].mirrorsZone))
+                            w.field("stable_id", .str(hwmon[h].stableID))
+                        }
                     }
                 }
             }
@@ -235,53 +241,57 @@ public enum ThermalStatusReport {
     /// `time`: the snapshot's; `forecast`: the sensor's; `decidesState`: its id is the status's `decidedBy`.
     static func writeSensor(_ a: SensorAssessment, time: Double, forecast: SensorForecast?, decidesState: Bool,
                             into w: inout JSONWriter) {
-        // The sensor read through `a` (a `let s = a.sensor` copied it whole).
+        // The sensor read through `a` (a `let s = a.sensor` copied it whole), and inside the
+        // closure through a pointer: a struct a closure captures is copied into it (retaining
+        // its ~40 references), once per sensor.
         let age: Double? = a.sensor.lastReadAt.map { time - $0 }
-        w.object { w in
-            w.field("id", .string(a.sensor.id))
-            w.field("name", .string(a.sensor.name))
-            w.field("kind", .string(a.sensor.kind.rawValue))
-            w.field("celsius", .num(a.sensor.celsius))
-            w.field("unknown_reason", .str(a.sensor.issue?.reason.rawValue))
-            w.field("level", .str(a.reportedLevel?.name))
-            w.field("held_by_hysteresis", .bool(a.heldByHysteresis))
-            if let h = a.hold {
-                w.object("held") { w in
-                    w.field("level", .string(h.level.name))
-                    w.field("since", .str(h.sinceLabel))
-                    w.field("seconds", .num((time - h.since).rounded(.down)))
-                    w.field("reason", .string(h.issue.reason.rawValue))
-                    w.field("expired", .bool(h.expired))
+        withUnsafePointer(to: a) { ap in
+            w.object { w in
+                w.field("id", .string(ap.pointee.sensor.id))
+                w.field("name", .string(ap.pointee.sensor.name))
+                w.field("kind", .string(ap.pointee.sensor.kind.rawValue))
+                w.field("celsius", .num(ap.pointee.sensor.celsius))
+                w.field("unknown_reason", .str(ap.pointee.sensor.issue?.reason.rawValue))
+                w.field("level", .str(ap.pointee.reportedLevel?.name))
+                w.field("held_by_hysteresis", .bool(ap.pointee.heldByHysteresis))
+                if let h = ap.pointee.hold {
+                    w.object("held") { w in
+                        w.field("level", .string(h.level.name))
+                        w.field("since", .str(h.sinceLabel))
+                        w.field("seconds", .num((time - h.since).rounded(.down)))
+                        w.field("reason", .string(h.issue.reason.rawValue))
+                        w.field("expired", .bool(h.expired))
+                    }
+                } else {
+                    w.field("held", .null)
                 }
-            } else {
-                w.field("held", .null)
+                w.field("ignored", .bool(ap.pointee.ignored))
+                w.field("decides_state", .bool(decidesState))
+                w.field("fair_celsius", .num(ap.pointee.thresholds.fair.celsius))
+                w.field("serious_celsius", .num(ap.pointee.thresholds.serious.celsius))
+                w.field("serious_rule", .string(ap.pointee.thresholds.serious.rule))
+                w.field("serious_hysteresis_celsius", .num(ap.pointee.thresholds.serious.hysteresis))
+                w.field("critical_celsius", .num(ap.pointee.thresholds.critical.celsius))
+                w.field("critical_rule", .string(ap.pointee.thresholds.critical.rule))
+                w.field("reason", .string(ap.pointee.reason))
+                w.field("headroom", .num(forecast?.headroom))
+                w.field("trend", .str(forecast?.trend.kind.rawValue))
+                w.field("hidden", .bool(ap.pointee.hidden))
+                w.field("pinned", .bool(ap.pointee.pinned))
+                w.field("location", .string(ap.pointee.sensor.location))
+                w.field("display_name", .string(ap.pointee.sensor.displayName))
+                w.field("group", .string(ap.pointee.sensor.group.rawValue))
+                w.field("headline", .bool(ap.pointee.sensor.isHeadline))
+                w.field("headline_fallback", .bool(ap.pointee.sensor.isFallbackHeadline))
+                w.field("member_of", .str(ap.pointee.sensor.memberOf))
+                w.field("mirror_of", .str(ap.pointee.sensor.mirrorOf))
+                w.field("dummy_reason", .str(ap.pointee.sensor.dummyReason))
+                w.field("device_model", .str(ap.pointee.sensor.deviceInfo?.model))
+                w.field("pci_slot", .str(ap.pointee.sensor.deviceInfo?.pciSlot))
+                w.field("asleep", .str(ap.pointee.sensor.asleep))
+                w.field("last_celsius", .num(ap.pointee.sensor.lastCelsius))
+                w.field("last_read_age_seconds", .num(age, places: 1))
             }
-            w.field("ignored", .bool(a.ignored))
-            w.field("decides_state", .bool(decidesState))
-            w.field("fair_celsius", .num(a.thresholds.fair.celsius))
-            w.field("serious_celsius", .num(a.thresholds.serious.celsius))
-            w.field("serious_rule", .string(a.thresholds.serious.rule))
-            w.field("serious_hysteresis_celsius", .num(a.thresholds.serious.hysteresis))
-            w.field("critical_celsius", .num(a.thresholds.critical.celsius))
-            w.field("critical_rule", .string(a.thresholds.critical.rule))
-            w.field("reason", .string(a.reason))
-            w.field("headroom", .num(forecast?.headroom))
-            w.field("trend", .str(forecast?.trend.kind.rawValue))
-            w.field("hidden", .bool(a.hidden))
-            w.field("pinned", .bool(a.pinned))
-            w.field("location", .string(a.sensor.location))
-            w.field("display_name", .string(a.sensor.displayName))
-            w.field("group", .string(a.sensor.group.rawValue))
-            w.field("headline", .bool(a.sensor.isHeadline))
-            w.field("headline_fallback", .bool(a.sensor.isFallbackHeadline))
-            w.field("member_of", .str(a.sensor.memberOf))
-            w.field("mirror_of", .str(a.sensor.mirrorOf))
-            w.field("dummy_reason", .str(a.sensor.dummyReason))
-            w.field("device_model", .str(a.sensor.deviceInfo?.model))
-            w.field("pci_slot", .str(a.sensor.deviceInfo?.pciSlot))
-            w.field("asleep", .str(a.sensor.asleep))
-            w.field("last_celsius", .num(a.sensor.lastCelsius))
-            w.field("last_read_age_seconds", .num(age, places: 1))
         }
     }
 
