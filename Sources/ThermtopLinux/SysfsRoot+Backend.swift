@@ -201,7 +201,7 @@ struct LinkTree {
                 let node = nodes[Int(n)]
                 at -= Int(node.nameCount)
                 if node.nameCount > 0 {
-                    (buffer.baseAddress! + at).copyMemory(from: bytes.baseAddress! + Int(node.nameStart), byteCount: Int(node.nameCount))
+                    copyBytes(buffer.baseAddress! + at, bytes.baseAddress! + Int(node.nameStart), count: Int(node.nameCount))
                 }
                 at -= 1
                 buffer[at] = UInt8(ascii: "/")
@@ -359,9 +359,9 @@ package final class FileSystemBackend: SysfsBackend {
             Self.withUTF8(relative) { rest in
                 withUnsafeTemporaryAllocation(byteCount: root.count + rest.count + 2, alignment: 1) { buffer in
                     let base = buffer.baseAddress!
-                    if !root.isEmpty { base.copyMemory(from: root.baseAddress!, byteCount: root.count) }
+                    if !root.isEmpty { copyBytes(base, root.baseAddress!, count: root.count) }
                     buffer[root.count] = UInt8(ascii: "/")
-                    if !rest.isEmpty { (base + root.count + 1).copyMemory(from: rest.baseAddress!, byteCount: rest.count) }
+                    if !rest.isEmpty { copyBytes(base + root.count + 1, rest.baseAddress!, count: rest.count) }
                     buffer[root.count + rest.count + 1] = 0
                     return body(base.assumingMemoryBound(to: CChar.self))
                 }
@@ -971,7 +971,7 @@ package final class FileSystemBackend: SysfsBackend {
                 guard n >= 0 else { return errno == EINVAL ? .notALink : .missing }
                 // Copied out first: following the link reads others into the same buffer.
                 return withUnsafeTemporaryAllocation(byteCount: n, alignment: 1) { target in
-                    target.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                    if n > 0 { copyBytes(target.baseAddress!, buffer.baseAddress!, count: n) }
                     return .target(follow(UnsafeRawBufferPointer(target)))
                 }
             }

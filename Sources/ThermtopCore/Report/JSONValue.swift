@@ -371,7 +371,7 @@ private struct ByteSink {
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
-        (base + count).update(from: start, count: bytes.count)
+        copyBytes(base + count, start, count: bytes.count)
         count += bytes.count
     }
 
