@@ -13,6 +13,13 @@ struct BackendListingTests {
         Set(try FileManager.default.contentsOfDirectory(atPath: path) + [".", ".."])
     }
 
+    /// A new empty folder under the temporary directory (the caller removes it).
+    static func temporaryFolder(_ prefix: String) throws -> String {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/\(prefix)-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        return String(cString: try #require(made))
+    }
+
     @Test("every folder of every fixture lists as Foundation lists it")
     func fixtures() throws {
         var checked = 0
@@ -36,9 +43,7 @@ struct BackendListingTests {
 
     @Test("long names then short ones, names around 15 bytes, non-ASCII names, a folder bigger than one getdents64 buffer")
     func awkwardNames() throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/thermtop-list-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        let path = String(cString: try #require(made))
+        let path = try Self.temporaryFolder("thermtop-list")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let fm = FileManager.default
         for folder in ["long", "short", "edges", "big"] { try fm.createDirectory(atPath: path + "/" + folder, withIntermediateDirectories: true) }
@@ -61,9 +66,7 @@ struct BackendListingTests {
     /// listing out of order would reach every reader (zones, hwmon channels, trips) as is.
     @Test("names come in natural order, from one buffer and from several, and SysfsRoot keeps that order")
     func naturalOrder() throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/thermtop-order-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        let path = String(cString: try #require(made))
+        let path = try Self.temporaryFolder("thermtop-order")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let fm = FileManager.default
         for folder in ["small", "big"] { try fm.createDirectory(atPath: path + "/" + folder, withIntermediateDirectories: true) }
