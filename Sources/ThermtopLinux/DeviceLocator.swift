@@ -142,8 +142,8 @@ enum DeviceLocator {
         folder == "devices/virtual" || lastComponent(folder) { DeviceInfo.isClassFolder($0) }
     }
 
-    /// Whether a device folder can hold a `model` attribute (disks, NVMe controllers, some
-    /// USB and MMC devices do), so is worth a read. Not a PCI function (`0000:00:04.0`: vendor
+    /// Whether a device folder can hold a `model` attribute (SCSI and ATA disks, NVMe
+    /// controllers do), so is worth a read. Not a PCI function (`0000:00:04.0`: vendor
     /// and device ids instead), a platform device (`devices/platform/coretemp.0`) or an ACPI
     /// object (`devices/LNXSYSTM:00/…/LNXTHERM:00`), none of which ever has one: on a laptop
     /// those were five failed opens a start. Devices below a platform device (a USB disk
