@@ -69,15 +69,21 @@ struct ThrottleReader: Sendable {
 
     static func discover(_ root: SysfsRoot) -> ThrottleReader {
         var cpus: [String] = []
-        var packages: [String: String] = [:]
+        // The first CPU seen of each package: a machine has one package or a few, so two
+        // arrays searched in order (a `[String: String]` was a generic type of its own to make
+        // at first use, for a handful of entries).
+        var packages: [String] = [], firstCPUs: [String] = []
         for name in root.list("devices/system/cpu") ?? [] where name.hasPrefix("cpu") && Int(name.dropFirst(3)) != nil {
             let dir = "devices/system/cpu/\(name)/thermal_throttle"
             guard root.exists("\(dir)/core_throttle_count") || root.exists("\(dir)/package_throttle_count") else { continue }
             cpus.append(dir)
             let pkg = root.value("devices/system/cpu/\(name)/topology/physical_package_id", Parse.string).value ?? "0"
-            if packages[pkg] == nil { packages[pkg] = dir }
+            if !packages.contains(pkg) {
+                packages.append(pkg)
+                firstCPUs.append(dir)
+            }
         }
-        return ThrottleReader(cpuDirs: cpus, packageDirs: packages.values.sorted())
+        return ThrottleReader(cpuDirs: cpus, packageDirs: firstCPUs.sorted())
     }
 
     func sample(_ root: SysfsRoot) -> ThrottleCounters? {

@@ -61,7 +61,25 @@ public final class SysfsRoot: Sendable {
         /// Counts passes begun and ended: a result that comes back after its pass ended (a read
         /// from another thread, outside the pass lock) finds a different number and is dropped.
         var generation = 0
-        var profiles: [PassKind: [String]] = [:]
+        /// What the last pass of each kind read, in order (nil before the first one). Two
+        /// fields, not a dictionary by kind: the dictionary was a generic type of its own to
+        /// make at first use, and hashed the kind at every pass.
+        var discoveryProfile: [String]?
+        var sampleProfile: [String]?
+
+        func profile(_ kind: PassKind) -> [String]? {
+            switch kind {
+            case .discovery: discoveryProfile
+            case .sample: sampleProfile
+            }
+        }
+
+        mutating func setProfile(_ kind: PassKind, _ paths: [String]) {
+            switch kind {
+            case .discovery: discoveryProfile = paths
+            case .sample: sampleProfile = paths
+            }
+        }
         /// Whether any sample pass so far kept its value files open: until one has, there is
         /// nothing for `release` to close, and a one-shot never builds the set it keeps.
         var keptValues = false
@@ -225,13 +243,13 @@ public final class SysfsRoot: Sendable {
                 // Room for the pass's files at once (as many as the last pass of its kind read,
                 // and at least `passTableCapacity`): grown by doubling, the table rehashed every
                 // path at each step (~12,000 instructions of a one-shot's 3.4 million).
-                let expected = max(s.profiles[kind]?.count ?? 0, Self.passTableCapacity)
+                let expected = max(s.profile(kind)?.count ?? 0, Self.passTableCapacity)
                 s.slots.reserveCapacity(expected)
                 s.entries.reserveCapacity(expected)
                 s.recorded.reserveCapacity(expected)
             }
             if kind == .sample && s.keepValues { s.keptValues = true }
-            return untabled ? [] : s.profiles[kind] ?? []
+            return untabled ? [] : s.profile(kind) ?? []
         }
         if !profile.isEmpty {
             let toRead = kind == .sample ? state.withLock { s in profile.filter { s.missing[$0] == nil } } : profile
@@ -254,7 +272,7 @@ public final class SysfsRoot: Sendable {
                 s.kind = nil
                 let recorded = s.recorded
                 s.resetPassTables()
-                s.profiles[kind] = recorded
+                s.setProfile(kind, recorded)
                 if clean { s.gatedUntilClean = false }
                 let done = kind == .sample && s.afterDiscovery
                 s.afterDiscovery = kind == .discovery
