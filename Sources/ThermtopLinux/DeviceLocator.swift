@@ -114,10 +114,13 @@ enum DeviceLocator {
         if !device.viaLink || devicePath.map(isPCIDevice) ?? true, memo.hasPowerState(root, link, key: linkKey) {
             gate.powerStateFile = path("\(link)/power_state")
         }
-        if memo.runtimeStatusIsManaged(root, link, key: linkKey) { gate.runtimeStatusFile = path("\(link)/power/runtime_status") }
+        if !(device.viaLink && devicePath.map(neverRuntimeManaged) ?? false),
+           memo.runtimeStatusIsManaged(root, link, key: linkKey) {
+            gate.runtimeStatusFile = path("\(link)/power/runtime_status")
+        }
         guard var p = devicePath else { return gate }
         while p.hasPrefix("devices/"), gate.runtimeStatusFile == nil || gate.powerStateFile == nil {
-            if gate.runtimeStatusFile == nil, !isGroupFolder(p), memo.runtimeStatusIsManaged(root, p, key: p) {
+            if gate.runtimeStatusFile == nil, !neverRuntimeManaged(p), memo.runtimeStatusIsManaged(root, p, key: p) {
                 gate.runtimeStatusFile = path("\(p)/power/runtime_status")
             }
             if gate.powerStateFile == nil, isPCIDevice(p), memo.hasPowerState(root, p, key: p) {
@@ -142,6 +145,35 @@ enum DeviceLocator {
         folder == "devices/virtual" || lastComponent(folder) { DeviceInfo.isClassFolder($0) }
     }
 
+    /// Whether a device folder's `power/runtime_status` can only say `unsupported`, so the walk
+    /// up passes it without a read: a group folder, the platform bus's root `devices/platform`,
+    /// and an ACPI namespace object. The ACPI core never enables runtime PM on its objects
+    /// (`devices/LNXSYSTM:00/…/PNP0C0A:00`, a firmware description of a device); a driver
+    /// that suspends the device does so on the physical one it binds (a PCI function, a
+    /// platform device such as `devices/platform/INT3400:00`), which is still asked. On a laptop
+    /// the ACPI objects above its battery and ACPI zones were ~10 reads a start, each answering
+    /// `unsupported`.
+    static func neverRuntimeManaged(_ folder: String) -> Bool {
+        isGroupFolder(folder) || folder == "devices/platform" || isACPIObject(folder)
+    }
+
+    /// Whether a device folder is an ACPI namespace object: under `devices/LNXSYSTM:…`, with a
+    /// `HID:instance` name (`PNP0C09:00`, `device:1f`). Class folders and class devices there
+    /// (`power_supply`, `BAT0`, `input3`) have no colon in their names.
+    static func isACPIObject(_ folder: String) -> Bool {
+        var folder = folder
+        return folder.withUTF8 { isACPIObject($0) }
+    }
+
+    /// `isACPIObject` of a path's UTF-8 bytes.
+    static func isACPIObject(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let prefix: StaticString = "devices/LNXSYSTM:"
+        guard bytes.count >= prefix.utf8CodeUnitCount,
+              prefix.withUTF8Buffer({ UnsafeBufferPointer(rebasing: bytes[..<$0.count]).elementsEqual($0) }) else { return false }
+        let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+        return bytes[start...].contains(UInt8(ascii: ":"))
+    }
+
     /// Whether a device folder can hold a `model` attribute (SCSI and ATA disks, NVMe
     /// controllers do), so is worth a read. Not a PCI function (`0000:00:04.0`: vendor
     /// and device ids instead), a platform device (`devices/platform/coretemp.0`) or an ACPI
@@ -159,8 +191,7 @@ enum DeviceLocator {
                     && prefix.withUTF8Buffer { UnsafeBufferPointer(rebasing: bytes[..<$0.count]).elementsEqual($0) }
             }
             if starts("devices/platform/"), slash == "devices/platform".utf8.count { return false }
-            if starts("devices/LNXSYSTM:"), last.contains(UInt8(ascii: ":")) { return false }
-            return true
+            return !isACPIObject(bytes)
         }
     }
 

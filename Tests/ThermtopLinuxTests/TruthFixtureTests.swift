@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ThermtopCore
-import ThermtopLinux
+@testable import ThermtopLinux
 
 extension Snapshot {
     func fan(_ location: String) -> Fan? { fans.first { $0.location == location } }
@@ -378,6 +378,41 @@ struct ZoneSleepTests {
         for group in ["devices/virtual/power", "devices/virtual/thermal/power", "/nvme/power", "/power_supply/power"] {
             #expect(!statuses.contains { $0.hasSuffix(group + "/runtime_status") }, "\(group): \(statuses)")
         }
+    }
+    @Test("runtime_status is not asked of ACPI namespace objects or the platform bus root, still of the devices under them")
+    func runtimeStatusSkipsACPIObjects() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        // thermal_zone2's device is the platform device INT3400:00 (asked, and it gates);
+        // thermal_zone0's is the ACPI object LNXTHERM:00 under LNXSYBUS:01 and LNXSYSTM:00,
+        // the battery's hwmon sits under the ACPI battery object PNP0C0A:00 and its parents.
+        for folder in ["devices/platform/INT3400:00", "devices/LNXSYSTM:00", "devices/LNXSYSTM:00/LNXSYBUS:01",
+                       "devices/LNXSYSTM:00/LNXSYBUS:01/LNXTHERM:00", "devices/platform"] {
+            try FileManager.default.createDirectory(at: copy.url("\(folder)/power"), withIntermediateDirectories: true)
+            try copy.write("\(folder)/power/runtime_status", "suspended\n")
+        }
+        let source = SysfsSource(path: copy.path)
+        let log = TapLog()
+        source.root.setTap { log.append($0) }
+        let snap = source.sample(at: 0)
+        #expect(snap.zone("thermal_zone2")?.asleep == "suspended")
+        #expect(snap.zone("thermal_zone0")?.celsius != nil && snap.zone("thermal_zone0")?.asleep == nil)
+        let statuses = log.readPaths(log.take()).filter { $0.hasSuffix("/power/runtime_status") }
+        #expect(statuses.contains("class/thermal/thermal_zone2/device/power/runtime_status"), "\(statuses)")
+        #expect(!statuses.contains { $0.contains("LNXSYSTM") || $0.contains("LNXTHERM") || $0.contains("PNP0") }, "\(statuses)")
+        #expect(!statuses.contains { $0 == "devices/platform/power/runtime_status" }, "\(statuses)")
+        #expect(!statuses.contains { $0.hasPrefix("class/thermal/thermal_zone0/") }, "\(statuses)")
+    }
+
+    @Test("an ACPI object is told by its place and name: a colon-named folder under devices/LNXSYSTM")
+    func acpiObjectNames() {
+        #expect(DeviceLocator.isACPIObject("devices/LNXSYSTM:00"))
+        #expect(DeviceLocator.isACPIObject("devices/LNXSYSTM:00/LNXSYBUS:00/PNP0A08:00/device:1f"))
+        #expect(!DeviceLocator.isACPIObject("devices/LNXSYSTM:00/LNXSYBUS:00/PNP0C0A:00/power_supply/BAT0"))
+        #expect(!DeviceLocator.isACPIObject("devices/platform/INT3400:00"))
+        #expect(!DeviceLocator.isACPIObject("devices/pci0000:00/0000:00:04.0"))
+        #expect(DeviceLocator.neverRuntimeManaged("devices/platform"))
+        #expect(!DeviceLocator.neverRuntimeManaged("devices/platform/coretemp.0"))
     }
 }
 
