@@ -121,6 +121,33 @@ struct FailSafeTests {
         #expect(back.sensors.filter { $0.id == "thermal_zone1" }.count == 1)
     }
 
+    @Test("the memory's lastSeen lists present sensors and removed ones within their hold, with their last reading")
+    func lastSeenFollowsPresenceAndHold() throws {
+        var config = ThermalConfig()
+        config.sensorHoldSeconds = 5
+        var m = ClassifierMemory()
+        _ = Self.assess(Self.snap(0, pkg: 50), &m, config: config)
+        #expect(Set(m.lastSeen.keys) == ["thermal_zone0", "thermal_zone1"])
+        #expect(m.lastSeen["thermal_zone1"]?.sensor.celsius == 50)
+        // Removed: still there, as last read (not as the removed row the sample lists).
+        _ = Self.assess(Self.snap(1, pkg: nil, other: 41, withPackage: false), &m, config: config)
+        #expect(Set(m.lastSeen.keys) == ["thermal_zone0", "thermal_zone1"])
+        #expect(m.lastSeen["thermal_zone1"]?.sensor.celsius == 50)
+        #expect(m.lastSeen["thermal_zone0"]?.sensor.celsius == 41)
+        _ = Self.assess(Self.snap(3, pkg: nil, other: 42, withPackage: false), &m, config: config)
+        #expect(m.lastSeen["thermal_zone1"]?.sensor.celsius == 50)
+        // Past the hold: gone.
+        _ = Self.assess(Self.snap(7, pkg: nil, withPackage: false), &m, config: config)
+        #expect(Set(m.lastSeen.keys) == ["thermal_zone0"])
+        // Set from outside: what was set is what the next sample lists as removed.
+        var other = ClassifierMemory()
+        other.lastSeen = m.lastSeen
+        #expect(Set(other.lastSeen.keys) == ["thermal_zone0"])
+        let a = Self.assess(Snapshot(time: 8, zones: []), &other, config: config)
+        #expect(a.sensors.map(\.id) == ["thermal_zone0"])
+        #expect(a.sensors.first?.sensor.issue?.reason == .vanished)
+    }
+
     @Test("a sensor unknown from the start has no level (never nominal) and holds nothing")
     func unknownIsNotNominal() throws {
         var m = ClassifierMemory()

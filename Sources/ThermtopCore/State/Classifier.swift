@@ -145,7 +145,31 @@ public struct ClassifierMemory: Sendable, Equatable {
     public var lastElevated: [String: SensorAssessment] = [:]
     /// The last assessment of every sensor present in the previous sample, so one that
     /// disappears is listed as removed (for the hold time) rather than vanishing without a word.
-    public var lastSeen: [String: SensorAssessment] = [:]
+    /// (Made on demand: the classifier keeps the two parts below.)
+    public var lastSeen: [String: SensorAssessment] {
+        get {
+            var all = removedSeen
+            for i in presentSeen.indices { all[presentSeen[i].sensor.id] = presentSeen[i] }
+            return all
+        }
+        set {
+            presentSeen = []
+            removedSeen = newValue
+        }
+    }
+    /// `lastSeen` of the sensors present in the previous sample: that sample's own assessments,
+    /// the array shared with it. A dictionary of them copied each assessment (a dozen strings
+    /// retained) into storage of a few dozen kilobytes at every sample.
+    var presentSeen: [SensorAssessment] = []
+    /// `lastSeen` of the sensors removed since, still within their hold time.
+    var removedSeen: [String: SensorAssessment] = [:]
+
+    /// `lastSeen[id]` without making the dictionary.
+    func lastSeen(_ id: String) -> SensorAssessment? {
+        // The last of one id wins, as in the dictionary.
+        for i in presentSeen.indices.reversed() where presentSeen[i].sensor.id == id { return presentSeen[i] }
+        return removedSeen[id]
+    }
     /// When each silent sensor stopped reading (monotonic time, wall-clock label).
     public var silentSince: [String: SilentMark] = [:]
 
@@ -310,8 +334,9 @@ public enum ThermalClassifier {
         let present = snapshot.temperatureSensors
         // Sized once: these hold every present sensor (and the removed ones still listed).
         var sensors: [SensorAssessment] = []
-        sensors.reserveCapacity(present.count + memory.lastSeen.count)
-        var levels = [String: ThermalState](minimumCapacity: present.count + memory.lastSeen.count)
+        let seenBefore = memory.presentSeen.count + memory.removedSeen.count
+        sensors.reserveCapacity(present.count + seenBefore)
+        var levels = [String: ThermalState](minimumCapacity: present.count + seenBefore)
         var seen = Set<String>(minimumCapacity: present.count)
         // By index, each sensor handed over once (iterating copied it out first) and read back
         // from its assessment: a sensor copy retains its dozen strings.
@@ -333,15 +358,24 @@ public enum ThermalClassifier {
         }
         // A sensor that disappeared (driver unloaded, device removed) is listed as removed for
         // the hold time; one that decided a level is held at it the same way as an unreadable one.
-        for id in memory.lastSeen.keys.sorted() where !seen.contains(id) {
-            var gone = memory.lastElevated[id] ?? memory.lastSeen[id]!
+        // Those still within their hold keep their last assessment as seen.
+        var stillHeld: [String: SensorAssessment] = [:]
+        var goneIDs = memory.removedSeen.keys.filter { !seen.contains($0) }
+        for i in memory.presentSeen.indices where !seen.contains(memory.presentSeen[i].sensor.id) {
+            goneIDs.append(memory.presentSeen[i].sensor.id)
+        }
+        var previous: String?
+        for id in goneIDs.sorted() where id != previous {
+            previous = id
+            let last = memory.lastSeen(id)!
+            var gone = memory.lastElevated[id] ?? last
             let mark = memory.silentSince[id] ?? ClassifierMemory.SilentMark(time: now, label: timeOfDay.map(timeOfDayLabel))
             if now - mark.time >= config.sensorHoldSeconds {
-                memory.lastSeen[id] = nil
                 memory.lastElevated[id] = nil
                 memory.silentSince[id] = nil
                 continue
             }
+            stillHeld[id] = last
             gone.sensor.celsius = nil
             let issue = ReadingIssue(file: id, reason: .vanished,
                                      detail: "removed " + (mark.label.map { "since \($0)" } ?? "for \(Int((now - mark.time).rounded(.down))) s"))
@@ -357,12 +391,12 @@ public enum ThermalClassifier {
             levels[id] = gone.hold.map { $0.expired ? .nominal : $0.level } ?? .nominal
             sensors.append(gone)
         }
-        for id in memory.silentSince.keys where !seen.contains(id) && memory.lastSeen[id] == nil {
+        for id in memory.silentSince.keys where !seen.contains(id) && stillHeld[id] == nil {
             memory.silentSince[id] = nil
         }
-        // Reserved: filled from empty on the first sample, it was rehashed at every doubling.
-        memory.lastSeen.reserveCapacity(seen.count)
-        for i in sensors.indices where seen.contains(sensors[i].sensor.id) { memory.lastSeen[sensors[i].sensor.id] = sensors[i] }
+        // The present sensors' assessments come first in `sensors`, one each.
+        memory.presentSeen = sensors.count == present.count ? sensors : Array(sensors[..<present.count])
+        memory.removedSeen = stillHeld
         memory.levels = levels
         let cooling = snapshot.coolingDevices.map { assess(cooling: $0, config: config) }
 
@@ -390,14 +424,18 @@ public enum ThermalClassifier {
         var state = ThermalState.nominal
         var reason = ""
         var decidedBy: String?
+        // Compared by index, fields read in place: an assessment handed to a closure was copied
+        // whole (a retain and a release of each of its ~25 references).
+        let ranked = sensors
         // A held sensor counts at its held level, compared by its last reading.
-        func margin(_ a: SensorAssessment) -> Double {
-            let t = a.sensor.celsius ?? memory.lastElevated[a.sensor.id]?.sensor.celsius ?? 0
-            return t - a.thresholds[a.level]!.celsius
+        func margin(_ i: Int) -> Double {
+            let t = ranked[i].sensor.celsius ?? memory.lastElevated[ranked[i].sensor.id]?.sensor.celsius ?? 0
+            return t - ranked[i].thresholds[ranked[i].level]!.celsius
         }
         // Mirrors (their primary carries the same die and trips) and known dummies never decide.
-        if let h = indexOfMax(sensors, where: { !$0.ignored && !$0.sensor.isFolded && $0.level > .nominal }, by: { a, b in
-            if a.level != b.level { return a.level < b.level }
+        if let h = indexOfMax(ranked.count, where: { !ranked[$0].ignored && !ranked[$0].sensor.isFolded && ranked[$0].level > .nominal },
+                              by: { a, b in
+            if ranked[a].level != ranked[b].level { return ranked[a].level < ranked[b].level }
             return margin(a) < margin(b)
         }) {
             state = sensors[h].level; reason = sensors[h].reason; decidedBy = sensors[h].sensor.id
@@ -413,8 +451,8 @@ public enum ThermalClassifier {
             state = t.level; reason = t.reason; decidedBy = "throttle"
         }
         if state == .nominal {
-            if let t = indexOfMax(sensors, where: { $0.sensor.celsius != nil && !$0.ignored && !$0.sensor.isFolded },
-                                  by: { ($0.headroom ?? -1) < ($1.headroom ?? -1) }) {
+            if let t = indexOfMax(ranked.count, where: { ranked[$0].sensor.celsius != nil && !ranked[$0].ignored && !ranked[$0].sensor.isFolded },
+                                  by: { (ranked[$0].headroom ?? -1) < (ranked[$1].headroom ?? -1) }) {
                 let top = sensors[t]
                 reason = TextBytes.make { r in
                     r.literal("nominal: every sensor below its fair threshold (closest: "); r.text(top.sensor.displayName)
@@ -446,14 +484,14 @@ public enum ThermalClassifier {
     }
 }
 
-/// The index of the greatest of the assessments `include` accepts, by `less`, the first of equals
-/// (the one `filter(include).max(by: less)` returns): compared in place, where `filter` and
-/// iterating copy every assessment out (a retain and a release of each of its ~25 references).
-private func indexOfMax(_ list: [SensorAssessment], where include: (SensorAssessment) -> Bool,
-                        by less: (SensorAssessment, SensorAssessment) -> Bool) -> Int? {
+/// Of the indices `0 ..< count` that `include` accepts, the greatest by `less`, the first of
+/// equals (what `filter(include).max(by: less)` returns of a list's elements). By index, so the
+/// callers read the fields they compare in place: `filter` and iterating copy every assessment
+/// out, and so did handing each to a closure.
+private func indexOfMax(_ count: Int, where include: (Int) -> Bool, by less: (Int, Int) -> Bool) -> Int? {
     var best: Int?
-    for i in list.indices where include(list[i]) {
-        if let b = best, !less(list[b], list[i]) { continue }
+    for i in 0..<count where include(i) {
+        if let b = best, !less(b, i) { continue }
         best = i
     }
     return best
