@@ -87,8 +87,14 @@ package enum SensorCatalog {
     /// `member` says the sensor folds under the package headline (per core, per CCD).
     /// `chip` is the sensor's `normalised(chip ?? name)`.
     static func cpuRole(_ s: TemperatureSensor, chip: String) -> (rank: Int?, member: Bool, package: String) {
-        let label = s.label ?? ""
-        let pkg = s.deviceInfo?.key ?? chip
+        cpuRole(label: s.label, device: s.deviceInfo?.key, chip: chip)
+    }
+
+    /// `cpuRole` from the sensor's label and device key, which `annotate` reads in place (a
+    /// sensor handed over whole was copied: a retain and a release of each of its strings).
+    static func cpuRole(label: String?, device: String?, chip: String) -> (rank: Int?, member: Bool, package: String) {
+        let label = label ?? ""
+        let pkg = device ?? chip
         switch chip {
         case "coretemp":
             if label.hasPrefix("Package id") || label.hasPrefix("Physical id") { return (0, false, pkg) }
@@ -112,7 +118,9 @@ package enum SensorCatalog {
     }
 
     /// Group, readable name, headline, members, mirrors and dummies for a list of sensors.
-    public static func annotate(_ input: [TemperatureSensor]) -> [TemperatureSensor] {
+    public static func annotate(_ input: consuming [TemperatureSensor]) -> [TemperatureSensor] {
+        // Taken over, not copied: a caller's last use hands its array here, and the first change
+        // below would otherwise copy every sensor into a new buffer.
         var out = input
         // Each sensor's name normalised once: `names[i]` is `normalised(chip ?? name)` (what
         // groups and CPU roles go by), `chips[i]` is `normalised(chip ?? "")` (what the rules
@@ -158,11 +166,11 @@ package enum SensorCatalog {
         // hashed them and was a type of its own to make on first use).
         var packageKeys: [String] = [], best: [Int] = []
         for i in out.indices where out[i].group == .cpu && !out[i].isFolded {
-            let role = cpuRole(out[i], chip: names[i])
+            let role = cpuRole(label: out[i].label, device: out[i].deviceInfo?.key, chip: names[i])
             guard let rank = role.rank else { continue }
             if let k = packageKeys.firstIndex(of: role.package) {
                 let b = best[k]
-                if let br = cpuRole(out[b], chip: names[b]).rank, br <= rank { continue }
+                if let br = cpuRole(label: out[b].label, device: out[b].deviceInfo?.key, chip: names[b]).rank, br <= rank { continue }
                 best[k] = i
             } else {
                 packageKeys.append(role.package)
@@ -174,7 +182,7 @@ package enum SensorCatalog {
         let headlines = best.sorted()
         for h in headlines { out[h].isHeadline = true }
         for i in out.indices where out[i].group == .cpu && !out[i].isHeadline && !out[i].isFolded {
-            let role = cpuRole(out[i], chip: names[i])
+            let role = cpuRole(label: out[i].label, device: out[i].deviceInfo?.key, chip: names[i])
             if let k = packageKeys.firstIndex(of: role.package), role.member || role.rank != nil { out[i].memberOf = out[best[k]].id }
         }
         if headlines.isEmpty, let a = out.indices.first(where: {
@@ -199,7 +207,7 @@ package enum SensorCatalog {
         var shown: [String] = []
         shown.reserveCapacity(out.count)
         for i in out.indices {
-            shown.append(readableName(out[i], at: i, in: out, chip: chips[i], cpuHeads: cpuHeads,
+            shown.append(readableName(at: i, in: out, chip: chips[i], cpuHeads: cpuHeads,
                                       gpuDevices: gpuDevices.count, diskDevices: diskDevices))
         }
         for i in out.indices { out[i].displayName = shown[i] }
@@ -217,9 +225,9 @@ package enum SensorCatalog {
             // A few sensors (a machine's usual count): each name compared with those after it,
             // which hashes nothing; the groups are the dictionary's, in another order, which
             // does not matter (each group tags only its own members).
-            let names = out.map(\.displayName)
-            for i in names.indices where !names[..<i].contains(names[i]) && names[(i + 1)...].contains(names[i]) {
-                tag(names.indices.filter { $0 >= i && names[$0] == names[i] })
+            // The names as set above (`out.map(\.displayName)` copied each whole sensor).
+            for i in shown.indices where !shown[..<i].contains(shown[i]) && shown[(i + 1)...].contains(shown[i]) {
+                tag(shown.indices.filter { $0 >= i && shown[$0] == shown[i] })
             }
         } else {
             var byName = [String: [Int]](minimumCapacity: out.count)
@@ -229,29 +237,29 @@ package enum SensorCatalog {
         return out
     }
 
-    /// The readable name of `s`, which is `all[i]` (`chip` its normalised chip, `cpuHeads` the
-    /// headline CPUs' indices, `gpuDevices` how many GPU devices there are, `diskDevices` the
-    /// disks' device keys).
-    private static func readableName(_ s: TemperatureSensor, at i: Int, in all: [TemperatureSensor], chip: String,
+    /// The readable name of `all[i]` (`chip` its normalised chip, `cpuHeads` the headline CPUs'
+    /// indices, `gpuDevices` how many GPU devices there are, `diskDevices` the disks' device
+    /// keys), its fields read in place (handed over on its own, the sensor was copied).
+    private static func readableName(at i: Int, in all: [TemperatureSensor], chip: String,
                                      cpuHeads: [Int], gpuDevices: Int, diskDevices: [String]) -> String {
-        let raw = s.name
-        switch s.group {
+        let raw = all[i].name
+        switch all[i].group {
         case .cpu:
             let pkgIndex: Int? = {
-                if s.isHeadline { return cpuHeads.firstIndex(of: i) }
-                if let m = s.memberOf { return cpuHeads.firstIndex { all[$0].id == m } }
+                if all[i].isHeadline { return cpuHeads.firstIndex(of: i) }
+                if let m = all[i].memberOf { return cpuHeads.firstIndex { all[$0].id == m } }
                 return nil
             }()
             let number = cpuHeads.count > 1 ? pkgIndex : nil
             // `CPU[ n] (<raw>)`, `CPU[ n] <label> (<chip>)` or `CPU (<raw>)`, written as bytes.
             return TextBytes.make { t in
-                if s.isHeadline || s.mirrorOf != nil || s.memberOf != nil {
+                if all[i].isHeadline || all[i].mirrorOf != nil || all[i].memberOf != nil {
                     t.literal("CPU")
                     if let number { t.literal(" "); t.int(number) }
-                    if s.isHeadline || s.mirrorOf != nil {
+                    if all[i].isHeadline || all[i].mirrorOf != nil {
                         t.literal(" ("); t.text(raw)
                     } else {
-                        t.literal(" "); t.text(s.label ?? raw); t.literal(" ("); t.text(s.chip ?? raw)
+                        t.literal(" "); t.text(all[i].label ?? raw); t.literal(" ("); t.text(all[i].chip ?? raw)
                     }
                     t.literal(")")
                 } else {
@@ -260,22 +268,22 @@ package enum SensorCatalog {
             }
         case .gpu:
             let who: String
-            if gpuDevices > 1, let slot = s.deviceInfo?.pciSlot {
-                who = "GPU \(s.deviceInfo?.vendorName.map { "\($0) " } ?? "")\(shortSlot(slot))"
+            if gpuDevices > 1, let slot = all[i].deviceInfo?.pciSlot {
+                who = "GPU \(all[i].deviceInfo?.vendorName.map { "\($0) " } ?? "")\(shortSlot(slot))"
             } else {
-                who = "GPU" + (s.deviceInfo?.vendorName.map { " \($0)" } ?? "")
+                who = "GPU" + (all[i].deviceInfo?.vendorName.map { " \($0)" } ?? "")
             }
             return named(who, raw)
         case .disk:
             let kind = chip == "nvme" ? "NVMe" : "Disk"
             var who = kind
-            if let model = s.deviceInfo?.model, !model.isEmpty { who += " \(model)" }
-            else if Set(diskDevices).count > 1, let slot = s.deviceInfo?.pciSlot { who += " \(shortSlot(slot))" }
-            return named(who, s.label ?? raw)
+            if let model = all[i].deviceInfo?.model, !model.isEmpty { who += " \(model)" }
+            else if Set(diskDevices).count > 1, let slot = all[i].deviceInfo?.pciSlot { who += " \(shortSlot(slot))" }
+            return named(who, all[i].label ?? raw)
         case .wifi:
             return named("Wi-Fi", raw)
         case .battery:
-            return s.kind == .battery ? "Battery \(raw)" : named("Battery", raw)
+            return all[i].kind == .battery ? "Battery \(raw)" : named("Battery", raw)
         case .board:
             return named(chip == "acpitz" ? "ACPI" : "Board", raw)
         case .other:
