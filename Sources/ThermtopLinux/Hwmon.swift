@@ -95,17 +95,16 @@ struct HwmonLayout: Sendable {
             let found = zoneTypes.indices.filter { zoneTypes[$0] == type }.map { zones[typedZones[$0]] }
             return found.isEmpty ? nil : found
         }
-        var layouts = (root.list(base) ?? []).filter { $0.hasPrefix("hwmon") }.map { device -> HwmonLayout in
+        var layouts = (root.listing(base) ?? .none).names(withPrefix: "hwmon").map { device -> HwmonLayout in
             let entry = path("\(base)/\(device)")
             var dir = entry
             var issues: [ReadingIssue] = []
             // Listed first: the folder's files are then opened relative to it (FileSystemBackend).
-            let listing = root.list(dir)
+            let listing = root.listing(dir)
             var chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false)
-            var files = listing ?? []
+            var files = listing ?? .none
             var listed = listing != nil
-            if !files.contains(where: isTempInput), let deviceFiles = root.list("\(dir)/device"),
-               deviceFiles.contains(where: isTempInput) {
+            if !hasTempInput(files), let deviceFiles = root.listing("\(dir)/device"), hasTempInput(deviceFiles) {
                 dir += "/device"
                 files = deviceFiles
                 listed = true
@@ -117,7 +116,7 @@ struct HwmonLayout: Sendable {
             let info = location.info
             let gate = DeviceLocator.gate(root, device: location, link: link, memo: devices)
             let chipName = chip ?? device
-            let fileSet = ListedNames(files)
+            let fileSet = files
             func optional(_ name: SysfsPath) -> Bool { SysfsRoot.mayHave(name.string, listing: listed ? fileSet : nil) }
 
             let numbers = indices(files, prefix: "temp", suffix: "_input")
@@ -188,7 +187,7 @@ struct HwmonLayout: Sendable {
             }
             // Every other `<family>N_input` (in, curr, energy, humidity…): shown, not judged.
             let known: Set<String> = ["temp", "fan", "pwm", "power"]
-            let extras = files.filter { $0.hasSuffix("_input") }.compactMap { name -> ExtraChannel? in
+            let extras = inputNames(files).compactMap { name -> ExtraChannel? in
                 let stem = String(name.dropLast("_input".count))
                 let kind = String(ListingName.stemKind(stem) ?? stem.prefix { !$0.isNumber })
                 guard !kind.isEmpty, !known.contains(kind), stem.count > kind.count else { return nil }
@@ -225,14 +224,44 @@ struct HwmonLayout: Sendable {
 
     static func isTempInput(_ name: String) -> Bool { name.hasPrefix("temp") && name.hasSuffix("_input") }
 
+    /// Whether a listing has a `temp…_input` file (by bytes; a name with a non-ASCII byte by
+    /// `isTempInput`, Characters).
+    static func hasTempInput(_ files: Listing) -> Bool {
+        for i in 0..<files.count {
+            let found: Bool? = files.withName(i) { b in
+                for x in b where x >= 0x80 { return nil }
+                return ListingName.starts(b, with: "temp") && ListingName.ends(b, with: "_input")
+            }
+            if found ?? isTempInput(files.name(i)) { return true }
+        }
+        return false
+    }
+
+    /// The names ending in `_input`, in order (by bytes; a non-ASCII one by `hasSuffix`).
+    static func inputNames(_ files: Listing) -> [String] {
+        var out: [String] = []
+        for i in 0..<files.count {
+            let ends: Bool? = files.withName(i) { b in
+                for x in b where x >= 0x80 { return nil }
+                return ListingName.ends(b, with: "_input")
+            }
+            if ends ?? files.name(i).hasSuffix("_input") { out.append(files.name(i)) }
+        }
+        return out
+    }
+
     /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted; `or` a second
     /// suffix that also counts (two plain parameters: a `[StaticString]` was an array type made
     /// at run time for this alone).
     static func indices(_ files: [String], prefix: StaticString, suffix: StaticString, or other: StaticString? = nil) -> [Int] {
+        indices(Listing(names: files), prefix: prefix, suffix: suffix, or: other)
+    }
+
+    static func indices(_ files: Listing, prefix: StaticString, suffix: StaticString, or other: StaticString? = nil) -> [Int] {
         func isSuffix(_ matches: (StaticString) -> Bool) -> Bool { matches(suffix) || other.map(matches) == true }
         var out: [Int] = []
-        for var name in files {
-            let split = name.withUTF8 { b -> Int?? in
+        for i in 0..<files.count {
+            let split = files.withName(i) { b -> Int?? in
                 switch ListingName.split(b, after: prefix) {
                 case .notASCII: return nil
                 case .noPrefix, .split(nil, _): return .some(nil)
@@ -245,6 +274,7 @@ struct HwmonLayout: Sendable {
                 continue
             }
             // A non-ASCII name: by Characters.
+            let name = files.name(i)
             let prefix = prefix.description
             guard name.hasPrefix(prefix) else { continue }
             let rest = name.dropFirst(prefix.count)

@@ -32,6 +32,19 @@ enum ListingName {
         return .split(number: i == p || overflow ? nil : n, rest: i)
     }
 
+    /// Whether `name` starts with `prefix`.
+    static func starts(_ name: UnsafeBufferPointer<UInt8>, with prefix: StaticString) -> Bool {
+        let p = prefix.utf8CodeUnitCount
+        guard name.count >= p else { return false }
+        for k in 0..<p where name[k] != prefix.utf8Start[k] { return false }
+        return true
+    }
+
+    /// Whether `name` ends with `suffix`.
+    static func ends(_ name: UnsafeBufferPointer<UInt8>, with suffix: StaticString) -> Bool {
+        rest(name, from: 0, endsWith: suffix)
+    }
+
     /// Whether the bytes of `name` from `start` on are exactly `text`.
     static func rest(_ name: UnsafeBufferPointer<UInt8>, from start: Int, is text: StaticString) -> Bool {
         let n = text.utf8CodeUnitCount
@@ -61,29 +74,150 @@ enum ListingName {
     }
 }
 
-/// A folder's entries as `SysfsRoot.list` gives them (in natural order), asked by name. Looked up
-/// by binary search in that same order: no set is built per folder. A `Set` hashed every name of
-/// every listed folder once (SipHash and an allocation) and each asked name again, for folders of
-/// a few dozen names asked a few times each; a search is a handful of byte comparisons.
-/// `naturalLess` orders any two different names (ties broken by spelling), so the search finds a
-/// name exactly when the listing holds it.
-struct ListedNames: Sendable {
-    /// In natural order, as listed.
-    let sorted: [String]
+/// A folder's entries, kept as their bytes in one buffer and asked by name or by bytes: a
+/// discovery lists a few hundred names and reads a handful of them, so a name becomes a String
+/// only when a caller wants one. (A String per name was ~100 instructions, and for the names of
+/// 16 bytes or more, `trip_point_0_type`, a heap allocation each: ~8% of a one-shot `status`
+/// went into making names.) In natural order (`naturalLess`); looked up by binary search in that
+/// order, which finds a name exactly when the listing holds it (`naturalLess` orders any two
+/// different names, ties broken by spelling).
+struct Listing: Sendable {
+    /// The names' bytes, one after another.
+    private let bytes: [UInt8]
+    /// Each name's start in `bytes` and its length (`start << 16 | length`; a name is at most
+    /// 255 bytes), in natural order.
+    private let spans: [Int]
+    /// The names left out: those starting with a dot (`.`, `..`, a fixture's `.gitkeep`), which
+    /// natural order keeps together (a dot first sorts by its byte against any other first byte).
+    private let hidden: Range<Int>
 
-    init(_ listing: [String]) { sorted = listing }
-
-    /// An empty listing (a folder that could not be listed, where the caller treats it so).
-    static let none = ListedNames([])
-
-    func contains(_ name: String) -> Bool {
-        var low = 0, high = sorted.count
-        while low < high {
-            let mid = (low + high) / 2
-            if naturalLess(sorted[mid], name) { low = mid + 1 } else { high = mid }
-        }
-        return low < sorted.count && sorted[low] == name
+    private init(bytes: [UInt8], spans: [Int], hidden: Range<Int> = 0..<0) {
+        self.bytes = bytes
+        self.spans = spans
+        self.hidden = hidden
     }
 
-    func contains(where predicate: (String) -> Bool) -> Bool { sorted.contains(where: predicate) }
+    /// An empty listing (a folder that could not be listed, where the caller treats it so).
+    static let none = Listing(bytes: [], spans: [])
+
+    /// `names`, in any order, sorted.
+    init(names: [String]) {
+        var bytes: [UInt8] = [], spans: [Int] = []
+        spans.reserveCapacity(names.count)
+        for var name in names {
+            name.withUTF8 { n in
+                spans.append(bytes.count << 16 | n.count)
+                bytes.append(contentsOf: n)
+            }
+        }
+        self.init(bytes: bytes, spans: Self.sorted(spans, in: bytes))
+    }
+
+    /// Names from `getdents64` records, collected with `append` and then sorted.
+    struct Builder {
+        private var bytes: [UInt8] = []
+        private var spans: [Int] = []
+
+        init(capacity: Int, names: Int) {
+            bytes.reserveCapacity(capacity)
+            spans.reserveCapacity(names)
+        }
+
+        mutating func append(_ name: UnsafeBufferPointer<UInt8>) {
+            spans.append(bytes.count << 16 | name.count)
+            bytes.append(contentsOf: name)
+        }
+
+        func listing() -> Listing { Listing(bytes: bytes, spans: Listing.sorted(spans, in: bytes)) }
+    }
+
+    private static func sorted(_ spans: [Int], in bytes: [UInt8]) -> [Int] {
+        var spans = spans
+        bytes.withUnsafeBufferPointer { b in
+            spans.sort { naturalLess(name($0, in: b), name($1, in: b)) }
+        }
+        return spans
+    }
+
+    private static func name(_ span: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[(span >> 16)..<((span >> 16) + (span & 0xffff))])
+    }
+
+    /// The same names without the hidden ones (shares the buffers).
+    func withoutHidden() -> Listing {
+        let dot = UInt8(ascii: ".")
+        let range: Range<Int>? = bytes.withUnsafeBufferPointer { b in
+            guard let first = spans.firstIndex(where: { $0 & 0xffff > 0 && b[$0 >> 16] == dot }) else { return nil }
+            var end = first + 1
+            while end < spans.count, spans[end] & 0xffff > 0, b[spans[end] >> 16] == dot { end += 1 }
+            return first..<end
+        }
+        guard let range else { return self }
+        return Listing(bytes: bytes, spans: spans, hidden: range)
+    }
+
+    var count: Int { spans.count - hidden.count }
+    var isEmpty: Bool { count == 0 }
+
+    private func span(_ i: Int) -> Int { spans[i < hidden.lowerBound ? i : i + hidden.count] }
+
+    /// `body` given the bytes of the `i`th name.
+    func withName<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let s = span(i)
+        return bytes.withUnsafeBufferPointer { body(Self.name(s, in: $0)) }
+    }
+
+    /// The `i`th name.
+    func name(_ i: Int) -> String { withName(i) { String(decoding: $0, as: UTF8.self) } }
+
+    /// Every name, in order.
+    var names: [String] {
+        var out: [String] = []
+        out.reserveCapacity(count)
+        for i in 0..<count { out.append(name(i)) }
+        return out
+    }
+
+    /// Whether the `i`th name starts with `prefix`: by bytes, and a name with a non-ASCII byte
+    /// by `String.hasPrefix` (Characters), as the callers' rule always was.
+    func name(_ i: Int, hasPrefix prefix: StaticString) -> Bool {
+        let starts: Bool? = withName(i) { b in
+            for x in b where x >= 0x80 { return nil }
+            return ListingName.starts(b, with: prefix)
+        }
+        return starts ?? name(i).hasPrefix(prefix.description)
+    }
+
+    /// The names starting with `prefix` (`thermal_zone`), in order.
+    func names(withPrefix prefix: StaticString) -> [String] {
+        var out: [String] = []
+        for i in 0..<count where name(i, hasPrefix: prefix) { out.append(name(i)) }
+        return out
+    }
+
+    /// Whether a name starts with `prefix`.
+    func contains(prefix: StaticString) -> Bool {
+        for i in 0..<count where name(i, hasPrefix: prefix) { return true }
+        return false
+    }
+
+    func contains(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { contains(bytes: $0) }
+    }
+
+    func contains(_ name: StaticString) -> Bool {
+        name.withUTF8Buffer { contains(bytes: $0) }
+    }
+
+    private func contains(bytes name: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer { b in
+            var low = 0, high = count
+            while low < high {
+                let mid = (low + high) / 2
+                if naturalLess(Self.name(span(mid), in: b), name) { low = mid + 1 } else { high = mid }
+            }
+            return low < count && Self.name(span(low), in: b).elementsEqual(name)
+        }
+    }
 }

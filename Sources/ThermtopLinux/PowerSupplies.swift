@@ -21,11 +21,10 @@ struct SupplyLayout: Sendable {
 
     static func discover(_ root: SysfsRoot) -> [SupplyLayout] {
         let base = "class/power_supply"
-        return (root.list(base) ?? []).map { id in
+        return (root.listing(base) ?? .none).names.map { id in
             let dir = path("\(base)/\(id)")
             var issues: [ReadingIssue] = []
-            let names = root.list(dir)
-            let listing = names.map(ListedNames.init)
+            let listing = root.listing(dir)
             let (type, inferred) = resolveType(root, dir: dir, name: id, files: listing ?? .none)
             if let inferred { issues.append(inferred) }
             // An adapter has none of these, a battery some: only the ones its folder lists.
@@ -58,33 +57,33 @@ struct SupplyLayout: Sendable {
                 chargeFullDesign: micro("charge_full_design", max: 1_000),
                 voltageMinDesign: micro("voltage_min_design", max: 100),
                 voltageMaxDesign: micro("voltage_max_design", max: 100),
-                files: Set(names ?? []), staticIssues: issues)
+                files: Set(listing?.names ?? []), staticIssues: issues)
         }
     }
 
     /// Files that only a battery has.
-    static func hasBatteryFiles(_ files: ListedNames) -> Bool {
-        files.contains("capacity") || files.contains("capacity_level")
-            || files.contains { $0.hasPrefix("energy_") || $0.hasPrefix("charge_now") || $0.hasPrefix("charge_full") }
+    static func hasBatteryFiles(_ files: Listing) -> Bool {
+        files.contains("capacity" as StaticString) || files.contains("capacity_level" as StaticString)
+            || files.contains(prefix: "energy_") || files.contains(prefix: "charge_now") || files.contains(prefix: "charge_full")
     }
 
     /// The supply's type: the `type` file; else `POWER_SUPPLY_TYPE` in `uevent`; else what the
     /// folder holds (battery files → Battery, only `online` → Mains); else the name (`BAT*`,
     /// `*battery*` → Battery; `AC*`, `ADP*` → Mains). Anything but the file is reported as an
     /// `inferred-type` issue saying how.
-    static func resolveType(_ root: SysfsRoot, dir: String, name: String, files: ListedNames)
+    static func resolveType(_ root: SysfsRoot, dir: String, name: String, files: Listing)
         -> (String?, ReadingIssue?) {
         var ignored: [ReadingIssue] = []
         if let t = root.take("\(dir)/type", Parse.string, into: &ignored, required: false) { return (t, nil) }
         func inferred(_ t: String, _ how: String) -> (String?, ReadingIssue?) {
             (t, ReadingIssue(file: "\(dir)/type", reason: .inferredType, detail: "\(t) \(how)"))
         }
-        if files.contains("uevent"), let text = root.value("\(dir)/uevent", Parse.string).value,
+        if files.contains("uevent" as StaticString), let text = root.value("\(dir)/uevent", Parse.string).value,
            let t = ueventValue(text, key: "POWER_SUPPLY_TYPE") {
             return inferred(t, "from uevent POWER_SUPPLY_TYPE")
         }
         if hasBatteryFiles(files) { return inferred("Battery", "from its battery files") }
-        if files.contains("online") { return inferred("Mains", "from its online file") }
+        if files.contains("online" as StaticString) { return inferred("Mains", "from its online file") }
         let lower = name.lowercased()
         if lower.hasPrefix("bat") || lower.hasSubstring("battery") { return inferred("Battery", "from its name") }
         if lower.hasPrefix("ac") || lower.hasPrefix("adp") { return inferred("Mains", "from its name") }

@@ -111,12 +111,12 @@ final class ListedFolder: @unchecked Sendable {
     /// path looked up in it (immutable, freed with the object, hence Sendable).
     let path: UnsafeMutableBufferPointer<UInt8>
     /// The entries as `getdents64` gave them (with `.` and `..`).
-    let names: [String]
-    init(fd: Int32, path: UnsafeBufferPointer<UInt8>, names: [String]) {
+    let listing: Listing
+    init(fd: Int32, path: UnsafeBufferPointer<UInt8>, listing: Listing) {
         self.fd = fd
         self.path = .allocate(capacity: path.count)
         _ = self.path.initialize(from: path)
-        self.names = names
+        self.listing = listing
     }
     deinit {
         path.deallocate()
@@ -608,57 +608,51 @@ package final class FileSystemBackend: SysfsBackend {
     /// What `opendir`/`readdir` give (with `.` and `..`), from one `open` and `getdents64`
     /// into a buffer. In a discovery the folder stays open (see `ListedFolder`) until it
     /// ends; a folder listed again meanwhile is answered from that listing.
-    public func list(_ relative: String) -> [String]? {
-        if let kept = Self.withUTF8(relative, { path in state.withLock { $0.listedFolder(path) } }) { return kept.names }
+    public func list(_ relative: String) -> [String]? { listing(relative)?.names }
+
+    /// `list`, as the names' bytes (`SysfsRoot.listing`: no String made per name).
+    func listing(_ relative: String) -> Listing? {
+        if let kept = Self.withUTF8(relative, { path in state.withLock { $0.listedFolder(path) } }) { return kept.listing }
         // The flags opendir uses: O_DIRECTORY makes a FIFO or a file fail at once (ENOTDIR).
         let fd = interruptible { withAbsolutePath(relative) { open($0, O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC) } }
         guard fd >= 0 else { return nil }
-        guard let names = Self.entries(fd) else {
+        guard let listing = Self.entries(fd) else {
             _ = Glibc.close(fd)
             return nil
         }
         Self.withUTF8(relative) { path in
-            let folder = ListedFolder(fd: fd, path: path, names: names)
+            let folder = ListedFolder(fd: fd, path: path, listing: listing)
             state.withLock { s in
                 guard s.discovering, s.listed.count < keptFolderLimit, s.listedFolder(path) == nil else { return }
                 s.listed.append(folder)
                 s.stats.peakKeptFolders = max(s.stats.peakKeptFolders, s.listed.count)
             }
         }
-        return names
+        return listing
     }
 
     /// Every entry name of an open folder (`linux_dirent64` records: d_ino 8, d_off 8,
-    /// d_reclen 2, d_type 1, then the NUL-terminated name); nil when the kernel refuses.
-    ///
-    /// In natural order (`naturalLess`, `listsInNaturalOrder`). When the whole folder fits
-    /// the scratch buffer (a class folder, a device's attributes: a few kB) the records are
-    /// sorted where they lie, by their bytes, and each name is made once, in order: sorting
-    /// the names afterwards compared Strings (borrowing both, ~3 times the instructions) and
-    /// moved them one by one (a retain and a release each), ~4% of a one-shot `status`. A
-    /// folder too large for the buffer comes in batches, whose names are sorted as Strings.
-    static func entries(_ fd: Int32) -> [String]? {
-        Scratch.with { buffer -> [String]? in
-            // Batches go one after the other while the next one surely fits: a record is at
-            // most 280 bytes (19 + a 255-byte name and its NUL, rounded to 8).
-            var filled = 0
-            while true {
-                let n = interruptible { thermtop_getdents64(fd, buffer.baseAddress! + filled, UInt(buffer.count - filled)) }
-                if n < 0 { return nil }
-                if n == 0 { return sortedNames(buffer, filled) }
-                filled += n
-                if buffer.count - filled < 280 { break }
-            }
-            var names: [String] = []
-            guard appendNames(buffer, 0..<filled, to: &names) else { return nil }
+    /// d_reclen 2, d_type 1, then the NUL-terminated name), in natural order (`naturalLess`,
+    /// `listsInNaturalOrder`); nil when the kernel refuses. Read into the thread's scratch
+    /// buffer, batch after batch for a folder larger than it, each name's bytes copied out into
+    /// the listing's one buffer, then sorted by their bytes.
+    static func entries(_ fd: Int32) -> Listing? {
+        Scratch.with { buffer -> Listing? in
+            var listing: Listing.Builder?
             while true {
                 let n = interruptible { thermtop_getdents64(fd, buffer.baseAddress, UInt(buffer.count)) }
                 if n < 0 { return nil }
-                if n == 0 { break }
-                guard appendNames(buffer, 0..<n, to: &names) else { return nil }
+                if n == 0 { return (listing ?? Listing.Builder(capacity: 0, names: 0)).listing() }
+                guard let records = recordCount(buffer, 0..<n) else { return nil }
+                // Sized for this batch (a folder usually comes in one): records' names are
+                // shorter than the records.
+                if listing == nil { listing = Listing.Builder(capacity: n - 19 * records, names: records) }
+                var offset = 0
+                while offset < n {
+                    listing!.append(recordName(buffer, offset))
+                    offset += Int(buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt16.self))
+                }
             }
-            names.sort(by: naturalLess)
-            return names
         }
     }
 
@@ -681,52 +675,6 @@ package final class FileSystemBackend: SysfsBackend {
             offset += length
         }
         return records
-    }
-
-    /// A name as a String. Every folder has `.` and `..`: literals, with nothing to validate.
-    private static func string(_ name: UnsafeBufferPointer<UInt8>) -> String {
-        let dot = UInt8(ascii: ".")
-        if name.count == 1 && name[0] == dot { return "." }
-        if name.count == 2 && name[0] == dot && name[1] == dot { return ".." }
-        return String(decoding: name, as: UTF8.self)
-    }
-
-    /// The names of `buffer[range]`'s records appended in their order; false when a record
-    /// length is impossible.
-    private static func appendNames(_ buffer: UnsafeMutableRawBufferPointer, _ range: Range<Int>, to names: inout [String]) -> Bool {
-        // Counted first, so that the array grows once.
-        guard let records = recordCount(buffer, range) else { return false }
-        names.reserveCapacity(names.count + records)
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            names.append(string(recordName(buffer, offset)))
-            offset += Int(buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt16.self))
-        }
-        return true
-    }
-
-    /// The names of the records in `buffer[0..<filled]`, in natural order; nil when a record
-    /// length is impossible. Each name's place and length are taken once, then sorted.
-    private static func sortedNames(_ buffer: UnsafeMutableRawBufferPointer, _ filled: Int) -> [String]? {
-        guard let records = recordCount(buffer, 0..<filled) else { return nil }
-        let base = UnsafePointer<UInt8>(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        return withUnsafeTemporaryAllocation(of: (start: Int32, count: Int32).self, capacity: records) { spans -> [String] in
-            var offset = 0
-            for i in 0..<records {
-                let name = recordName(buffer, offset)
-                spans.initializeElement(at: i, to: (Int32(name.baseAddress! - base), Int32(name.count)))
-                offset += Int(buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt16.self))
-            }
-            var sorted = spans
-            sorted.sort {
-                naturalLess(UnsafeBufferPointer(start: base + Int($0.start), count: Int($0.count)),
-                            UnsafeBufferPointer(start: base + Int($1.start), count: Int($1.count)))
-            }
-            var names: [String] = []
-            names.reserveCapacity(records)
-            for span in sorted { names.append(string(UnsafeBufferPointer(start: base + Int(span.start), count: Int(span.count)))) }
-            return names
-        }
     }
 
     public func exists(_ relative: String) -> Bool {

@@ -331,25 +331,25 @@ public final class SysfsRoot: Sendable {
     /// nil when it cannot be listed. Hidden entries (`.gitkeep` in a fixture tree) are skipped:
     /// sysfs never has any, so they are never devices or attributes.
     @_disfavoredOverload
-    public func list(_ relative: String) -> [String]? {
-        let names = blocking(relative) { backend.list(relative) }.map { listed in
-            // Sorted and pruned in place: a filtered copy grew a new array name by name (about
-            // a tenth of a listing's cost). The byte test first: only a name starting with a
-            // dot byte needs the Character rule.
-            var names = listed
-            names.removeAll { $0.utf8.first == UInt8(ascii: ".") && $0.hasPrefix(".") }
-            if !backend.listsInNaturalOrder { names.sort(by: naturalLess) }
-            return names
-        }
-        tap?(.list(relative, names))
-        return names
+    public func list(_ relative: String) -> [String]? { listing(relative)?.names }
+
+    /// `list`, as the names' bytes: a discovery makes Strings only of the names it uses. The
+    /// file system backend lists into a `Listing` directly; another backend's names are put
+    /// into one (and sorted, unless it lists in natural order already).
+    func listing(_ relative: String) -> Listing? {
+        let listing = blocking(relative) { () -> Listing? in
+            if let files = backend as? FileSystemBackend { return files.listing(relative) }
+            return backend.list(relative).map(Listing.init(names:))
+        }?.withoutHidden()
+        if let tap { tap(.list(relative, listing?.names)) }
+        return listing
     }
 
     /// Whether a reader should try an optional attribute `name` of a folder it listed
     /// (`listing`, nil when the folder could not be listed): not when the listing lacks it.
     /// Most devices lack most optional attributes, and each failed open is a path lookup; a
     /// folder that could not be listed has every attribute tried.
-    static func mayHave(_ name: String, listing: ListedNames?) -> Bool {
+    static func mayHave(_ name: String, listing: Listing?) -> Bool {
         listing?.contains(name) ?? true
     }
 
@@ -622,6 +622,7 @@ extension SysfsRoot {
     // The same calls for a path written as an interpolation at the call site (`SysfsPath`).
     func read(_ relative: SysfsPath) -> Result<String, ReadingIssue> { read(relative.string) }
     func list(_ relative: SysfsPath) -> [String]? { list(relative.string) }
+    func listing(_ relative: SysfsPath) -> Listing? { listing(relative.string) }
     func exists(_ relative: SysfsPath) -> Bool { exists(relative.string) }
     func isDirectory(_ relative: SysfsPath) -> Bool { isDirectory(relative.string) }
     func resolved(_ relative: SysfsPath) -> String? { resolved(relative.string) }

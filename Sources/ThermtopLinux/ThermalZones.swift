@@ -17,17 +17,20 @@ struct ZoneLayout: Sendable {
 
     static func discover(_ root: SysfsRoot, devices: DeviceLocator.Memo = DeviceLocator.Memo()) -> [ZoneLayout] {
         let base = "class/thermal"
-        var zones = (root.list(base) ?? []).filter { $0.hasPrefix("thermal_zone") }.map { id in
+        var zones = (root.listing(base) ?? .none).names(withPrefix: "thermal_zone").map { id in
             let dir = path("\(base)/\(id)")
             var issues: [ReadingIssue] = []
             // Listed first: the folder's files are then opened relative to it (FileSystemBackend).
-            let listing = root.list(dir)
+            let listed = root.listing(dir)
             let type = root.take("\(dir)/type", Parse.string, into: &issues)
-            let files = listing ?? []
-            let listed = listing.map(ListedNames.init)
+            let files = listed ?? .none
             func optional(_ name: SysfsPath) -> Bool { SysfsRoot.mayHave(name.string, listing: listed) }
             let policy = optional("policy") ? root.take("\(dir)/policy", Parse.string, into: &issues, required: false) : nil
-            let tripIndices = sortedUnique(files.compactMap(Self.tripIndex))
+            var found: [Int] = []
+            for i in 0..<files.count {
+                if let k = files.withName(i, Self.tripIndex) ?? Self.tripIndex(files.name(i)) { found.append(k) }
+            }
+            let tripIndices = sortedUnique(found)
             let trips = tripIndices.map { k in
                 readTrip(root, dir: dir, index: k, hasHysteresis: optional("trip_point_\(k)_hyst"))
             }
@@ -38,7 +41,7 @@ struct ZoneLayout: Sendable {
             // Only a zone with its own `device` link can belong to a device that sleeps.
             let linked = device.viaLink
             return ZoneLayout(id: id, dir: dir, type: type, policy: policy, trips: trips, staticIssues: issues,
-                              hasMode: files.contains("mode"),
+                              hasMode: files.contains("mode" as StaticString),
                               stableID: SensorIDs.make(device: info, middle: "thermal", channel: type ?? "zone"),
                               deviceInfo: info,
                               gate: linked ? DeviceLocator.gate(root, device: device, link: link, memo: devices) : nil)
@@ -50,18 +53,21 @@ struct ZoneLayout: Sendable {
     /// The trip number of a zone's `trip_point_<n>_type` or `_temp` file, nil for other names.
     static func tripIndex(_ name: String) -> Int? {
         var bytes = name
-        let split = bytes.withUTF8 { b -> Int?? in
-            switch ListingName.split(b, after: "trip_point_") {
-            case .notASCII: return nil
-            case .noPrefix: return .some(nil)
-            case .split(let n, let rest):
-                let named = ListingName.rest(b, from: rest, endsWith: "_type") || ListingName.rest(b, from: rest, endsWith: "_temp")
-                return .some(named ? n : nil)
-            }
-        }
-        if let split { return split }
+        if let split = bytes.withUTF8(tripIndex) { return split }
         guard name.hasPrefix("trip_point_"), name.hasSuffix("_type") || name.hasSuffix("_temp") else { return nil }
         return Int(name.dropFirst("trip_point_".count).prefix { $0.isNumber })
+    }
+
+    /// `tripIndex` of a name's bytes: `.some(nil)` for other names, nil when a byte is not
+    /// ASCII (then the Character rule of `tripIndex(_: String)` decides).
+    static func tripIndex(_ b: UnsafeBufferPointer<UInt8>) -> Int?? {
+        switch ListingName.split(b, after: "trip_point_") {
+        case .notASCII: return nil
+        case .noPrefix: return .some(nil)
+        case .split(let n, let rest):
+            let named = ListingName.rest(b, from: rest, endsWith: "_type") || ListingName.rest(b, from: rest, endsWith: "_temp")
+            return .some(named ? n : nil)
+        }
     }
 
     static func readTrip(_ root: SysfsRoot, dir: String, index k: Int, hasHysteresis: Bool = true) -> TripPoint {
@@ -110,7 +116,7 @@ struct CoolingLayout: Sendable {
 
     static func discover(_ root: SysfsRoot, devices: DeviceLocator.Memo = DeviceLocator.Memo()) -> [CoolingLayout] {
         let base = "class/thermal"
-        var devices = (root.list(base) ?? []).filter { $0.hasPrefix("cooling_device") }.map { id in
+        var devices = (root.listing(base) ?? .none).names(withPrefix: "cooling_device").map { id in
             let dir = path("\(base)/\(id)")
             var issues: [ReadingIssue] = []
             let type = root.take("\(dir)/type", Parse.string, into: &issues)
