@@ -107,8 +107,9 @@ public final class SysfsRoot: Sendable {
         var afterDiscovery = false
         /// Whether the sample pass under way keeps its value files open (see `pass`).
         var keepValues = false
-        /// The discovery pass under way reads file by file where it runs (see `pass`): its reads
-        /// only add their paths to the profile, with no place in the pass's tables.
+        /// The pass under way (a discovery, or the first sample) reads file by file where it
+        /// runs (see `pass`): its reads only add their paths to the profile, with no place in
+        /// the pass's tables.
         var untabled = false
 
         /// The place of `path` in the pass's tables, made when new; `asking`: a reader asked
@@ -222,10 +223,13 @@ public final class SysfsRoot: Sendable {
         // read the same files in the same way, and every read would also pay for its place in
         // the tables that serve it (a path hashed, looked up, written back): about a thousand
         // instructions a file. Such a pass only records what it read, for a later discovery
-        // that may go through reader threads. (Sample passes keep their tables: their value
-        // files are what stays open.)
-        let untabled = kind == .discovery && !(backend.readsCanBlock && inlineThread() == nil)
-        let profile = state.withLock { s -> [String] in
+        // that may go through reader threads. The first sample pass is read so too (a one-shot
+        // `status` has no other): no profile to read up front yet, and, right after a discovery,
+        // no value file to keep open. Later sample passes keep their tables: they read their
+        // profile up front, and their value files are what stays open.
+        let readsHere = !(backend.readsCanBlock && inlineThread() == nil)
+        let (profile, untabled) = state.withLock { s -> ([String], Bool) in
+            let untabled = readsHere && (kind == .discovery || (s.afterDiscovery && s.sampleProfile == nil))
             s.untabled = untabled
             if kind == .discovery {
                 s.missing = [:]
@@ -249,14 +253,26 @@ public final class SysfsRoot: Sendable {
                 s.recorded.reserveCapacity(expected)
             }
             if kind == .sample && s.keepValues { s.keptValues = true }
-            return untabled ? [] : s.profile(kind) ?? []
+            return (untabled ? [] : s.profile(kind) ?? [], untabled)
         }
         if !profile.isEmpty {
-            let toRead = kind == .sample ? state.withLock { s in profile.filter { s.missing[$0] == nil } } : profile
-            let keep = state.withLock { $0.keepValues }
+            // Each file once (an untabled pass's profile lists a path as often as it was read),
+            // missing ones left out in a sample pass; each result goes back to its place.
+            let (toRead, places, keep) = state.withLock { s -> ([String], [Int], Bool) in
+                var paths: [String] = [], places: [Int] = []
+                for p in profile where kind == .discovery || s.missing.isEmpty || s.missing[p] == nil {
+                    let fresh = s.entries.count
+                    let i = s.slot(for: p, asking: false)
+                    if i == fresh {
+                        paths.append(p)
+                        places.append(i)
+                    }
+                }
+                return (paths, places, s.keepValues)
+            }
             let results = readBatch(toRead.map { ($0, kind == .sample && keep) })
             state.withLock { s in
-                for (p, r) in zip(toRead, results) { s.entries[s.slot(for: p, asking: false)].result = r }
+                for (i, r) in zip(places, results) { s.entries[i].result = r }
             }
         }
         // A discovery's listed folders stay open through the sample that follows it (the hub
@@ -293,25 +309,27 @@ public final class SysfsRoot: Sendable {
     public func read(_ relative: String) -> Result<String, ReadingIssue> {
         // Where the result goes back to in the pass's tables: (place, generation).
         typealias Slot = (index: Int, generation: Int)
-        let (served, kind, keep, slot, tap) = state.withLock { s
-            -> (Result<String, ReadingIssue>?, PassKind?, Bool, Slot?, (@Sendable (SysfsAccess) -> Void)?) in
+        // Under one lock: the pass's table, the tap, and whether any file ever overran here
+        // (each asked under a lock of its own was ~300 instructions a read).
+        let (served, kind, keep, slot, tap, nothingSlow) = state.withLock { s
+            -> (Result<String, ReadingIssue>?, PassKind?, Bool, Slot?, (@Sendable (SysfsAccess) -> Void)?, Bool) in
             s.readCount += 1
-            guard let kind = s.kind else { return (nil, nil, false, nil, s.tap) }
+            guard let kind = s.kind else { return (nil, nil, false, nil, s.tap, s.nothingSlow) }
             if s.untabled {
                 s.recorded.append(relative)
-                return (nil, kind, false, nil, s.tap)
+                return (nil, kind, false, nil, s.tap, s.nothingSlow)
             }
             let i = s.slot(for: relative, asking: true)
             if kind == .sample, !s.missing.isEmpty, let issue = s.missing[relative]?.issue {
-                return (.failure(issue), kind, false, nil, s.tap)
+                return (.failure(issue), kind, false, nil, s.tap, s.nothingSlow)
             }
-            return (s.entries[i].result, kind, kind == .sample && s.keepValues, (i, s.generation), s.tap)
+            return (s.entries[i].result, kind, kind == .sample && s.keepValues, (i, s.generation), s.tap, s.nothingSlow)
         }
         let result: Result<String, ReadingIssue>
         if let served {
             result = served
         } else {
-            result = readOne(relative, keepOpen: keep)
+            result = readOne(relative, keepOpen: keep, nothingSlow: nothingSlow)
             if let slot {
                 state.withLock { s in
                     if s.generation == slot.generation { s.entries[slot.index].result = result }
@@ -383,10 +401,11 @@ public final class SysfsRoot: Sendable {
     private func inlineThread() -> ReadingThread? { inlineReading()?.thread }
 
     /// `inlineThread`, and whether nothing ever overran here (then no file is slow either).
-    private func inlineReading() -> (thread: ReadingThread, nothingSlow: Bool)? {
+    /// `nothingSlow`: that flag when the caller has just read it under the lock.
+    private func inlineReading(nothingSlow known: Bool? = nil) -> (thread: ReadingThread, nothingSlow: Bool)? {
         guard let thread = ReadingThread.current, thread.canGuard else { return nil }
         // The usual case (no read ever overran here) needs no clock.
-        if retirementLimit > 0, state.withLock({ $0.nothingSlow }) { return (thread, true) }
+        if retirementLimit > 0, known ?? state.withLock({ $0.nothingSlow }) { return (thread, true) }
         let now = monotonicSeconds()
         guard state.withLock({ $0.mayReadInline(now: now, limit: retirementLimit, window: retirementWindow) }) else {
             return nil
@@ -413,9 +432,9 @@ public final class SysfsRoot: Sendable {
     /// `readBatch` of one file, without the arrays: a discovery reads file by file. The file is
     /// looked up in the slow and stuck tables where they are kept (a batch copies them once
     /// for all its files).
-    private func readOne(_ path: String, keepOpen: Bool) -> Result<String, ReadingIssue> {
+    private func readOne(_ path: String, keepOpen: Bool, nothingSlow known: Bool) -> Result<String, ReadingIssue> {
         guard backend.readsCanBlock else { return backend.read(path, keepOpen: keepOpen) }
-        guard let (thread, nothingSlow) = inlineReading() else { return gate.readAll([(path, keepOpen)])[0] }
+        guard let (thread, nothingSlow) = inlineReading(nothingSlow: known) else { return gate.readAll([(path, keepOpen)])[0] }
         let slow = !nothingSlow && state.withLock { !$0.slow.isEmpty && $0.slow[path] != nil }
         return readInline(path, keepOpen: keepOpen, on: thread, overran: slow || gate.isStuck(path))
     }

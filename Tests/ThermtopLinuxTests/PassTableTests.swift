@@ -106,6 +106,37 @@ struct PassTableTests {
         #expect(next == ["y/temp", "z/temp", "z/type"])
     }
 
+    @Test("the first sample right after a discovery (a one-shot's only one) has no table; the next reads its profile up front, each file once")
+    func firstSampleAfterDiscoveryIsUntabled() {
+        let backend = CountingBackend(["a/temp": "41000\n", "b/temp": "42000\n"])
+        let root = SysfsRoot(backend: backend, path: "counted")
+        root.withPass(.discovery) {}
+        let answers = root.withPass(.sample) { [root.read("a/temp"), root.read("b/temp"), root.read("a/temp")] }
+        #expect(answers.map { try? $0.get() } == ["41000\n", "42000\n", "41000\n"])
+        #expect(backend.count("a/temp") == 2, "read where asked, each time")
+        _ = backend.takeOrder()
+        // The next sample reads that profile up front, a/temp once although it was asked twice,
+        // and serves its readers from the table.
+        let upFront = root.withPass(.sample) { () -> [String] in
+            let order = backend.takeOrder()
+            _ = root.read("a/temp")
+            _ = root.read("b/temp")
+            _ = root.read("a/temp")
+            return order
+        }
+        #expect(upFront == ["a/temp", "b/temp"])
+        #expect(backend.takeOrder().isEmpty)
+        #expect(backend.count("a/temp") == 3)
+        // A sample after a later discovery has a profile to read up front: it keeps its table.
+        root.withPass(.discovery) {}
+        _ = backend.takeOrder()
+        root.withPass(.sample) {
+            _ = root.read("a/temp")
+            _ = root.read("a/temp")
+        }
+        #expect(backend.takeOrder() == ["a/temp", "b/temp"], "read up front, nothing more")
+    }
+
     @Test("path keys: equal paths are equal keys, different paths different ones, whatever their hashes")
     func pathKeys() {
         #expect(PathKey("class/hwmon/hwmon0/temp1_input") == PathKey("class/hwmon/hwmon0/temp1_input"))
