@@ -237,17 +237,16 @@ struct HwmonLayout: Sendable {
         return false
     }
 
-    /// The names ending in `_input`, in order (by bytes; a non-ASCII one by `hasSuffix`).
+    /// The names ending in `_input`, in natural order (by bytes; a non-ASCII one by
+    /// `hasSuffix`).
     static func inputNames(_ files: Listing) -> [String] {
-        var out: [String] = []
-        for i in 0..<files.count {
+        files.names { i in
             let ends: Bool? = files.withName(i) { b in
                 for x in b where x >= 0x80 { return nil }
                 return ListingName.ends(b, with: "_input")
             }
-            if ends ?? files.name(i).hasSuffix("_input") { out.append(files.name(i)) }
+            return ends ?? files.name(i).hasSuffix("_input")
         }
-        return out
     }
 
     /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted; `or` a second

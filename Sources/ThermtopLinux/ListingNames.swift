@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Reading numbered attribute names from a listing (`temp3_input`, `trip_point_12_temp`), by
 /// bytes. Every discovery does this for every name of every listed folder; Character by
 /// Character (a grapheme break and a Unicode property lookup per character, and the generic
@@ -78,105 +82,107 @@ enum ListingName {
 /// discovery lists a few hundred names and reads a handful of them, so a name becomes a String
 /// only when a caller wants one. (A String per name was ~100 instructions, and for the names of
 /// 16 bytes or more, `trip_point_0_type`, a heap allocation each: ~8% of a one-shot `status`
-/// went into making names.) In natural order (`naturalLess`); looked up by binary search in that
-/// order, which finds a name exactly when the listing holds it (`naturalLess` orders any two
-/// different names, ties broken by spelling).
+/// went into making names.) Hidden names (`.`, `..`, a fixture's `.gitkeep`) are left out:
+/// sysfs has none, so they are never devices or attributes.
+///
+/// Names come out in natural order (`naturalLess`). A folder of up to `scannedUpTo` names is
+/// kept in the kernel's order and scanned when asked (a few byte comparisons a name); only the
+/// names a caller takes are put in order. A larger one is sorted once and searched (by
+/// `naturalLess`, which orders any two different names, so a search finds a name exactly when
+/// the listing holds it).
 struct Listing: Sendable {
     /// The names' bytes, one after another.
     private let bytes: [UInt8]
     /// Each name's start in `bytes` and its length (`start << 16 | length`; a name is at most
-    /// 255 bytes), in natural order.
+    /// 255 bytes).
     private let spans: [Int]
-    /// The names left out: those starting with a dot (`.`, `..`, a fixture's `.gitkeep`), which
-    /// natural order keeps together (a dot first sorts by its byte against any other first byte).
-    private let hidden: Range<Int>
+    /// Whether `spans` is in natural order.
+    private let sorted: Bool
 
-    private init(bytes: [UInt8], spans: [Int], hidden: Range<Int> = 0..<0) {
+    /// The most names a listing keeps unsorted.
+    static let scannedUpTo = 48
+
+    private init(bytes: [UInt8], spans: [Int], sortAlways: Bool) {
         self.bytes = bytes
-        self.spans = spans
-        self.hidden = hidden
+        if sortAlways || spans.count > Self.scannedUpTo {
+            var spans = spans
+            bytes.withUnsafeBufferPointer { b in
+                spans.sort { naturalLess(Self.name($0, in: b), Self.name($1, in: b)) }
+            }
+            self.spans = spans
+            sorted = true
+        } else {
+            self.spans = spans
+            sorted = spans.count < 2
+        }
     }
 
     /// An empty listing (a folder that could not be listed, where the caller treats it so).
-    static let none = Listing(bytes: [], spans: [])
+    static let none = Listing(bytes: [], spans: [], sortAlways: false)
 
-    /// `names`, in any order, sorted.
+    /// `names`, in any order, hidden ones left out.
     init(names: [String]) {
-        var bytes: [UInt8] = [], spans: [Int] = []
-        spans.reserveCapacity(names.count)
-        for var name in names {
-            name.withUTF8 { n in
-                spans.append(bytes.count << 16 | n.count)
-                bytes.append(contentsOf: n)
-            }
-        }
-        self.init(bytes: bytes, spans: Self.sorted(spans, in: bytes))
+        var builder = Builder(capacity: 0, names: names.count, keepHidden: false)
+        for var name in names { name.withUTF8 { builder.append($0) } }
+        self = builder.listing()
     }
 
-    /// Names from `getdents64` records, collected with `append` and then sorted.
+    /// Collects names (from `getdents64` records) one by one.
     struct Builder {
         private var bytes: [UInt8] = []
         private var spans: [Int] = []
+        private let keepHidden: Bool
 
-        init(capacity: Int, names: Int) {
+        init(capacity: Int, names: Int, keepHidden: Bool) {
             bytes.reserveCapacity(capacity)
             spans.reserveCapacity(names)
+            self.keepHidden = keepHidden
         }
 
         mutating func append(_ name: UnsafeBufferPointer<UInt8>) {
+            if !keepHidden && Listing.isHidden(name) { return }
             spans.append(bytes.count << 16 | name.count)
             bytes.append(contentsOf: name)
         }
 
-        func listing() -> Listing { Listing(bytes: bytes, spans: Listing.sorted(spans, in: bytes)) }
+        /// The listing; `sorted`: in natural order whatever its size.
+        func listing(sorted: Bool = false) -> Listing { Listing(bytes: bytes, spans: spans, sortAlways: sorted) }
     }
 
-    private static func sorted(_ spans: [Int], in bytes: [UInt8]) -> [Int] {
-        var spans = spans
-        bytes.withUnsafeBufferPointer { b in
-            spans.sort { naturalLess(name($0, in: b), name($1, in: b)) }
-        }
-        return spans
+    /// A name starting with a dot: by its first byte, and where a non-ASCII byte follows
+    /// (which may combine with the dot) by `String.hasPrefix`, Characters.
+    static func isHidden(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = name.first, first == UInt8(ascii: ".") else { return false }
+        return name.count == 1 || name[1] < 0x80 || String(decoding: name, as: UTF8.self).hasPrefix(".")
     }
 
+    @inline(__always)
     private static func name(_ span: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[(span >> 16)..<((span >> 16) + (span & 0xffff))])
+        UnsafeBufferPointer(start: bytes.baseAddress.map { $0 + (span >> 16) }, count: span & 0xffff)
     }
 
-    /// The same names without the hidden ones (shares the buffers).
-    func withoutHidden() -> Listing {
-        let dot = UInt8(ascii: ".")
-        let range: Range<Int>? = bytes.withUnsafeBufferPointer { b in
-            guard let first = spans.firstIndex(where: { $0 & 0xffff > 0 && b[$0 >> 16] == dot }) else { return nil }
-            var end = first + 1
-            while end < spans.count, spans[end] & 0xffff > 0, b[spans[end] >> 16] == dot { end += 1 }
-            return first..<end
-        }
-        guard let range else { return self }
-        return Listing(bytes: bytes, spans: spans, hidden: range)
-    }
+    var count: Int { spans.count }
+    var isEmpty: Bool { spans.isEmpty }
 
-    var count: Int { spans.count - hidden.count }
-    var isEmpty: Bool { count == 0 }
-
-    private func span(_ i: Int) -> Int { spans[i < hidden.lowerBound ? i : i + hidden.count] }
-
-    /// `body` given the bytes of the `i`th name.
+    /// `body` given the bytes of the `i`th name (in the listing's own order).
     func withName<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let s = span(i)
+        let s = spans[i]
         return bytes.withUnsafeBufferPointer { body(Self.name(s, in: $0)) }
     }
 
-    /// The `i`th name.
+    /// The `i`th name (in the listing's own order).
     func name(_ i: Int) -> String { withName(i) { String(decoding: $0, as: UTF8.self) } }
 
-    /// Every name, in order.
-    var names: [String] {
+    /// The names of the places `take` accepts, in natural order.
+    func names(where take: (Int) -> Bool) -> [String] {
         var out: [String] = []
-        out.reserveCapacity(count)
-        for i in 0..<count { out.append(name(i)) }
+        for i in 0..<count where take(i) { out.append(name(i)) }
+        if !sorted && out.count > 1 { out.sort(by: naturalLess) }
         return out
     }
+
+    /// Every name, in natural order.
+    var names: [String] { names { _ in true } }
 
     /// Whether the `i`th name starts with `prefix`: by bytes, and a name with a non-ASCII byte
     /// by `String.hasPrefix` (Characters), as the callers' rule always was.
@@ -188,12 +194,8 @@ struct Listing: Sendable {
         return starts ?? name(i).hasPrefix(prefix.description)
     }
 
-    /// The names starting with `prefix` (`thermal_zone`), in order.
-    func names(withPrefix prefix: StaticString) -> [String] {
-        var out: [String] = []
-        for i in 0..<count where name(i, hasPrefix: prefix) { out.append(name(i)) }
-        return out
-    }
+    /// The names starting with `prefix` (`thermal_zone`), in natural order.
+    func names(withPrefix prefix: StaticString) -> [String] { names { name($0, hasPrefix: prefix) } }
 
     /// Whether a name starts with `prefix`.
     func contains(prefix: StaticString) -> Bool {
@@ -210,14 +212,22 @@ struct Listing: Sendable {
         name.withUTF8Buffer { contains(bytes: $0) }
     }
 
+    /// By bytes: a path is bytes to the kernel (`é` composed and decomposed are two files).
     private func contains(bytes name: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.withUnsafeBufferPointer { b in
-            var low = 0, high = count
+        func same(_ a: UnsafeBufferPointer<UInt8>) -> Bool {
+            a.count == name.count && (a.isEmpty || memcmp(a.baseAddress!, name.baseAddress!, a.count) == 0)
+        }
+        return bytes.withUnsafeBufferPointer { b in
+            guard sorted else {
+                for s in spans where same(Self.name(s, in: b)) { return true }
+                return false
+            }
+            var low = 0, high = spans.count
             while low < high {
                 let mid = (low + high) / 2
-                if naturalLess(Self.name(span(mid), in: b), name) { low = mid + 1 } else { high = mid }
+                if naturalLess(Self.name(spans[mid], in: b), name) { low = mid + 1 } else { high = mid }
             }
-            return low < count && Self.name(span(low), in: b).elementsEqual(name)
+            return low < spans.count && same(Self.name(spans[low], in: b))
         }
     }
 }

@@ -39,13 +39,9 @@ public protocol SysfsBackend: Sendable {
     var readsAreInterruptible: Bool { get }
     /// Syscall counters, when the backend makes syscalls.
     var ioStats: SysfsIOStats? { get }
-    /// Whether `list` gives names in natural order (`naturalLess`) already, so `SysfsRoot`
-    /// need not sort them. Default false.
-    var listsInNaturalOrder: Bool { get }
 }
 
 extension SysfsBackend {
-    public var listsInNaturalOrder: Bool { false }
     public func release(keeping: Set<String>) {}
     public func discoveryStarts() {}
     public func discoveryEnds() {}
@@ -267,8 +263,6 @@ private enum Scratch {
 /// The real filesystem under `rootPath`. Value files (`keepOpen`) stay open and are read with
 /// one `pread` at offset 0 per sample; static attributes are opened, read and closed.
 package final class FileSystemBackend: SysfsBackend {
-    /// `entries` sorts every listing.
-    package var listsInNaturalOrder: Bool { true }
     package var readsAreInterruptible: Bool { true }
     public let rootPath: String
 
@@ -605,18 +599,23 @@ package final class FileSystemBackend: SysfsBackend {
         for fd in stale { closeCounted(fd) }
     }
 
-    /// What `opendir`/`readdir` give (with `.` and `..`), from one `open` and `getdents64`
-    /// into a buffer. In a discovery the folder stays open (see `ListedFolder`) until it
-    /// ends; a folder listed again meanwhile is answered from that listing.
-    public func list(_ relative: String) -> [String]? { listing(relative)?.names }
+    /// What `opendir`/`readdir` give (with `.` and `..` and any hidden name), in natural
+    /// order, from one `open` and `getdents64` into a buffer.
+    public func list(_ relative: String) -> [String]? {
+        let fd = openFolder(relative)
+        guard fd >= 0 else { return nil }
+        defer { _ = Glibc.close(fd) }
+        return Self.entries(fd, keepHidden: true)?.names
+    }
 
-    /// `list`, as the names' bytes (`SysfsRoot.listing`: no String made per name).
+    /// The folder's names but the hidden ones, as their bytes (`SysfsRoot.listing`: no String
+    /// made per name). In a discovery the folder stays open (see `ListedFolder`) until it ends;
+    /// a folder listed again meanwhile is answered from that listing.
     func listing(_ relative: String) -> Listing? {
         if let kept = Self.withUTF8(relative, { path in state.withLock { $0.listedFolder(path) } }) { return kept.listing }
-        // The flags opendir uses: O_DIRECTORY makes a FIFO or a file fail at once (ENOTDIR).
-        let fd = interruptible { withAbsolutePath(relative) { open($0, O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC) } }
+        let fd = openFolder(relative)
         guard fd >= 0 else { return nil }
-        guard let listing = Self.entries(fd) else {
+        guard let listing = Self.entries(fd, keepHidden: false) else {
             _ = Glibc.close(fd)
             return nil
         }
@@ -631,22 +630,28 @@ package final class FileSystemBackend: SysfsBackend {
         return listing
     }
 
-    /// Every entry name of an open folder (`linux_dirent64` records: d_ino 8, d_off 8,
-    /// d_reclen 2, d_type 1, then the NUL-terminated name), in natural order (`naturalLess`,
-    /// `listsInNaturalOrder`); nil when the kernel refuses. Read into the thread's scratch
-    /// buffer, batch after batch for a folder larger than it, each name's bytes copied out into
-    /// the listing's one buffer, then sorted by their bytes.
-    static func entries(_ fd: Int32) -> Listing? {
+    /// A folder opened as `opendir` opens it (O_DIRECTORY makes a FIFO or a file fail at once,
+    /// ENOTDIR); -1 when it cannot be.
+    private func openFolder(_ relative: String) -> Int32 {
+        interruptible { withAbsolutePath(relative) { open($0, O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC) } }
+    }
+
+    /// The entry names of an open folder (`linux_dirent64` records: d_ino 8, d_off 8,
+    /// d_reclen 2, d_type 1, then the NUL-terminated name), hidden ones too when `keepHidden`
+    /// (then in natural order whatever their number, for `list`); nil when the kernel refuses.
+    /// Read into the thread's scratch buffer, batch after batch for a folder larger than it,
+    /// each name's bytes copied out into the listing's one buffer.
+    static func entries(_ fd: Int32, keepHidden: Bool) -> Listing? {
         Scratch.with { buffer -> Listing? in
             var listing: Listing.Builder?
             while true {
                 let n = interruptible { thermtop_getdents64(fd, buffer.baseAddress, UInt(buffer.count)) }
                 if n < 0 { return nil }
-                if n == 0 { return (listing ?? Listing.Builder(capacity: 0, names: 0)).listing() }
+                if n == 0 { return (listing ?? Listing.Builder(capacity: 0, names: 0, keepHidden: keepHidden)).listing(sorted: keepHidden) }
                 guard let records = recordCount(buffer, 0..<n) else { return nil }
                 // Sized for this batch (a folder usually comes in one): records' names are
                 // shorter than the records.
-                if listing == nil { listing = Listing.Builder(capacity: n - 19 * records, names: records) }
+                if listing == nil { listing = Listing.Builder(capacity: n - 19 * records, names: records, keepHidden: keepHidden) }
                 var offset = 0
                 while offset < n {
                     listing!.append(recordName(buffer, offset))

@@ -353,12 +353,12 @@ public final class SysfsRoot: Sendable {
 
     /// `list`, as the names' bytes: a discovery makes Strings only of the names it uses. The
     /// file system backend lists into a `Listing` directly; another backend's names are put
-    /// into one (and sorted, unless it lists in natural order already).
+    /// into one.
     func listing(_ relative: String) -> Listing? {
         let listing = blocking(relative) { () -> Listing? in
             if let files = backend as? FileSystemBackend { return files.listing(relative) }
             return backend.list(relative).map(Listing.init(names:))
-        }?.withoutHidden()
+        }
         if let tap { tap(.list(relative, listing?.names)) }
         return listing
     }

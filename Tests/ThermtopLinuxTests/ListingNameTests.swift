@@ -82,6 +82,21 @@ struct ListingNameTests {
         #expect(listed.names == names.sorted(by: naturalLess))
     }
 
+    @Test("a small listing (kept in the kernel's order) and a large one (sorted) answer alike: natural order out, every name found, hidden ones left out")
+    func smallAndLargeListings() {
+        for n in [3, Listing.scannedUpTo, Listing.scannedUpTo + 1, 300] {
+            // A made-up kernel order: neither sorted nor reversed.
+            let names = (0..<n).map { "temp\(($0 * 7) % n + 1)_input" } + [".hidden", "..", "."]
+            let listed = Listing(names: names)
+            let visible = names.filter { !$0.hasPrefix(".") }
+            #expect(listed.count == visible.count)
+            #expect(listed.names == visible.sorted(by: naturalLess), "\(n)")
+            for name in visible { #expect(listed.contains(name), "\(n): \(name)") }
+            #expect(!listed.contains(".hidden") && !listed.contains("temp0_input") && !listed.contains("temp\(n + 1)_input"))
+            #expect(listed.names(withPrefix: "temp1") == visible.filter { $0.hasPrefix("temp1") }.sorted(by: naturalLess))
+        }
+    }
+
     @Test("natural order decided past a shared beginning: digit runs that reach the first difference compare as numbers")
     func naturalOrderAfterASharedBeginning() {
         #expect(naturalLess("temp1_crit", "temp1_crit_hyst"), "a beginning comes first")
