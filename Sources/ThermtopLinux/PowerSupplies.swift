@@ -13,10 +13,10 @@ struct SupplyLayout: Sendable {
     var scope: String?
     var model, manufacturer, technology: String?
     var energyFullDesign, chargeFullDesign, voltageMinDesign, voltageMaxDesign: Double?
-    /// Attribute files present at discovery; only these are read per sample. A set: each sample
-    /// asks it for every battery attribute (a search in the listing cost more per sample than
-    /// building the set once per discovery saves).
-    var files: Set<String>
+    /// Attribute files present at discovery; only these are read per sample. The listing
+    /// itself: a supply's few dozen names are scanned by bytes when asked (a set hashed every
+    /// name at each discovery, and made a String of each).
+    var files: Listing
     var staticIssues: [ReadingIssue]
 
     static func discover(_ root: SysfsRoot) -> [SupplyLayout] {
@@ -57,7 +57,7 @@ struct SupplyLayout: Sendable {
                 chargeFullDesign: micro("charge_full_design", max: 1_000),
                 voltageMinDesign: micro("voltage_min_design", max: 100),
                 voltageMaxDesign: micro("voltage_max_design", max: 100),
-                files: Set(listing?.names ?? []), staticIssues: issues)
+                files: listing ?? .none, staticIssues: issues)
         }
     }
 
