@@ -191,6 +191,8 @@ package struct JSONWriter {
 
     /// Starts a value: after a key, nothing; as a member of a container, a comma after the
     /// first one and, pretty, a new line and the indentation; the document itself, nothing.
+    /// Inlined: every key and value starts with it (~1,900 a report).
+    @inline(__always)
     private mutating func member() {
         if keyed {
             keyed = false
