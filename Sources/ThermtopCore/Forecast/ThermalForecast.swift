@@ -163,7 +163,11 @@ public struct ForecastHistory: Sendable, Equatable {
     }
 
     public func trend(_ id: String, config: ForecastConfig) -> SensorTrend {
-        SensorTrend.fit((points[id] ?? []).map { ($0.time, $0.celsius) }, config: config)
+        let stored = points[id] ?? []
+        // Too few for a trend (a one-shot has one point a sensor): answered from the times,
+        // without first copying the points into the tuples `fit` takes (an array a sensor).
+        if stored.count < config.minSamples { return SensorTrend.tooFew(times: stored.lazy.map(\.time), config: config) }
+        return SensorTrend.fit(stored.map { ($0.time, $0.celsius) }, config: config)
     }
 }
 

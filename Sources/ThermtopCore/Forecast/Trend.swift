@@ -78,19 +78,24 @@ public struct SensorTrend: Sendable, Equatable {
         }
     }
 
+    /// The answer for fewer points than a trend needs (`times` oldest first, fewer than
+    /// `config.minSamples`; a one-shot `status` has one a sensor): the window is counted, not
+    /// built (the filter allocated an array per sensor), and is too small whatever it holds.
+    /// The same count, thinning and answer as `fit` gives a window.
+    static func tooFew<Times: BidirectionalCollection>(times: Times, config: ForecastConfig) -> SensorTrend
+        where Times.Element == Double {
+        guard let newest = times.last else { return .notEnough(0) }
+        var n = 0
+        for t in times where newest - t <= config.windowSeconds && t <= newest { n += 1 }
+        if n > config.maxPoints, config.maxPoints >= 2 { n = config.maxPoints }
+        return .notEnough(n)
+    }
+
     /// Fit the trend of `points` (time, °C; oldest first) that lie within `config.windowSeconds`
     /// of the newest one.
     public static func fit(_ points: [(time: Double, celsius: Double)], config: ForecastConfig) -> SensorTrend {
         guard let newest = points.last else { return .notEnough(0) }
-        // Fewer points than a trend needs (a one-shot `status` has one a sensor): the window
-        // is counted, not built (the filter allocated an array per sensor), and is too small
-        // whatever it holds. The same count, thinning and answer as below.
-        if points.count < config.minSamples {
-            var n = 0
-            for p in points where newest.time - p.time <= config.windowSeconds && p.time <= newest.time { n += 1 }
-            if n > config.maxPoints, config.maxPoints >= 2 { n = config.maxPoints }
-            return .notEnough(n)
-        }
+        if points.count < config.minSamples { return tooFew(times: points.lazy.map(\.time), config: config) }
         var window = points.filter { newest.time - $0.time <= config.windowSeconds && $0.time <= newest.time }
         // Thin a long window evenly (a short --delay): the pairwise median is quadratic.
         if window.count > config.maxPoints, config.maxPoints >= 2 {
