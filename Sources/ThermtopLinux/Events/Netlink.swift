@@ -42,17 +42,24 @@ struct NetlinkMessage: Equatable {
     /// is kept, nothing past it is trusted.
     static func split(_ bytes: [UInt8]) -> [NetlinkMessage] {
         var out: [NetlinkMessage] = []
+        forEach(bytes) { out.append($0); return true }
+        return out
+    }
+
+    /// `split`'s messages handed to `body` one by one, until it answers false: no array made
+    /// (a one-shot's only datagram, the family reply, was a generic array type of its own).
+    static func forEach(_ bytes: [UInt8], _ body: (NetlinkMessage) -> Bool) {
         var at = 0
         while bytes.count - at >= NetlinkConstant.headerLength {
             let length = Int(readU32(bytes, at))
             guard length >= NetlinkConstant.headerLength, length <= bytes.count - at else { break }
-            out.append(NetlinkMessage(
+            let message = NetlinkMessage(
                 type: readU16(bytes, at + 4), flags: readU16(bytes, at + 6),
                 sequence: readU32(bytes, at + 8), portID: readU32(bytes, at + 12),
-                payload: bytes[(at + NetlinkConstant.headerLength)..<(at + length)]))
+                payload: bytes[(at + NetlinkConstant.headerLength)..<(at + length)])
+            guard body(message) else { return }
             at += netlinkAlign(length)
         }
-        return out
     }
 
     /// The errno of an `NLMSG_ERROR` message (0 is an acknowledgement), nil for other types or a
@@ -71,17 +78,22 @@ struct NetlinkAttribute: Equatable {
     /// The attributes in `bytes`, stopping at the first malformed one.
     static func parse(_ bytes: ArraySlice<UInt8>) -> [NetlinkAttribute] {
         var out: [NetlinkAttribute] = []
+        forEach(bytes) { out.append($0) }
+        return out
+    }
+
+    /// `parse`'s attributes handed to `body` one by one: no array made.
+    static func forEach(_ bytes: ArraySlice<UInt8>, _ body: (NetlinkAttribute) -> Void) {
         var at = bytes.startIndex
         while bytes.endIndex - at >= NetlinkConstant.attrHeaderLength {
             let length = Int(readU16(bytes, at))
             guard length >= NetlinkConstant.attrHeaderLength, length <= bytes.endIndex - at else { break }
-            out.append(NetlinkAttribute(
+            body(NetlinkAttribute(
                 type: readU16(bytes, at + 2) & NetlinkConstant.attrTypeMask,
                 value: bytes[(at + NetlinkConstant.attrHeaderLength)..<(at + length)]))
             // The last attribute may omit its padding.
             at += min(netlinkAlign(length), bytes.endIndex - at)
         }
-        return out
     }
 
     var u32: UInt32? { value.count >= 4 ? readU32(value, value.startIndex) : nil }

@@ -55,39 +55,56 @@ package struct GenlFamily: Sendable, Equatable {
     /// Parses the controller's answer to `request` (one datagram). nil when the datagram holds
     /// nothing answering `sequence` (a stray message: keep waiting).
     public static func parseReply(_ bytes: [UInt8], sequence: UInt32) -> Result<GenlFamily, Failure>? {
-        for message in NetlinkMessage.split(bytes) where message.sequence == sequence {
+        // Messages and attributes taken one by one as they are found (`forEach`), no array of
+        // them made: this reply is the only netlink a one-shot `status` parses.
+        var answer: Result<GenlFamily, Failure>?
+        NetlinkMessage.forEach(bytes) { message in
+            guard message.sequence == sequence else { return true }
             if let code = message.errorCode {
-                if code == 0 { return .failure(.malformed("acknowledgement without the family")) }
-                // The kernel sends a negative errno (-4095...-1). Anything else is not one, and is
-                // never negated: -Int32.min does not exist (a fuzzed reply trapped on it).
-                guard code < 0, code >= -4095 else { return .failure(.malformed("error code \(code)")) }
-                return .failure(.kernelError(-code))
+                if code == 0 {
+                    answer = .failure(.malformed("acknowledgement without the family"))
+                } else if code < 0, code >= -4095 {
+                    answer = .failure(.kernelError(-code))
+                } else {
+                    // The kernel sends a negative errno (-4095...-1). Anything else is not one, and
+                    // is never negated: -Int32.min does not exist (a fuzzed reply trapped on it).
+                    answer = .failure(.malformed("error code \(code)"))
+                }
+                return false
             }
-            guard message.type == GenlConstant.controllerID else { continue }
+            guard message.type == GenlConstant.controllerID else { return true }
             guard message.payload.count >= NetlinkConstant.genlHeaderLength,
-                  message.payload[message.payload.startIndex] == GenlConstant.cmdNewFamily
-            else { return .failure(.malformed("not CTRL_CMD_NEWFAMILY")) }
+                  message.payload[message.payload.startIndex] == GenlConstant.cmdNewFamily else {
+                answer = .failure(.malformed("not CTRL_CMD_NEWFAMILY"))
+                return false
+            }
             var id: UInt16?, name: String?
             var groups: [String: UInt32] = [:]
-            for attr in NetlinkAttribute.parse(message.payload.dropFirst(NetlinkConstant.genlHeaderLength)) {
+            NetlinkAttribute.forEach(message.payload.dropFirst(NetlinkConstant.genlHeaderLength)) { attr in
                 switch attr.type {
                 case GenlConstant.attrFamilyID: id = attr.u16
                 case GenlConstant.attrFamilyName: name = attr.string
                 case GenlConstant.attrMulticastGroups:
-                    for group in attr.nested {
-                        let fields = group.nested
-                        if let n = fields.first(where: { $0.type == GenlConstant.attrGroupName })?.string,
-                           let g = fields.first(where: { $0.type == GenlConstant.attrGroupID })?.u32 {
-                            groups[n] = g
+                    NetlinkAttribute.forEach(attr.value) { group in
+                        // Each group's first name and first id attribute, as found.
+                        var groupName: String??, groupID: UInt32??
+                        NetlinkAttribute.forEach(group.value) { field in
+                            if field.type == GenlConstant.attrGroupName, groupName == nil { groupName = .some(field.string) }
+                            if field.type == GenlConstant.attrGroupID, groupID == nil { groupID = .some(field.u32) }
                         }
+                        if let n = groupName ?? nil, let g = groupID ?? nil { groups[n] = g }
                     }
                 default: break
                 }
             }
-            guard let id, let name else { return .failure(.malformed("no family id or name")) }
-            return .success(GenlFamily(id: id, name: name, groups: groups))
+            if let id, let name {
+                answer = .success(GenlFamily(id: id, name: name, groups: groups))
+            } else {
+                answer = .failure(.malformed("no family id or name"))
+            }
+            return false
         }
-        return nil
+        return answer
     }
 }
 
