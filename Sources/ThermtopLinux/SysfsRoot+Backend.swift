@@ -106,7 +106,7 @@ final class ListedFolder: @unchecked Sendable {
     /// The path it was listed by, relative to the root, as UTF-8 bytes: compared with each
     /// path looked up in it (immutable, freed with the object, hence Sendable).
     let path: UnsafeMutableBufferPointer<UInt8>
-    /// The entries as `getdents64` gave them (with `.` and `..`).
+    /// Its entries but the hidden ones (`.`, `..`), as `listing` gave them.
     let listing: Listing
     init(fd: Int32, path: UnsafeBufferPointer<UInt8>, listing: Listing) {
         self.fd = fd
