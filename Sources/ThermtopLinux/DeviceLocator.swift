@@ -167,11 +167,7 @@ enum DeviceLocator {
 
     /// `isACPIObject` of a path's UTF-8 bytes.
     static func isACPIObject(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let prefix: StaticString = "devices/LNXSYSTM:"
-        guard bytes.count >= prefix.utf8CodeUnitCount,
-              prefix.withUTF8Buffer({ UnsafeBufferPointer(rebasing: bytes[..<$0.count]).elementsEqual($0) }) else { return false }
-        let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
-        return bytes[start...].contains(UInt8(ascii: ":"))
+        ListingName.starts(bytes, with: "devices/LNXSYSTM:") && lastComponent(of: bytes).contains(UInt8(ascii: ":"))
     }
 
     /// Whether a device folder can hold a `model` attribute (SCSI and ATA disks, NVMe
@@ -183,14 +179,11 @@ enum DeviceLocator {
     static func mayHaveModel(_ folder: String) -> Bool {
         var folder = folder
         return folder.withUTF8 { bytes -> Bool in
-            let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
-            let last = UnsafeBufferPointer(rebasing: bytes[(slash.map { $0 + 1 } ?? 0)...])
+            let last = lastComponent(of: bytes)
             if DeviceInfo.isPCIAddress(last) { return false }
-            func starts(_ prefix: StaticString) -> Bool {
-                bytes.count >= prefix.utf8CodeUnitCount
-                    && prefix.withUTF8Buffer { UnsafeBufferPointer(rebasing: bytes[..<$0.count]).elementsEqual($0) }
-            }
-            if starts("devices/platform/"), slash == "devices/platform".utf8.count { return false }
+            // Directly under devices/platform: the last component starts right after it.
+            let platform: StaticString = "devices/platform/"
+            if ListingName.starts(bytes, with: platform), last.count == bytes.count - platform.utf8CodeUnitCount { return false }
             return !isACPIObject(bytes)
         }
     }
@@ -198,10 +191,14 @@ enum DeviceLocator {
     /// `test` on the bytes of a path's last component.
     private static func lastComponent(_ path: String, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         var path = path
-        return path.withUTF8 { bytes in
-            let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
-            return test(UnsafeBufferPointer(rebasing: bytes[start...]))
-        }
+        return path.withUTF8 { test(lastComponent(of: $0)) }
+    }
+
+    /// The bytes after a path's last `/` (the whole path when it has none).
+    @inline(__always)
+    private static func lastComponent(of bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+        return UnsafeBufferPointer(rebasing: bytes[start...])
     }
 
     /// One read, not a lookup and a read: a missing file is unmanaged; one that is there but

@@ -102,11 +102,11 @@ struct HwmonLayout: Sendable {
             // Listed first: the folder's files are then opened relative to it (FileSystemBackend).
             let listing = root.listing(dir)
             var chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false)
-            var files = listing ?? .none
+            var chosen = listing ?? .none
             var listed = listing != nil
-            if !hasTempInput(files), let deviceFiles = root.listing("\(dir)/device"), hasTempInput(deviceFiles) {
+            if !hasTempInput(chosen), let deviceFiles = root.listing("\(dir)/device"), hasTempInput(deviceFiles) {
                 dir += "/device"
-                files = deviceFiles
+                chosen = deviceFiles
                 listed = true
                 if chip == nil { chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false) }
             }
@@ -116,8 +116,10 @@ struct HwmonLayout: Sendable {
             let info = location.info
             let gate = DeviceLocator.gate(root, device: location, link: link, memo: devices)
             let chipName = chip ?? device
-            let fileSet = files
-            func optional(_ name: SysfsPath) -> Bool { SysfsRoot.mayHave(name.string, listing: listed ? fileSet : nil) }
+            // A constant for the closures below: a variable they capture is boxed, and every use
+            // checked for exclusive access (~15,000 instructions a start).
+            let files = chosen
+            func optional(_ name: SysfsPath) -> Bool { SysfsRoot.mayHave(name.string, listing: listed ? files : nil) }
 
             let numbers = indices(files, prefix: "temp", suffix: "_input")
             // The thermal core registers an hwmon copy of each zone, named after the zone type
@@ -157,14 +159,14 @@ struct HwmonLayout: Sendable {
                 let label = optional("fan\(n)_label")
                     ? root.take("\(dir)/fan\(n)_label", Parse.string, into: &fi, required: false) : nil
                 func rpm(_ name: String) -> Double? {
-                    guard fileSet.contains(name) else { return nil }
+                    guard files.contains(name) else { return nil }
                     return root.take("\(dir)/\(name)", Parse.bounded(0...maxRPM), into: &fi, required: false)
                 }
                 return FanChannel(
                     index: n, label: label, minRPM: rpm("fan\(n)_min"), maxRPM: rpm("fan\(n)_max"),
-                    hasInput: fileSet.contains("fan\(n)_input"), hasTarget: fileSet.contains("fan\(n)_target"),
-                    hasPWM: fileSet.contains("pwm\(n)"), hasPWMEnable: fileSet.contains("pwm\(n)_enable"),
-                    hasEnable: fileSet.contains("fan\(n)_enable"),
+                    hasInput: files.contains("fan\(n)_input"), hasTarget: files.contains("fan\(n)_target"),
+                    hasPWM: files.contains("pwm\(n)"), hasPWMEnable: files.contains("pwm\(n)_enable"),
+                    hasEnable: files.contains("fan\(n)_enable"),
                     stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? "fan\(n)"),
                     staticIssues: fi)
             }
@@ -176,18 +178,18 @@ struct HwmonLayout: Sendable {
                 let label = optional("\(p)_label")
                     ? root.take("\(dir)/\(p)_label", Parse.string, into: &pi, required: false) : nil
                 func watts(_ suffix: String) -> Double? {
-                    guard fileSet.contains("\(p)_\(suffix)") else { return nil }
+                    guard files.contains("\(p)_\(suffix)") else { return nil }
                     return root.take("\(dir)/\(p)_\(suffix)", Parse.micro(max: maxWatts), into: &pi, required: false)
                 }
                 return PowerChannel(
                     index: n, label: label, cap: watts("cap"), capMin: watts("cap_min"), capMax: watts("cap_max"),
-                    hasAverage: fileSet.contains("\(p)_average"), hasInput: fileSet.contains("\(p)_input"),
+                    hasAverage: files.contains("\(p)_average"), hasInput: files.contains("\(p)_input"),
                     stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? p),
                     staticIssues: pi)
             }
             // Every other `<family>N_input` (in, curr, energy, humidity…): shown, not judged.
             let known: Set<String> = ["temp", "fan", "pwm", "power"]
-            let extras = inputNames(files).compactMap { name -> ExtraChannel? in
+            let extras = files.names { files.name($0, hasSuffix: "_input") }.compactMap { name -> ExtraChannel? in
                 let stem = String(name.dropLast("_input".count))
                 let kind = String(ListingName.stemKind(stem) ?? stem.prefix { !$0.isNumber })
                 guard !kind.isEmpty, !known.contains(kind), stem.count > kind.count else { return nil }
@@ -222,40 +224,14 @@ struct HwmonLayout: Sendable {
         return layouts
     }
 
-    static func isTempInput(_ name: String) -> Bool { name.hasPrefix("temp") && name.hasSuffix("_input") }
-
-    /// Whether a listing has a `temp…_input` file (by bytes; a name with a non-ASCII byte by
-    /// `isTempInput`, Characters).
+    /// Whether a listing has a `temp…_input` file.
     static func hasTempInput(_ files: Listing) -> Bool {
-        for i in 0..<files.count {
-            let found: Bool? = files.withName(i) { b in
-                for x in b where x >= 0x80 { return nil }
-                return ListingName.starts(b, with: "temp") && ListingName.ends(b, with: "_input")
-            }
-            if found ?? isTempInput(files.name(i)) { return true }
-        }
-        return false
-    }
-
-    /// The names ending in `_input`, in natural order (by bytes; a non-ASCII one by
-    /// `hasSuffix`).
-    static func inputNames(_ files: Listing) -> [String] {
-        files.names { i in
-            let ends: Bool? = files.withName(i) { b in
-                for x in b where x >= 0x80 { return nil }
-                return ListingName.ends(b, with: "_input")
-            }
-            return ends ?? files.name(i).hasSuffix("_input")
-        }
+        files.contains { files.name($0, hasPrefix: "temp") && files.name($0, hasSuffix: "_input") }
     }
 
     /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted; `or` a second
     /// suffix that also counts (two plain parameters: a `[StaticString]` was an array type made
     /// at run time for this alone).
-    static func indices(_ files: [String], prefix: StaticString, suffix: StaticString, or other: StaticString? = nil) -> [Int] {
-        indices(Listing(names: files), prefix: prefix, suffix: suffix, or: other)
-    }
-
     static func indices(_ files: Listing, prefix: StaticString, suffix: StaticString, or other: StaticString? = nil) -> [Int] {
         func isSuffix(_ matches: (StaticString) -> Bool) -> Bool { matches(suffix) || other.map(matches) == true }
         var out: [Int] = []

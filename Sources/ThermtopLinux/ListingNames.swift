@@ -22,9 +22,8 @@ enum ListingName {
     /// `name` as `<prefix><digits><rest>`, looked at as UTF-8 bytes.
     static func split(_ name: UnsafeBufferPointer<UInt8>, after prefix: StaticString) -> Split {
         for b in name where b >= 0x80 { return .notASCII }
+        guard starts(name, with: prefix) else { return .noPrefix }
         let p = prefix.utf8CodeUnitCount
-        guard name.count >= p else { return .noPrefix }
-        for k in 0..<p where name[k] != prefix.utf8Start[k] { return .noPrefix }
         var i = p, n = 0, overflow = false
         while i < name.count, name[i] >= UInt8(ascii: "0"), name[i] <= UInt8(ascii: "9") {
             let (m, o1) = n.multipliedReportingOverflow(by: 10)
@@ -37,6 +36,7 @@ enum ListingName {
     }
 
     /// Whether `name` starts with `prefix`.
+    @inline(__always)
     static func starts(_ name: UnsafeBufferPointer<UInt8>, with prefix: StaticString) -> Bool {
         let p = prefix.utf8CodeUnitCount
         guard name.count >= p else { return false }
@@ -162,7 +162,6 @@ struct Listing: Sendable {
     }
 
     var count: Int { spans.count }
-    var isEmpty: Bool { spans.isEmpty }
 
     /// `body` given the bytes of the `i`th name (in the listing's own order).
     func withName<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -184,22 +183,34 @@ struct Listing: Sendable {
     /// Every name, in natural order.
     var names: [String] { names { _ in true } }
 
-    /// Whether the `i`th name starts with `prefix`: by bytes, and a name with a non-ASCII byte
-    /// by `String.hasPrefix` (Characters), as the callers' rule always was.
+    /// Whether the `i`th name starts with `prefix`, as `String.hasPrefix` says.
     func name(_ i: Int, hasPrefix prefix: StaticString) -> Bool {
-        let starts: Bool? = withName(i) { b in
+        test(i, bytes: { ListingName.starts($0, with: prefix) }, characters: { $0.hasPrefix(prefix.description) })
+    }
+
+    /// Whether the `i`th name ends with `suffix`, as `String.hasSuffix` says.
+    func name(_ i: Int, hasSuffix suffix: StaticString) -> Bool {
+        test(i, bytes: { ListingName.ends($0, with: suffix) }, characters: { $0.hasSuffix(suffix.description) })
+    }
+
+    /// The callers' rule for the `i`th name, by its bytes when they are all ASCII (where bytes
+    /// and Characters agree) and by `characters` on the String otherwise (a non-ASCII byte may
+    /// combine with its neighbour into one Character).
+    @inline(__always)
+    private func test(_ i: Int, bytes: (UnsafeBufferPointer<UInt8>) -> Bool, characters: (String) -> Bool) -> Bool {
+        let answer: Bool? = withName(i) { b in
             for x in b where x >= 0x80 { return nil }
-            return ListingName.starts(b, with: prefix)
+            return bytes(b)
         }
-        return starts ?? name(i).hasPrefix(prefix.description)
+        return answer ?? characters(name(i))
     }
 
     /// The names starting with `prefix` (`thermal_zone`), in natural order.
     func names(withPrefix prefix: StaticString) -> [String] { names { name($0, hasPrefix: prefix) } }
 
-    /// Whether a name starts with `prefix`.
-    func contains(prefix: StaticString) -> Bool {
-        for i in 0..<count where name(i, hasPrefix: prefix) { return true }
+    /// Whether the place of some name is one `test` accepts.
+    func contains(where test: (Int) -> Bool) -> Bool {
+        for i in 0..<count where test(i) { return true }
         return false
     }
 

@@ -64,7 +64,8 @@ struct SupplyLayout: Sendable {
     /// Files that only a battery has.
     static func hasBatteryFiles(_ files: Listing) -> Bool {
         files.contains("capacity" as StaticString) || files.contains("capacity_level" as StaticString)
-            || files.contains(prefix: "energy_") || files.contains(prefix: "charge_now") || files.contains(prefix: "charge_full")
+            || files.contains { files.name($0, hasPrefix: "energy_") || files.name($0, hasPrefix: "charge_now")
+                || files.name($0, hasPrefix: "charge_full") }
     }
 
     /// The supply's type: the `type` file; else `POWER_SUPPLY_TYPE` in `uevent`; else what the

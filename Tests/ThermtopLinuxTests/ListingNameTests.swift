@@ -52,12 +52,13 @@ struct ListingNameTests {
         let files = ["temp1_input", "temp10_input", "temp2_input", "temp2_label", "temp_input", "temp3\u{301}_input",
                      "tempé4_input", "temp99999999999999999999_input", "temp\u{661}_input", "pwm1", "pwm2_enable",
                      "fan3_input", "power1_average", "power2_input", "power3_cap", "name", "temp5_input\u{301}"]
-        #expect(HwmonLayout.indices(files, prefix: "temp", suffix: "_input") == old(files, prefix: "temp", suffixes: ["_input"]))
-        #expect(HwmonLayout.indices(files, prefix: "pwm", suffix: "") == old(files, prefix: "pwm", suffixes: [""]))
-        #expect(HwmonLayout.indices(files, prefix: "fan", suffix: "_input") == old(files, prefix: "fan", suffixes: ["_input"]))
-        #expect(HwmonLayout.indices(files, prefix: "power", suffix: "_average", or: "_input")
+        let listing = Listing(names: files)
+        #expect(HwmonLayout.indices(listing, prefix: "temp", suffix: "_input") == old(files, prefix: "temp", suffixes: ["_input"]))
+        #expect(HwmonLayout.indices(listing, prefix: "pwm", suffix: "") == old(files, prefix: "pwm", suffixes: [""]))
+        #expect(HwmonLayout.indices(listing, prefix: "fan", suffix: "_input") == old(files, prefix: "fan", suffixes: ["_input"]))
+        #expect(HwmonLayout.indices(listing, prefix: "power", suffix: "_average", or: "_input")
             == old(files, prefix: "power", suffixes: ["_average", "_input"]))
-        #expect(HwmonLayout.indices(files, prefix: "temp", suffix: "_input") == [1, 2, 10])
+        #expect(HwmonLayout.indices(listing, prefix: "temp", suffix: "_input") == [1, 2, 10])
     }
 
     @Test func stemKindIsTheLettersBeforeTheFirstDigit() {
@@ -80,6 +81,21 @@ struct ListingNameTests {
         }
         #expect(!Listing.none.contains("name"))
         #expect(listed.names == names.sorted(by: naturalLess))
+    }
+
+    @Test("a listing's prefix and suffix tests say what String.hasPrefix and hasSuffix say, combining marks included")
+    func prefixAndSuffixAsStrings() {
+        let names = ["temp1_input", "temp\u{301}1_input", "te\u{301}mp1_input", "temp1_input\u{301}", "temp1_inpu\u{301}t",
+                     "énergie_now", "energy_now", "_input", "temp", "t"]
+        let listing = Listing(names: names)
+        for i in 0..<listing.count {
+            let name = listing.name(i)
+            #expect(listing.name(i, hasPrefix: "temp") == name.hasPrefix("temp"), "\(name)")
+            #expect(listing.name(i, hasSuffix: "_input") == name.hasSuffix("_input"), "\(name)")
+            #expect(listing.name(i, hasPrefix: "energy_") == name.hasPrefix("energy_"), "\(name)")
+        }
+        #expect(HwmonLayout.hasTempInput(listing))
+        #expect(!HwmonLayout.hasTempInput(Listing(names: ["temp\u{301}1_input", "temp1_max", "fan1_input"])))
     }
 
     @Test("a small listing (kept in the kernel's order) and a large one (sorted) answer alike: natural order out, every name found, hidden ones left out")
