@@ -9,8 +9,48 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <systemd/sd-bus.h>
+
+/* The part of <systemd/sd-bus.h> used here, declared so that building needs no libsystemd-dev.
+   These types and signatures are libsystemd's stable ABI (sd-bus, since systemd 221). */
+typedef struct sd_bus sd_bus;
+typedef struct sd_bus_message sd_bus_message;
+typedef struct sd_bus_slot sd_bus_slot;
+typedef struct sd_bus_error {
+    const char *name;
+    const char *message;
+    int _need_free;
+} sd_bus_error;
+typedef int (*sd_bus_message_handler_t)(sd_bus_message *m, void *userdata, sd_bus_error *ret_error);
+
+int sd_bus_add_match(sd_bus *bus, sd_bus_slot **slot, const char *match, sd_bus_message_handler_t callback, void *userdata);
+int sd_bus_call(sd_bus *bus, sd_bus_message *m, uint64_t usec, sd_bus_error *ret_error, sd_bus_message **reply);
+int sd_bus_call_async(sd_bus *bus, sd_bus_slot **slot, sd_bus_message *m, sd_bus_message_handler_t callback, void *userdata, uint64_t usec);
+void sd_bus_error_free(sd_bus_error *e);
+sd_bus *sd_bus_flush_close_unref(sd_bus *bus);
+int sd_bus_get_events(sd_bus *bus);
+int sd_bus_get_fd(sd_bus *bus);
+int sd_bus_match_signal(sd_bus *bus, sd_bus_slot **ret, const char *sender, const char *path, const char *interface, const char *member, sd_bus_message_handler_t callback, void *userdata);
+int sd_bus_message_append_basic(sd_bus_message *m, char type, const void *p);
+int sd_bus_message_enter_container(sd_bus_message *m, char type, const char *contents);
+int sd_bus_message_exit_container(sd_bus_message *m);
+const char *sd_bus_message_get_path(sd_bus_message *m);
+const char *sd_bus_message_get_sender(sd_bus_message *m);
+int sd_bus_message_is_method_error(sd_bus_message *m, const char *name);
+int sd_bus_message_new_method_call(sd_bus *bus, sd_bus_message **m, const char *destination, const char *path, const char *interface, const char *member);
+int sd_bus_message_peek_type(sd_bus_message *m, char *type, const char **contents);
+int sd_bus_message_read_basic(sd_bus_message *m, char type, void *p);
+int sd_bus_message_skip(sd_bus_message *m, const char *types);
+sd_bus_message *sd_bus_message_unref(sd_bus_message *m);
+int sd_bus_new(sd_bus **ret);
+int sd_bus_open_system(sd_bus **ret);
+int sd_bus_process(sd_bus *bus, sd_bus_message **r);
+int sd_bus_set_address(sd_bus *bus, const char *address);
+int sd_bus_set_bus_client(sd_bus *bus, int b);
+int sd_bus_set_method_call_timeout(sd_bus *bus, uint64_t usec);
+sd_bus_slot *sd_bus_slot_unref(sd_bus_slot *slot);
+int sd_bus_start(sd_bus *bus);
 
 struct thermtop_sdbus_table {
     int loaded;
