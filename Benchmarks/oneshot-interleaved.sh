@@ -6,8 +6,7 @@
 # hyperfine's runs of one command after another (Benchmarks/oneshot.sh) compare one moment with
 # another; interleaved, every command meets the same moments, and each round starts one command
 # further on, so each comes first, second, … equally often (a fixed order made a build's two
-# copies differ by up to 5%, by position alone). The runner costs little next to
-# oneshot-phases.py's Python spawn, which flattens the ratios. Each build is also run as a copy
+# copies differ by up to 5%, by position alone). Each build is also run as a copy
 # of itself (two files of one build differ by up to 2%: Benchmarks/drop-cache.py says why), and
 # every file's pages are dropped from the page cache first.
 # Installs lm-sensors and gcc from Debian when missing. Needs root.

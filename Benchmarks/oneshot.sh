@@ -2,13 +2,9 @@
 # One-shot cost: `thermtop status --json` (and `--version`, the startup floor) against
 # lm-sensors' `sensors` and `sensors -j`, all reading the same fake laptop /sys
 # (Benchmarks/fakesys.py: the repository's laptop tree grafted over /sys in a private mount
-# namespace), wall time with hyperfine -N and peak RSS with /usr/bin/time, in one run, beside
-# the floor for what `status` reads: a plain C program making the same file-system accesses
-# (Benchmarks/oneshot-ops.py lists them from an strace of the binary under test,
-# Benchmarks/oneshot-floor.c replays them), and a plain Swift program making them, linked as
-# thermtop is (Benchmarks/OneshotFloor, built here); then the CPU cost of one sample against a plain C
-# program that preads the same files (Benchmarks/sample-cost.py, Benchmarks/sample-floor.c).
-# The C programs are compiled with cc at run time.
+# namespace), wall time with hyperfine -N and peak RSS with /usr/bin/time, in one run; then
+# the CPU cost of one sample against a plain C program that preads the same files
+# (Benchmarks/sample-cost.py, Benchmarks/sample-floor.c, compiled with cc at run time).
 # Installs hyperfine, lm-sensors, strace and gcc from Debian when missing. Needs root.
 #
 #   Benchmarks/oneshot.sh [--runs N (200)] [--binary PATH (release build)] [--before PATH] [--no-sample]
@@ -35,7 +31,7 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
 fi
 if [ -z "$binary" ]; then
-  # Built as README "Try it" builds it (and Benchmarks/peer-cost.sh).
+  # The release build (scripts/release-build.sh, as Benchmarks/peer-cost.sh builds it).
   ("$ROOT/scripts/release-build.sh" --product thermtop >&2)
   binary=$("$ROOT/scripts/release-build.sh" --show-bin-path)/thermtop
 fi
@@ -43,19 +39,13 @@ out=$(mktemp -d /tmp/thermtop-oneshot.XXXXXX)
 # Drop the binaries' pages from the page cache first (Benchmarks/drop-cache.py says why), so each
 # is read back the way a program is after a reboot and the two builds start alike.
 /usr/bin/python3 "$ROOT/Benchmarks/drop-cache.py" "$binary" ${before:+"$before"}
-cc -O2 -o "$out/oneshot-floor" "$ROOT/Benchmarks/oneshot-floor.c"
-("$ROOT/scripts/release-build.sh" --product thermtop-oneshot-floor >&2)
-swift_floor=$("$ROOT/scripts/release-build.sh" --show-bin-path)/thermtop-oneshot-floor
 # Inside the namespace: the whole hyperfine run, so the graft is paid once, not per run.
 /usr/bin/python3 "$ROOT/Benchmarks/fakesys.py" run --no-writer -- bash -c '
   set -e
-  b=$1; runs=$2; out=$3; before=$4; root=$5; swift_floor=$6
-  /usr/bin/python3 "$root/Benchmarks/oneshot-ops.py" "$b" "$out/ops.txt"
+  b=$1; runs=$2; out=$3; before=$4
   cmds=(-n "thermtop --version" "$b --version" -n "thermtop status --json" "$b status --json --no-config")
   [ -n "$before" ] && cmds+=(-n "before: thermtop --version" "$before --version"
                              -n "before: thermtop status --json" "$before status --json --no-config")
-  cmds+=(-n "C: the same accesses as status" "$out/oneshot-floor $out/ops.txt")
-  cmds+=(-n "Swift: the same accesses as status" "$swift_floor $out/ops.txt")
   cmds+=(-n "sensors" "sensors" -n "sensors -j" "sensors -j")
   hyperfine -N --warmup 10 --runs "$runs" --export-json "$out/h.json" "${cmds[@]}" \
     >/dev/null 2>"$out/hyperfine.err" || { cat "$out/hyperfine.err" >&2; exit 1; }
@@ -68,7 +58,7 @@ swift_floor=$("$ROOT/scripts/release-build.sh" --show-bin-path)/thermtop-oneshot
     fi
     echo "sensors $(rss sensors)"
     echo "sensors -j $(rss sensors -j)"; } > "$out/rss.txt"
-' oneshot "$binary" "$runs" "$out" "$before" "$ROOT" "$swift_floor"
+' oneshot "$binary" "$runs" "$out" "$before"
 /usr/bin/python3 - "$out/h.json" "$out/rss.txt" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}

@@ -292,8 +292,8 @@ extension Substring {
 }
 
 /// Input that toml++ (the C++ parser under TOMLKit) does not survive: its table-header parser
-/// asserts that a key follows `[` or `[[`, and a failed assertion aborts the thermtop-toml
-/// helper (`[=`, `[#`, `[` at the end of a line; found by `scripts/fuzz.sh config`). Such a
+/// asserts that a key follows `[` or `[[`, and a failed assertion aborts thermtop
+/// (`[=`, `[#`, `[` at the end of a line; found by `scripts/fuzz.sh config`). Such a
 /// file is not TOML anyway, so it is refused before toml++ sees it.
 enum TOMLGuard {
     /// The 1-based line of the first `[` header whose name does not start like a key (bare key

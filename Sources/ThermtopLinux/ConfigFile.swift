@@ -25,9 +25,8 @@ package enum ConfigFile {
         return env
     }
 
-    /// Turns a file's text into a config: `ConfigParser.parse` (module ThermtopConfig, TOMLKit),
-    /// or the `thermtop-toml` helper process the dashboard binary uses so that it never links
-    /// TOMLKit and the Foundation it imports.
+    /// Turns a file's text into a config: `ConfigParser.parse` (module ThermtopConfig, TOMLKit);
+    /// passed in so that this module does not depend on TOMLKit.
     public typealias Parse = (_ text: String, _ file: String) -> Result<UserConfig, ConfigError>
 
     /// The file at `path`, parsed. `required`: a missing file is an error (`--config FILE`);

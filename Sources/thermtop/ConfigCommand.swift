@@ -1,4 +1,5 @@
 import ArgumentParser
+import ThermtopConfig
 import ThermtopLinux
 import ThermtopCore
 
@@ -11,8 +12,7 @@ struct ConfigOptions: ParsableArguments {
     @Flag(name: .customLong("no-config"), help: "Ignore the config file.")
     var noConfig = false
 
-    /// The same choice as plain values (`FastArguments` makes one without building this
-    /// struct's property wrappers).
+    /// The same choice as plain values.
     var choice: ConfigChoice { ConfigChoice(configFile: configFile, noConfig: noConfig) }
 
     func validate() throws { try choice.validate() }
@@ -50,7 +50,7 @@ struct ConfigChoice: Equatable {
 
     func load() throws -> UserConfig {
         guard let (path, required) = path else { return .empty }
-        switch ConfigFile.load(path, required: required, parse: TOMLHelper.parse) {
+        switch ConfigFile.load(path, required: required, parse: ConfigParser.parse) {
         case .success(let c): return c ?? .empty
         case .failure(let e) where !required && e.problems.allSatisfy({ $0.kind == .unreadable }):
             // The default location cannot be read (run as another user whose HOME is not
@@ -106,7 +106,7 @@ struct ConfigCommand: AsyncParsableCommand {
             printError("thermtop: no config file: set HOME or XDG_CONFIG_HOME, or pass --config FILE.")
             throw ExitCode(78)
         }
-        let result = ConfigFile.load(path, required: true, parse: TOMLHelper.parse)
+        let result = ConfigFile.load(path, required: true, parse: ConfigParser.parse)
         var problems: [ConfigProblem] = []
         var loaded: UserConfig?
         switch result {

@@ -14,35 +14,18 @@ import Glibc
 @main
 enum Main {
     static func main() {
-        PhaseTrace.mark(.main)
         do {
-            // The common invocations skip ArgumentParser's reflective parse (FastArguments);
-            // anything else, and every error, help and completion request, goes through it.
-            var command: any ParsableCommand
-            // Before any thread exists (StandardStreams.reserveDescriptorTable says why).
-            StandardStreams.reserveDescriptorTable()
-            switch FastArguments.parse(Array(CommandLine.arguments.dropFirst())) {
-            case .version(let text)?:
-                print(text)
-                return
-            case .status(let run)?:
-                // Ends the process (StatusRun.report says why it does not return).
-                try MainActor.assumeIsolated { try run.report() }
-            case .command(let parsed)?:
-                command = parsed
-            case nil:
-                command = try Thermtop.parseAsRoot()
-            }
+            let command = try Thermtop.parseAsRoot()
             if var dashboard = command as? Thermtop {
                 try MainActor.assumeIsolated { try dashboard.runDashboard() }
                 return
             }
-            // `status` awaits nothing: run on this thread, without starting the concurrency
-            // runtime's executor threads (and their malloc arenas) for a one-shot report.
+            // `status` awaits nothing: it runs on this thread and exits.
             if let status = command as? Status {
                 try MainActor.assumeIsolated { try status.report() }
             }
             guard let asyncCommand = command as? AsyncParsableCommand else {
+                var command = command
                 try command.run()
                 return
             }
@@ -52,10 +35,7 @@ enum Main {
         }
     }
 
-    /// What ArgumentParser's own async main does, started from here. A function of its own:
-    /// inlined in `main`, the task's metadata (`TaskPriority?`) was looked up at its entry, on
-    /// every run, `status` and the dashboard included.
-    @inline(never)
+    /// What ArgumentParser's own async main does, started from here.
     static func runAsync(_ command: any AsyncParsableCommand) -> Never {
         nonisolated(unsafe) var pending = command
         Task { @MainActor in

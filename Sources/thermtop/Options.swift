@@ -33,8 +33,7 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .customLong("ppd-state"), help: ArgumentHelp("power-profiles-daemon state file (default: /var/lib/power-profiles-daemon/state.ini for the live /sys).", valueName: "file"))
     var ppdState: String?
 
-    /// The same choices as plain values (what the commands act on; `FastArguments` makes one
-    /// without building this struct's property wrappers).
+    /// The same choices as plain values (what the commands act on).
     var choice: SourceChoice {
         SourceChoice(sysfsRoot: sysfsRoot, simulate: simulate, simulateState: simulateState, lowPower: lowPower,
                      ppdState: ppdState)

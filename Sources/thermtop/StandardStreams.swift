@@ -48,29 +48,6 @@ enum StandardStreams {
         }
     }
 
-    /// Descriptors numbered up to this many are made room for at start
-    /// (`reserveDescriptorTable`).
-    static let reservedDescriptors: Int32 = 256
-
-    /// Grows the descriptor table now, while the process has one thread. A running monitor
-    /// keeps every value file it reads open (~50 descriptors on the benchmark's laptop, more on
-    /// a machine with more sensors), and its rediscoveries list folders beside them, so it
-    /// nears or passes 64; a large tree (40 zones) passes it in a one-shot's discovery. The
-    /// kernel grows a multi-threaded process's table only after an RCU grace period
-    /// (`expand_fdtable` -> `synchronize_rcu`: 7-15 ms in one `openat` on the benchmark's
-    /// machine); single-threaded it is an allocation. `Main` calls it first, for every command.
-    /// A duplicate of whichever standard descriptor is open, taken at the top of the range and
-    /// closed at once (never on 0-2).
-    static func reserveDescriptorTable() {
-        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            let high = fcntl(fd, F_DUPFD_CLOEXEC, reservedDescriptors - 1)
-            if high >= 0 {
-                close(high)
-                return
-            }
-        }
-    }
-
     /// Writes all of `bytes` to stdout with write(2), retrying short writes and EINTR.
     static func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         // SIGPIPE keeps its default: `thermtop status | head -1` ends quietly, as with any

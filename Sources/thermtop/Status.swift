@@ -51,10 +51,7 @@ struct Status: AsyncParsableCommand {
     func report() throws -> Never { try StatusRun(self).report() }
 }
 
-/// `thermtop status` as plain values, and the command itself. Made from a parsed `Status`, or
-/// by `FastArguments` straight from the command line: ArgumentParser's property wrappers cost
-/// runtime type lookups at their first use (a set of names per option, metadata per option
-/// type), which a one-shot report would pay on every run.
+/// `thermtop status` as plain values, and the command itself, made from a parsed `Status`.
 struct StatusRun: Equatable {
     var source: SourceChoice
     var config: ConfigChoice
@@ -76,17 +73,14 @@ struct StatusRun: Equatable {
     }
 
     /// Writes the report and ends the process: exit 0, or 69 when sensors exist but none could
-    /// be read (74 and 64 leave from `StandardStreams` and the thrown usage errors). It does not
-    /// return, so the engine is never torn down: releasing the hub, its source and the event
-    /// sources (their objects, and one `close` per descriptor the discovery kept open, ~50 on a
-    /// laptop) was a few percent of a run, for memory and descriptors the kernel frees at exit
-    /// anyway.
+    /// be read (74 and 64 leave from `StandardStreams` and the thrown usage errors). A reading
+    /// abandoned past its deadline may still hold a thread in the kernel, so the process exits
+    /// here rather than waiting for the engine to be torn down.
     @MainActor
     func report() throws -> Never {
         StandardStreams.guardClosedDescriptors()
         try StandardStreams.requireStdout()
         let cfg = try config.load()
-        PhaseTrace.mark(.config)
         let status: MonitorStatus
         // What must stay alive until the process ends (see above).
         var engine: (ThermalStatusHub, LinuxWakeSources?)?
@@ -103,11 +97,9 @@ struct StatusRun: Equatable {
             let powerProfiles = source.makePowerProfiles(config: thermal)
             var wake: LinuxWakeSources?
             let sensors = source.makeSource(powerProfiles: powerProfiles)
-            PhaseTrace.mark(.sources)
             let hub = ThermalStatusHub(source: sensors,
                                        clock: SystemClock(), config: thermal, overrides: source.overrides,
                                        whileReading: { wake = source.makeWakeSources(powerProfiles: powerProfiles) })
-            PhaseTrace.mark(.reading)
             var live = hub.current
             live.eventSources = wake?.states ?? []
             status = live
@@ -121,8 +113,6 @@ struct StatusRun: Equatable {
             var report = StatusReport.text(status, units: cfg.units ?? .celsius)
             try report.withUTF8 { try StandardStreams.write($0) }
         }
-        PhaseTrace.mark(.written)
-        PhaseTrace.report()
         withExtendedLifetime(engine) {
             exit(status.assessment.nothingReadable ? StatusExit.nothingReadable : StatusExit.ok)
         }

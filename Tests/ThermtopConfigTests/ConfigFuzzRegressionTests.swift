@@ -3,7 +3,7 @@ import ThermtopConfig
 import ThermtopCore
 
 /// Config inputs found by `scripts/fuzz.sh config` (or while writing its invariants) that once
-/// crashed the thermtop-toml helper or put raw control bytes on the terminal.
+/// crashed the TOML reader or put raw control bytes on the terminal.
 @Suite("Config fuzz regressions")
 struct ConfigFuzzRegressionTests {
     private func problems(_ text: String) -> [ConfigProblem] {

@@ -199,38 +199,3 @@ import ThermtopCore
         #expect(w.text == "# HELP m_celsius h\n# TYPE m_celsius gauge\nm_celsius{id=\"x\"} 1.5\n")
     }
 }
-
-@Suite struct ConfigTransferTests {
-    @Test func aParsedConfigCrossesTheHelperBoundaryUnchanged() throws {
-        let c = UserConfig(delay: 0.3, units: .fahrenheit, color: false, ascii: true,
-                           onChange: "sh -c 'a\tb\\c\nd'", onChangeMinInterval: 2.5,
-                           sensors: [SensorRule(match: "pci-*/nvme/*", hide: true, line: 5),
-                                     SensorRule(match: "a\\b\tc", name: "CPU \"x\"", pin: false, ignore: true,
-                                                fair: 70.1, serious: 85, critical: 95.25, hysteresis: 0.1, line: 9)])
-        let back = try #require(ConfigTransfer.decode(ConfigTransfer.encode(.success(c)), file: "f"))
-        #expect(try back.get() == c)
-        #expect(try #require(ConfigTransfer.decode(ConfigTransfer.encode(.success(UserConfig())), file: "f")).get() == UserConfig())
-    }
-
-    @Test func problemsCrossTheBoundaryWithTheirFileLineAndKey() throws {
-        let e = ConfigError([
-            ConfigProblem(kind: .badTOML, file: "x", line: 3, key: nil, message: "bad\tthing\n", expected: nil),
-            ConfigProblem(kind: .thresholdOrder, file: "x", line: 7, key: "sensor[1].serious", message: "m", expected: "fair < serious"),
-        ])
-        guard case .failure(let back)? = ConfigTransfer.decode(ConfigTransfer.encode(.failure(e)), file: "x") else {
-            Issue.record("not decoded"); return
-        }
-        #expect(back == e)
-    }
-
-    @Test func foreignTextIsRejected() {
-        #expect(ConfigTransfer.decode("", file: "f") == nil)
-        #expect(ConfigTransfer.decode("hello\n", file: "f") == nil)
-        #expect(ConfigTransfer.decode("config\ndelay\tfast\n", file: "f") == nil)
-        #expect(ConfigTransfer.decode("config\ns.name\tx\n", file: "f") == nil)
-        // JSON, but with a field of the wrong type or a missing rule list: not the helper's answer.
-        #expect(ConfigTransfer.decode(#"{"config":{"delay":"fast","sensors":[]}}"#, file: "f") == nil)
-        #expect(ConfigTransfer.decode(#"{"config":{"delay":1}}"#, file: "f") == nil)
-        #expect(ConfigTransfer.decode(#"{"problems":[{"kind":"nonsense","line":1,"message":"m"}]}"#, file: "f") == nil)
-    }
-}

@@ -226,7 +226,7 @@ struct TruthReportTests {
         var w = JSONWriter(pretty: true, capacity: 1)
         w.array { w in for i in 0..<2000 { w.string("value \(i)") } }
         w.endLine()
-        let written = w.withBytes { Array($0) }
+        let written = w.bytes
         #expect(written == w.bytes)
         #expect(written.count > 30_000 && written.last == 0x0a && written.dropLast().last == UInt8(ascii: "]"))
     }

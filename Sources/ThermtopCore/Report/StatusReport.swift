@@ -11,24 +11,19 @@ public enum ThermalStatusReport {
 
     /// The document as UTF-8 bytes.
     package static func jsonUTF8(_ s: MonitorStatus, version: String, pretty: Bool = true) -> [UInt8] {
-        var w = JSONWriter(pretty: pretty, capacity: jsonCapacity)
+        var w = JSONWriter(pretty: pretty)
         write(s, version: version, into: &w)
         return w.bytes
     }
 
-    /// The document and a final new line (what `status --json` writes), handed to `body` in
-    /// the writer's own memory: the same bytes as `jsonUTF8` + "\n", without copying them.
+    /// The document and a final new line (what `status --json` writes), handed to `body`.
     package static func withJSONLine<R>(_ s: MonitorStatus, version: String, pretty: Bool = true,
                                         _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        var w = JSONWriter(pretty: pretty, capacity: jsonCapacity)
+        var w = JSONWriter(pretty: pretty)
         write(s, version: version, into: &w)
         w.endLine()
-        return try w.withBytes(body)
+        return try w.bytes.withUnsafeBufferPointer(body)
     }
-
-    /// Room for a laptop's report (~30 KB pretty) at once, so the writer does not grow (and
-    /// copy) it on the way.
-    static let jsonCapacity = 32 * 1024
 
     /// The document as a value (`watch --json` takes its header fields): the written text read
     /// back, so the fields are listed once, in `write`.

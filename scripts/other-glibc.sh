@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Runs the release binary on a second distribution: a Debian trixie chroot (glibc 2.41 against
+# this machine's 2.36), made with debootstrap from the mirror apt already uses. There it runs
+# `--version`, `status` and `status --json` on a fixture tree with a real dbus-daemon as the
+# system bus, once through DBUS_SYSTEM_BUS_ADDRESS and once through /run/dbus/system_bus_socket
+# (what nearly every desktop has), and checks that each exits as on this machine and prints the
+# same report. A binary that links glibc statically and dlopens libsystemd dies there (SIGFPE).
+#
+#   sudo scripts/other-glibc.sh [--binary PATH] [--dir DIR] [--suite SUITE]
+#
+# Defaults: the release build (scripts/release-build.sh), .build-trixie/ (kept between runs),
+# trixie. Needs root (chroot) and debootstrap. Prints one line at the end:
+#   other-glibc: N passed, M failed
+# Exit status 0 when every check passed, 1 when one failed, 69 when root or debootstrap is
+# missing, 64 for a bad invocation.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+binary=""; dir="$ROOT/.build-trixie"; suite=trixie
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --binary) binary=$(readlink -f "$2"); shift 2 ;;
+    --dir) dir=$2; shift 2 ;;
+    --suite) suite=$2; shift 2 ;;
+    *) echo "other-glibc.sh: unknown argument $1" >&2; exit 64 ;;
+  esac
+done
+[ "$(id -u)" = 0 ] || { echo "other-glibc.sh: needs root (chroot)" >&2; exit 69; }
+command -v debootstrap >/dev/null || { echo "other-glibc.sh: needs debootstrap (apt-get install debootstrap)" >&2; exit 69; }
+command -v dbus-daemon >/dev/null || { echo "other-glibc.sh: needs dbus-daemon" >&2; exit 69; }
+if [ -z "$binary" ]; then
+  "$ROOT/scripts/release-build.sh" --product thermtop >&2
+  binary=$("$ROOT/scripts/release-build.sh" --show-bin-path)/thermtop
+fi
+
+# The mirror apt uses here (deb822 `URIs:` or a one-line `deb` entry), for Debian's main archive.
+mirror=$(grep -hsE '^(URIs:|deb )' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list /etc/apt/sources.list \
+  | grep -v security | sed -E 's/^URIs:[[:space:]]*//; s/^deb (\[[^]]*\] )?//' | awk '{print $1}' | head -1)
+[ -n "$mirror" ] || { echo "other-glibc.sh: no Debian mirror in apt's sources" >&2; exit 69; }
+
+chroot_dir="$dir/$suite"
+if [ ! -f "$chroot_dir/.complete" ]; then
+  rm -rf "$chroot_dir"
+  mkdir -p "$dir"
+  echo "other-glibc: debootstrap $suite from $mirror into $chroot_dir" >&2
+  debootstrap --variant=minbase --include=libncursesw6,zlib1g,libstdc++6,libsystemd0 \
+    "$suite" "$chroot_dir" "$mirror" >"$dir/debootstrap.log" 2>&1 \
+    || { tail -20 "$dir/debootstrap.log" >&2; echo "other-glibc.sh: debootstrap failed" >&2; exit 1; }
+  touch "$chroot_dir/.complete"
+fi
+
+passed=0; failed=0
+check() { # check NAME CONDITION-EXIT-STATUS [detail]
+  if [ "$2" = 0 ]; then passed=$((passed + 1)); echo "ok: $1"
+  else failed=$((failed + 1)); echo "FAILED: $1${3:+ ($3)}"; fi
+}
+
+their=$(chroot "$chroot_dir" /usr/bin/ldd --version 2>/dev/null | head -1 || true)
+ours=$(ldd --version 2>/dev/null | head -1 || true)
+echo "other-glibc: here: $ours; there: $their"
+[ "$their" != "$ours" ]; check "the chroot's glibc differs from this machine's" $?
+
+# The release binary must load glibc through the dynamic loader: a static glibc cannot dlopen
+# libsystemd or NVML built against another one.
+readelf -l "$binary" | grep -q 'Requesting program interpreter'; check "the binary links glibc dynamically" $?
+
+install -D -m 755 "$binary" "$chroot_dir/opt/thermtop/thermtop"
+rm -rf "$chroot_dir/opt/fixture"
+cp -a "$ROOT/Tests/Fixtures/intel-laptop" "$chroot_dir/opt/fixture"
+mkdir -p "$chroot_dir/run/dbus" "$chroot_dir/tmp"
+
+buses=()
+cleanup() {
+  for pid in "${buses[@]}"; do kill "$pid" 2>/dev/null || true; done
+  rm -f "$chroot_dir/run/dbus/system_bus_socket" "$chroot_dir/tmp/bus"
+}
+trap cleanup EXIT
+start_bus() { # start_bus SOCKET-PATH-ON-THIS-SIDE
+  rm -f "$1"
+  dbus-daemon --session --nofork --address="unix:path=$1" & buses+=($!)
+  for _ in $(seq 100); do [ -S "$1" ] && return 0; sleep 0.05; done
+  echo "other-glibc.sh: dbus-daemon did not create $1" >&2; return 1
+}
+start_bus "$chroot_dir/tmp/bus"
+start_bus "$chroot_dir/run/dbus/system_bus_socket"
+
+run_there() { # run_there ENV... -- ARGS...
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
+  chroot "$chroot_dir" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8 "${envs[@]}" /opt/thermtop/thermtop "$@"
+}
+# The reference: the same binary here, on the same tree (read from outside the chroot, its
+# path put back as the chroot sees it).
+reference() { "$binary" "$@" --sysfs-root "$chroot_dir/opt/fixture" --no-config | sed "s#$chroot_dir/opt/fixture#/opt/fixture#g"; }
+
+set +e
+out=$(run_there -- --version 2>&1); rc=$?
+check "--version runs there" $rc "exit $rc: $out"
+
+for how in env socket; do
+  if [ $how = env ]; then envs=(DBUS_SYSTEM_BUS_ADDRESS=unix:path=/tmp/bus); else envs=(); fi
+  for args in "status" "status --json"; do
+    # shellcheck disable=SC2086
+    there=$(run_there "${envs[@]}" -- $args --sysfs-root /opt/fixture --no-config 2>&1); rc=$?
+    check "$args with a system bus ($how) exits 0 there" $rc "exit $rc: $(head -c 300 <<<"$there")"
+    # shellcheck disable=SC2086
+    here=$(DBUS_SYSTEM_BUS_ADDRESS=unix:path=$chroot_dir/tmp/bus reference $args 2>&1)
+    [ "$there" = "$here" ]; check "$args with a system bus ($how) prints what it prints here" $? \
+      "$(diff <(echo "$here") <(echo "$there") | head -10)"
+  done
+done
+set -e
+echo "other-glibc: $passed passed, $failed failed"
+[ "$failed" = 0 ]
