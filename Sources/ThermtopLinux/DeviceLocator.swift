@@ -4,32 +4,29 @@ import ThermtopCore
 /// labels, and finds the power-management files that say whether it sleeps. Everything here
 /// is read once per rediscovery and never touches the sensor itself.
 enum DeviceLocator {
-    /// What one discovery has learnt about device folders (keyed by `PathKey`: device paths
-    /// are long, and each is looked up at every level of every device's walk up): devices share ancestors (every
+    /// What one discovery has learnt about device folders: devices share ancestors (every
     /// platform device has `devices/platform`, the zones and chips of one PCI device the same
     /// folder), and each is looked at once per discovery, not once per device under it.
     /// Made per discovery pass and dropped with it, so a device that changes is seen afresh.
     final class Memo {
         /// By device folder: whether `power/runtime_status` is there and managed.
-        var managedRuntimeStatus: [PathKey: Bool] = [:]
+        var managedRuntimeStatus: [String: Bool] = [:]
         /// By device folder: whether `power_state` is there.
-        var hasPowerState: [PathKey: Bool] = [:]
+        var hasPowerState: [String: Bool] = [:]
         /// By file: the text of `vendor` and `model` files read.
-        var strings: [PathKey: String?] = [:]
+        var strings: [String: String?] = [:]
         init() {}
 
         func string(_ root: SysfsRoot, _ file: String) -> String? {
-            let key = PathKey(file)
-            if let known = strings[key] { return known }
+            if let known = strings[file] { return known }
             let v = root.value(file, Parse.string).value
-            strings[key] = .some(v)
+            strings[file] = .some(v)
             return v
         }
 
         /// Whether `folder/power/runtime_status` is managed, remembered as `key`'s answer (the
         /// device folder a `device` link names, or the folder itself).
         func runtimeStatusIsManaged(_ root: SysfsRoot, _ folder: String, key: String) -> Bool {
-            let key = PathKey(key)
             if let known = managedRuntimeStatus[key] { return known }
             let m = DeviceLocator.managedRuntimeStatus(root, path("\(folder)/power/runtime_status"))
             managedRuntimeStatus[key] = m
@@ -38,7 +35,6 @@ enum DeviceLocator {
 
         /// Whether `folder/power_state` is there, remembered as `key`'s answer.
         func hasPowerState(_ root: SysfsRoot, _ folder: String, key: String) -> Bool {
-            let key = PathKey(key)
             if let known = hasPowerState[key] { return known }
             let e = root.exists("\(folder)/power_state")
             hasPowerState[key] = e
@@ -134,7 +130,7 @@ enum DeviceLocator {
 
     /// Whether the last component of a device folder's path is a PCI address.
     static func isPCIDevice(_ folder: String) -> Bool {
-        lastComponent(folder) { DeviceInfo.isPCIAddress($0) }
+        DeviceInfo.isPCIAddress(String(lastComponent(folder)))
     }
 
     /// Whether a folder on the way up from a device only groups devices, and so has no
@@ -142,7 +138,7 @@ enum DeviceLocator {
     /// class (`devices/virtual/thermal`, `…/0000:02:00.0/nvme`, `…/PNP0C0A:00/power_supply`),
     /// which the kernel makes to hold that class's devices under their parent.
     static func isGroupFolder(_ folder: String) -> Bool {
-        folder == "devices/virtual" || lastComponent(folder) { DeviceInfo.isClassFolder($0) }
+        folder == "devices/virtual" || DeviceInfo.isClassFolder(String(lastComponent(folder)))
     }
 
     /// Whether a device folder's `power/runtime_status` can only say `unsupported`, so the walk
@@ -161,44 +157,28 @@ enum DeviceLocator {
     /// `HID:instance` name (`PNP0C09:00`, `device:1f`). Class folders and class devices there
     /// (`power_supply`, `BAT0`, `input3`) have no colon in their names.
     static func isACPIObject(_ folder: String) -> Bool {
-        var folder = folder
-        return folder.withUTF8 { isACPIObject($0) }
-    }
-
-    /// `isACPIObject` of a path's UTF-8 bytes.
-    static func isACPIObject(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        ListingName.starts(bytes, with: "devices/LNXSYSTM:") && lastComponent(of: bytes).contains(UInt8(ascii: ":"))
+        folder.utf8.starts(with: "devices/LNXSYSTM:".utf8) && lastComponent(folder).utf8.contains(UInt8(ascii: ":"))
     }
 
     /// Whether a device folder can hold a `model` attribute (SCSI and ATA disks, NVMe
     /// controllers do), so is worth a read. Not a PCI function (`0000:00:04.0`: vendor
     /// and device ids instead), a platform device (`devices/platform/coretemp.0`) or an ACPI
-    /// object (`devices/LNXSYSTM:00/…/LNXTHERM:00`), none of which ever has one: on a laptop
-    /// those were five failed opens a start. Devices below a platform device (a USB disk
-    /// behind an SoC's controller) are still asked.
+    /// object (`devices/LNXSYSTM:00/…/LNXTHERM:00`), none of which ever has one, so asking
+    /// would only be a failed open. Devices below a platform device (a USB disk behind an
+    /// SoC's controller) are still asked.
     static func mayHaveModel(_ folder: String) -> Bool {
-        var folder = folder
-        return folder.withUTF8 { bytes -> Bool in
-            let last = lastComponent(of: bytes)
-            if DeviceInfo.isPCIAddress(last) { return false }
-            // Directly under devices/platform: the last component starts right after it.
-            let platform: StaticString = "devices/platform/"
-            if ListingName.starts(bytes, with: platform), last.count == bytes.count - platform.utf8CodeUnitCount { return false }
-            return !isACPIObject(bytes)
+        if DeviceInfo.isPCIAddress(String(lastComponent(folder))) { return false }
+        let platform = "devices/platform/".utf8
+        if folder.utf8.starts(with: platform), !folder.utf8.dropFirst(platform.count).contains(UInt8(ascii: "/")) {
+            return false
         }
+        return !isACPIObject(folder)
     }
 
-    /// `test` on the bytes of a path's last component.
-    private static func lastComponent(_ path: String, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-        var path = path
-        return path.withUTF8 { test(lastComponent(of: $0)) }
-    }
-
-    /// The bytes after a path's last `/` (the whole path when it has none).
-    @inline(__always)
-    private static func lastComponent(of bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
-        return UnsafeBufferPointer(rebasing: bytes[start...])
+    /// What follows a path's last `/` (the whole path when it has none).
+    private static func lastComponent(_ path: String) -> Substring {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path[...] }
+        return path[path.utf8.index(after: slash)...]
     }
 
     /// One read, not a lookup and a read: a missing file is unmanaged; one that is there but

@@ -95,16 +95,15 @@ struct HwmonLayout: Sendable {
             let found = zoneTypes.indices.filter { zoneTypes[$0] == type }.map { zones[typedZones[$0]] }
             return found.isEmpty ? nil : found
         }
-        var layouts = (root.listing(base) ?? .none).names(withPrefix: "hwmon").map { device -> HwmonLayout in
+        var layouts = (root.list(base) ?? []).filter { $0.hasPrefix("hwmon") }.map { device -> HwmonLayout in
             let entry = path("\(base)/\(device)")
             var dir = entry
             var issues: [ReadingIssue] = []
-            // Listed first: the folder's files are then opened relative to it (FileSystemBackend).
-            let listing = root.listing(dir)
+            let listing = root.list(dir)
             var chip = root.take("\(dir)/name", Parse.string, into: &issues, required: false)
-            var chosen = listing ?? .none
+            var chosen = listing ?? []
             var listed = listing != nil
-            if !hasTempInput(chosen), let deviceFiles = root.listing("\(dir)/device"), hasTempInput(deviceFiles) {
+            if !hasTempInput(chosen), let deviceFiles = root.list("\(dir)/device"), hasTempInput(deviceFiles) {
                 dir += "/device"
                 chosen = deviceFiles
                 listed = true
@@ -116,8 +115,6 @@ struct HwmonLayout: Sendable {
             let info = location.info
             let gate = DeviceLocator.gate(root, device: location, link: link, memo: devices)
             let chipName = chip ?? device
-            // A constant for the closures below: a variable they capture is boxed, and every use
-            // checked for exclusive access (~15,000 instructions a start).
             let files = chosen
             func optional(_ name: SysfsPath) -> Bool { SysfsRoot.mayHave(name.string, listing: listed ? files : nil) }
 
@@ -159,14 +156,14 @@ struct HwmonLayout: Sendable {
                 let label = optional("fan\(n)_label")
                     ? root.take("\(dir)/fan\(n)_label", Parse.string, into: &fi, required: false) : nil
                 func rpm(_ name: String) -> Double? {
-                    guard files.contains(name) else { return nil }
+                    guard files.holds(name) else { return nil }
                     return root.take("\(dir)/\(name)", Parse.bounded(0...maxRPM), into: &fi, required: false)
                 }
                 return FanChannel(
                     index: n, label: label, minRPM: rpm("fan\(n)_min"), maxRPM: rpm("fan\(n)_max"),
-                    hasInput: files.contains("fan\(n)_input"), hasTarget: files.contains("fan\(n)_target"),
-                    hasPWM: files.contains("pwm\(n)"), hasPWMEnable: files.contains("pwm\(n)_enable"),
-                    hasEnable: files.contains("fan\(n)_enable"),
+                    hasInput: files.holds("fan\(n)_input"), hasTarget: files.holds("fan\(n)_target"),
+                    hasPWM: files.holds("pwm\(n)"), hasPWMEnable: files.holds("pwm\(n)_enable"),
+                    hasEnable: files.holds("fan\(n)_enable"),
                     stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? "fan\(n)"),
                     staticIssues: fi)
             }
@@ -178,20 +175,20 @@ struct HwmonLayout: Sendable {
                 let label = optional("\(p)_label")
                     ? root.take("\(dir)/\(p)_label", Parse.string, into: &pi, required: false) : nil
                 func watts(_ suffix: String) -> Double? {
-                    guard files.contains("\(p)_\(suffix)") else { return nil }
+                    guard files.holds("\(p)_\(suffix)") else { return nil }
                     return root.take("\(dir)/\(p)_\(suffix)", Parse.micro(max: maxWatts), into: &pi, required: false)
                 }
                 return PowerChannel(
                     index: n, label: label, cap: watts("cap"), capMin: watts("cap_min"), capMax: watts("cap_max"),
-                    hasAverage: files.contains("\(p)_average"), hasInput: files.contains("\(p)_input"),
+                    hasAverage: files.holds("\(p)_average"), hasInput: files.holds("\(p)_input"),
                     stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? p),
                     staticIssues: pi)
             }
             // Every other `<family>N_input` (in, curr, energy, humidity…): shown, not judged.
             let known: Set<String> = ["temp", "fan", "pwm", "power"]
-            let extras = files.names { files.name($0, hasSuffix: "_input") }.compactMap { name -> ExtraChannel? in
+            let extras = files.filter { $0.hasSuffix("_input") }.compactMap { name -> ExtraChannel? in
                 let stem = String(name.dropLast("_input".count))
-                let kind = String(ListingName.stemKind(stem) ?? stem.prefix { !$0.isNumber })
+                let kind = String(stem.prefix { !$0.isNumber })
                 guard !kind.isEmpty, !known.contains(kind), stem.count > kind.count else { return nil }
                 var ei: [ReadingIssue] = []
                 let label = optional("\(stem)_label")
@@ -225,37 +222,20 @@ struct HwmonLayout: Sendable {
     }
 
     /// Whether a listing has a `temp…_input` file.
-    static func hasTempInput(_ files: Listing) -> Bool {
-        files.contains { files.name($0, hasPrefix: "temp") && files.name($0, hasSuffix: "_input") }
+    static func hasTempInput(_ files: [String]) -> Bool {
+        files.contains { $0.hasPrefix("temp") && $0.hasSuffix("_input") }
     }
 
     /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted; `or` a second
-    /// suffix that also counts (two plain parameters: a `[StaticString]` was an array type made
-    /// at run time for this alone).
-    static func indices(_ files: Listing, prefix: StaticString, suffix: StaticString, or other: StaticString? = nil) -> [Int] {
-        func isSuffix(_ matches: (StaticString) -> Bool) -> Bool { matches(suffix) || other.map(matches) == true }
+    /// suffix that also counts.
+    static func indices(_ files: [String], prefix: String, suffix: String, or other: String? = nil) -> [Int] {
         var out: [Int] = []
-        for i in 0..<files.count {
-            let split = files.withName(i) { b -> Int?? in
-                switch ListingName.split(b, after: prefix) {
-                case .notASCII: return nil
-                case .noPrefix, .split(nil, _): return .some(nil)
-                case .split(let n?, let rest):
-                    return .some(isSuffix { ListingName.rest(b, from: rest, is: $0) } ? n : nil)
-                }
-            }
-            if let split {
-                if let n = split { out.append(n) }
-                continue
-            }
-            // A non-ASCII name: by Characters.
-            let name = files.name(i)
-            let prefix = prefix.description
-            guard name.hasPrefix(prefix) else { continue }
+        for name in files where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
             let digits = rest.prefix { $0.isASCII && $0.isNumber }
             guard !digits.isEmpty, let n = Int(digits) else { continue }
-            if isSuffix({ $0.description == String(rest.dropFirst(digits.count)) }) { out.append(n) }
+            let tail = rest.dropFirst(digits.count)
+            if tail == suffix || (other.map { tail == $0 } ?? false) { out.append(n) }
         }
         return sortedUnique(out)
     }

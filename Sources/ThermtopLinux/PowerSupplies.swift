@@ -13,19 +13,17 @@ struct SupplyLayout: Sendable {
     var scope: String?
     var model, manufacturer, technology: String?
     var energyFullDesign, chargeFullDesign, voltageMinDesign, voltageMaxDesign: Double?
-    /// Attribute files present at discovery; only these are read per sample. The listing
-    /// itself: a supply's few dozen names are scanned by bytes when asked (a set hashed every
-    /// name at each discovery, and made a String of each).
-    var files: Listing
+    /// Attribute files present at discovery; only these are read per sample.
+    var files: [String]
     var staticIssues: [ReadingIssue]
 
     static func discover(_ root: SysfsRoot) -> [SupplyLayout] {
         let base = "class/power_supply"
-        return (root.listing(base) ?? .none).names.map { id in
+        return (root.list(base) ?? []).map { id in
             let dir = path("\(base)/\(id)")
             var issues: [ReadingIssue] = []
-            let listing = root.listing(dir)
-            let (type, inferred) = resolveType(root, dir: dir, name: id, files: listing ?? .none)
+            let listing = root.list(dir)
+            let (type, inferred) = resolveType(root, dir: dir, name: id, files: listing ?? [])
             if let inferred { issues.append(inferred) }
             // An adapter has none of these, a battery some: only the ones its folder lists.
             func optional<T>(_ name: String, _ parse: (String, String) -> Reading<T>) -> T? {
@@ -57,34 +55,33 @@ struct SupplyLayout: Sendable {
                 chargeFullDesign: micro("charge_full_design", max: 1_000),
                 voltageMinDesign: micro("voltage_min_design", max: 100),
                 voltageMaxDesign: micro("voltage_max_design", max: 100),
-                files: listing ?? .none, staticIssues: issues)
+                files: listing ?? [], staticIssues: issues)
         }
     }
 
     /// Files that only a battery has.
-    static func hasBatteryFiles(_ files: Listing) -> Bool {
-        files.contains("capacity" as StaticString) || files.contains("capacity_level" as StaticString)
-            || files.contains { files.name($0, hasPrefix: "energy_") || files.name($0, hasPrefix: "charge_now")
-                || files.name($0, hasPrefix: "charge_full") }
+    static func hasBatteryFiles(_ files: [String]) -> Bool {
+        files.holds("capacity") || files.holds("capacity_level")
+            || files.contains { $0.hasPrefix("energy_") || $0.hasPrefix("charge_now") || $0.hasPrefix("charge_full") }
     }
 
     /// The supply's type: the `type` file; else `POWER_SUPPLY_TYPE` in `uevent`; else what the
     /// folder holds (battery files → Battery, only `online` → Mains); else the name (`BAT*`,
     /// `*battery*` → Battery; `AC*`, `ADP*` → Mains). Anything but the file is reported as an
     /// `inferred-type` issue saying how.
-    static func resolveType(_ root: SysfsRoot, dir: String, name: String, files: Listing)
+    static func resolveType(_ root: SysfsRoot, dir: String, name: String, files: [String])
         -> (String?, ReadingIssue?) {
         var ignored: [ReadingIssue] = []
         if let t = root.take("\(dir)/type", Parse.string, into: &ignored, required: false) { return (t, nil) }
         func inferred(_ t: String, _ how: String) -> (String?, ReadingIssue?) {
             (t, ReadingIssue(file: "\(dir)/type", reason: .inferredType, detail: "\(t) \(how)"))
         }
-        if files.contains("uevent" as StaticString), let text = root.value("\(dir)/uevent", Parse.string).value,
+        if files.holds("uevent"), let text = root.value("\(dir)/uevent", Parse.string).value,
            let t = ueventValue(text, key: "POWER_SUPPLY_TYPE") {
             return inferred(t, "from uevent POWER_SUPPLY_TYPE")
         }
         if hasBatteryFiles(files) { return inferred("Battery", "from its battery files") }
-        if files.contains("online" as StaticString) { return inferred("Mains", "from its online file") }
+        if files.holds("online") { return inferred("Mains", "from its online file") }
         let lower = name.lowercased()
         if lower.hasPrefix("bat") || lower.hasSubstring("battery") { return inferred("Battery", "from its name") }
         if lower.hasPrefix("ac") || lower.hasPrefix("adp") { return inferred("Mains", "from its name") }
@@ -110,7 +107,7 @@ struct SupplyLayout: Sendable {
     func sampleBattery(_ root: SysfsRoot) -> (Battery?, ReadingIssue?) {
         var issues = staticIssues
         func r<T>(_ name: String, _ parse: (String, String) -> Reading<T>) -> T? {
-            guard files.contains(name) else { return nil }
+            guard files.holds(name) else { return nil }
             return root.take("\(dir)/\(name)", parse, into: &issues)
         }
         let present = r("present", Parse.flag)

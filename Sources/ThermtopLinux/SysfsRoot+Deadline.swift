@@ -12,14 +12,19 @@ import Glibc
 /// - One reader thread serves every batch; it sleeps between batches, and ends after
 ///   `idleExit` seconds without one (the next batch starts another), so a root that reads
 ///   through the gate only for a while (a sampler after a stall) keeps no extra thread.
-/// - A read past its deadline is answered `timed-out`; its thread is abandoned (it exits
-///   when the kernel finally returns) and the path is *stuck*: later batches answer it
-///   `timed-out` at once, without touching it, until that read returns.
+/// - A read past its deadline is answered `timed-out`; its thread is abandoned (left to finish
+///   on its own and exit when the kernel finally returns, never given another read) and the
+///   path is *stuck*: later batches answer it `timed-out` at once, without touching it, until
+///   that read returns.
+/// - At most `abandonLimit` abandoned threads exist at once: a thread stuck in the kernel
+///   cannot be ended, so that bound is what keeps a tree of hung files from growing the
+///   process without end. At the bound no reader is started in place of the abandoned ones,
+///   and the files that would need one are answered `timed-out` until a hung read returns.
 /// - A hand-off between the caller and the reader spins (lock attempts and yields, at most
 ///   `handoffSpin`) before it sleeps: a sysfs read answers in microseconds, and discovery reads
-///   files one by one, each result deciding the next path. Sleeping on every hand-off cost two
-///   context switches per file (~470 at the dashboard's start, ~1500 futex calls in one
-///   `status`) and their wake-up latency; the spin is bounded, so an idle monitor still sleeps.
+///   files one by one, each result deciding the next path, so sleeping on every hand-off
+///   would add two context switches and their wake-up latency to every file; the spin is
+///   bounded, so an idle monitor still sleeps.
 /// - After a first stall the rest of the pass shares one more deadline and is read on up to
 ///   `maxReaders` threads at once; reads started after that get a short grace, and whatever is
 ///   still queued a deadline later is not read this time. So a stalled pass costs at most about
@@ -33,6 +38,8 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     let handoffSpin: Double
     /// Seconds an idle reader waits for a batch before it ends.
     let idleExit: Double
+    /// The most abandoned threads (still in a hung read) this gate lets exist at once.
+    let abandonLimit: Int
 
     private let lock = ConditionLock()
     private let work: ConditionLock.Condition
@@ -53,12 +60,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     private var nextReader = 0
     private var abandoned: Set<Int> = []
     /// Paths whose read is still hung, with when it started.
-    private var stuck: [String: Double] = [:] {
-        didSet { stuckCount.store(stuck.count, ordering: .releasing) }
-    }
-    /// How many paths `stuck` holds, read without the lock: every read asks `isStuck`, and the
-    /// table is almost always empty (the lock was ~200 instructions a read for nothing).
-    private let stuckCount = Atomic<Int>(0)
+    private var stuck: [String: Double] = [:]
     /// When a pass that stalled must be done by.
     private var budgetEnd: Double?
     /// Stalls since creation.
@@ -69,8 +71,10 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     private var closing = false
 
     init(backend: any SysfsBackend, deadline: Double, grace: Double, maxReaders: Int = 4,
-         handoffSpin: Double = 0.000_1, idleExit: Double = ThermalConfig().idleReaderSeconds) {
+         handoffSpin: Double = 0.000_1, idleExit: Double = ThermalConfig().idleReaderSeconds,
+         abandonLimit: Int = ReadGate.defaultAbandonLimit) {
         self.backend = backend
+        self.abandonLimit = max(0, abandonLimit)
         self.idleExit = max(0.001, idleExit)
         self.handoffSpin = max(0, min(handoffSpin, 0.001))
         self.deadline = max(0.001, deadline)
@@ -85,10 +89,16 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         lock.withLock { Set(stuck.keys).union(inFlight.values.map(\.path)) }
     }
 
-    var stuckPaths: [String] { stuckTable.keys.sorted() }
+    /// The default `abandonLimit`: enough for a few hung drivers at once, few enough that
+    /// their stacks stay a few megabytes.
+    static let defaultAbandonLimit = 8
+
+    var stuckPaths: [String] { lock.withLock { stuck.keys.sorted() } }
     var stallCount: Int { lock.withLock { stalls } }
     var batchCount: Int { lock.withLock { batches } }
     var readerThreads: Int { lock.withLock { readers.count + abandoned.count } }
+    /// Abandoned threads still in their hung read.
+    var abandonedThreads: Int { lock.withLock { abandoned.count } }
 
     /// The root is gone: wake the idle reader so it leaves, releasing the gate and its backend
     /// (open value files included). Without this every root ever made kept a sleeping thread:
@@ -100,37 +110,11 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         }
     }
 
-    /// The paths stuck right now, with when each stalled: a copy of the table (no set built
-    /// from it, nothing hashed while it is empty).
-    var stuckTable: [String: Double] { stuckCount.load(ordering: .acquiring) == 0 ? [:] : lock.withLock { stuck } }
-
-    /// Whether `path`'s read is stuck right now (one lookup, no copy of the table).
-    func isStuck(_ path: String) -> Bool {
-        stuckCount.load(ordering: .acquiring) > 0 && lock.withLock { stuck[path] != nil }
-    }
-
-    /// Since when `path`'s read has been stuck; nil when it is not.
-    func stuckSince(_ path: String) -> Double? {
-        stuckCount.load(ordering: .acquiring) == 0 ? nil : lock.withLock { stuck[path] }
-    }
-
-    /// The answer for a read given up on as it hung (`expire`, or a step a ticked reading
-    /// thread gave up on): timed out, with how long it went unanswered.
+    /// The answer for a read given up on as it hung: timed out, with how long it went
+    /// unanswered.
     static func unanswered(_ path: String, after seconds: Double) -> ReadingIssue {
         ReadingIssue(file: path, reason: .timedOut, detail: "no answer after \(Self.seconds(seconds))")
     }
-
-    /// A read made outside the gate (on a reading thread) overran: answered like one of ours
-    /// that hung, until `unstick`.
-    func markStuck(_ path: String, since: Double) {
-        lock.withLock {
-            stuck[path] = since
-            stalls += 1
-        }
-    }
-
-    /// That read came back.
-    func unstick(_ path: String) { lock.withLock { stuck[path] = nil } }
 
     /// A pass is over: the next stall starts a new budget.
     func closeStallWindow() { lock.withLock { budgetEnd = nil } }
@@ -175,7 +159,17 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
                 head = queue.count
             }
             if remaining == 0 { break }
-            staffReaders()
+            if !staffReaders() {
+                // No reader can take the rest: every one allowed is stuck in a hung read.
+                for job in queue[head...] {
+                    results[job.index] = .failure(ReadingIssue(
+                        file: job.path, reason: .timedOut,
+                        detail: "not read: \(abandoned.count) reads still hung"))
+                    remaining -= 1
+                }
+                head = queue.count
+                break
+            }
             if spin(until: min(wake, monotonicSeconds() + handoffSpin), while: { $0.remaining > 0 }) { continue }
             done.wait(until: wake)
         }
@@ -203,22 +197,28 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     }
 
     /// One reader normally; after a stall, up to `maxReaders` so the rest of the pass is not
-    /// serialised behind further hung files.
-    private func staffReaders() {
+    /// serialised behind further hung files. None is started while `abandonLimit` abandoned
+    /// threads exist. False when queued work has no reader and none can be started.
+    private func staffReaders() -> Bool {
         let queued = queue.count - head
-        guard queued > 0 else { return }
+        guard queued > 0 else { return true }
         let busy = inFlight.count
         let idle = readers.count - busy
         let wanted = budgetEnd == nil ? 1 : min(maxReaders, busy + queued)
         var toStart = max(0, wanted - readers.count)
         if readers.isEmpty { toStart = max(toStart, 1) }
+        if abandoned.count >= abandonLimit { toStart = 0 }
         for _ in 0..<toStart {
             nextReader += 1
             let id = nextReader
             readers.insert(id)
-            startThread(name: "thermtop-read") { [self] in readerLoop(id) }
+            if !startThread(name: "thermtop-read", inlineOnFailure: false, { [self] in readerLoop(id) }) {
+                readers.remove(id)
+                break
+            }
         }
         if idle > 0 { work.broadcast() }
+        return !readers.isEmpty
     }
 
     private func readerLoop(_ id: Int) {

@@ -4,7 +4,7 @@ import ThermtopCore
 /// profile and throttle counters from a sysfs root through `SysfsRoot`.
 ///
 /// `rediscover()` finds the devices and reads their static attributes; `sample(at:)` rereads
-/// only the value files (kept open, one `pread` each). New or vanished devices are noticed by
+/// only the value files (kept open). New or vanished devices are noticed by
 /// a rediscovery: on a uevent (a `.rediscover` hint), at the tier-paced refresh, or on the next
 /// sample after a device's folder disappears under a read.
 public final class SysfsSource: SensorSource {
@@ -47,14 +47,13 @@ public final class SysfsSource: SensorSource {
         ppdState = ppdStatePath.map(LowPowerReader.stateFile)
         lowPower = LowPowerReader(hasLegacyProfile: false, classProfiles: [], choices: [], ppdState: nil)
         throttle = ThrottleReader(cpuDirs: [], packageDirs: [])
-        // Discovered by the first sample, on the thread that samples (a monitor's reading
-        // thread, whose reads are guarded there), not on whichever thread made the source.
+        // Discovered by the first sample, on the thread that samples, not on whichever thread
+        // made the source: no file is read while the source is made.
         needsRediscovery = true
     }
 
     /// Files on a filesystem can hang; a replay's recorded files cannot.
     public var readsCanBlock: Bool { root.backend.readsCanBlock }
-    public var readsAreInterruptible: Bool { root.backend.readsAreInterruptible }
 
     public var readStats: SensorSourceReadStats? {
         SourceReadStats(fileReads: root.readCount, openFiles: root.ioStats?.openFiles ?? 0,
@@ -64,13 +63,11 @@ public final class SysfsSource: SensorSource {
     /// The class folders whose entries are devices.
     static let watchedClasses = ["class/thermal", "class/hwmon", "class/power_supply"]
 
-    /// Find the devices and read their static attributes. The folders it lists stay open until
-    /// the next sample, which opens its value files through them (`SysfsRoot.pass`).
+    /// Find the devices and read their static attributes.
     public func rediscover() {
         discoveryCount += 1
-        // Built in locals and stored once the pass is over: a reading thread retired inside
-        // the pass never comes back, and must not be holding an access to this object's
-        // properties while its successor rediscovers.
+        // Built in locals and stored once the pass is over, so the pass's closure holds no
+        // access to this object's properties.
         let previous = hwmon
         let found = root.withPass(.discovery) { () -> Layout in
             // Devices share folders (ancestors, a PCI device's zones and chips): each is looked
@@ -116,7 +113,7 @@ public final class SysfsSource: SensorSource {
     }
 
     public func sample(at time: Double) -> ThermalSnapshot {
-        if needsRediscovery || root.takeAbandonedDiscovery() { rediscover() }
+        if needsRediscovery { rediscover() }
         let snap = readValues(at: time)
         guard needsRediscovery else { return snap }
         // A device vanished under this very sample (hot-unplug): rediscover and read again
@@ -127,7 +124,7 @@ public final class SysfsSource: SensorSource {
 
     private func readValues(at time: Double) -> Snapshot {
         var snap = Snapshot(time: time)
-        // Locals for the same reason as in `rediscover`; the hwmon layouts keep state between
+        // Locals as in `rediscover`; the hwmon layouts keep state between
         // samples (energy counters) and are stored back after the pass.
         let (zones, cooling, supplies, lowPower, throttle) = (self.zones, self.cooling, self.supplies, self.lowPower, self.throttle)
         let profile = powerProfiles?.reading

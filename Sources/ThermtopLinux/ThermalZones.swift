@@ -17,20 +17,15 @@ struct ZoneLayout: Sendable {
 
     static func discover(_ root: SysfsRoot, devices: DeviceLocator.Memo = DeviceLocator.Memo()) -> [ZoneLayout] {
         let base = "class/thermal"
-        var zones = (root.listing(base) ?? .none).names(withPrefix: "thermal_zone").map { id in
+        var zones = (root.list(base) ?? []).filter { $0.hasPrefix("thermal_zone") }.map { id in
             let dir = path("\(base)/\(id)")
             var issues: [ReadingIssue] = []
-            // Listed first: the folder's files are then opened relative to it (FileSystemBackend).
-            let listed = root.listing(dir)
+            let listed = root.list(dir)
             let type = root.take("\(dir)/type", Parse.string, into: &issues)
-            let files = listed ?? .none
+            let files = listed ?? []
             func optional(_ name: SysfsPath) -> Bool { SysfsRoot.mayHave(name.string, listing: listed) }
             let policy = optional("policy") ? root.take("\(dir)/policy", Parse.string, into: &issues, required: false) : nil
-            var found: [Int] = []
-            for i in 0..<files.count {
-                if let k = files.withName(i, Self.tripIndex) ?? Self.tripIndex(files.name(i)) { found.append(k) }
-            }
-            let tripIndices = sortedUnique(found)
+            let tripIndices = sortedUnique(files.compactMap(Self.tripIndex))
             let trips = tripIndices.map { k in
                 readTrip(root, dir: dir, index: k, hasHysteresis: optional("trip_point_\(k)_hyst"))
             }
@@ -41,7 +36,7 @@ struct ZoneLayout: Sendable {
             // Only a zone with its own `device` link can belong to a device that sleeps.
             let linked = device.viaLink
             return ZoneLayout(id: id, dir: dir, type: type, policy: policy, trips: trips, staticIssues: issues,
-                              hasMode: files.contains("mode" as StaticString),
+                              hasMode: files.holds("mode"),
                               stableID: SensorIDs.make(device: info, middle: "thermal", channel: type ?? "zone"),
                               deviceInfo: info,
                               gate: linked ? DeviceLocator.gate(root, device: device, link: link, memo: devices) : nil)
@@ -52,22 +47,8 @@ struct ZoneLayout: Sendable {
 
     /// The trip number of a zone's `trip_point_<n>_type` or `_temp` file, nil for other names.
     static func tripIndex(_ name: String) -> Int? {
-        var bytes = name
-        if let split = bytes.withUTF8(tripIndex) { return split }
         guard name.hasPrefix("trip_point_"), name.hasSuffix("_type") || name.hasSuffix("_temp") else { return nil }
         return Int(name.dropFirst("trip_point_".count).prefix { $0.isNumber })
-    }
-
-    /// `tripIndex` of a name's bytes: `.some(nil)` for other names, nil when a byte is not
-    /// ASCII (then the Character rule of `tripIndex(_: String)` decides).
-    static func tripIndex(_ b: UnsafeBufferPointer<UInt8>) -> Int?? {
-        switch ListingName.split(b, after: "trip_point_") {
-        case .notASCII: return nil
-        case .noPrefix: return .some(nil)
-        case .split(let n, let rest):
-            let named = ListingName.rest(b, from: rest, endsWith: "_type") || ListingName.rest(b, from: rest, endsWith: "_temp")
-            return .some(named ? n : nil)
-        }
     }
 
     static func readTrip(_ root: SysfsRoot, dir: String, index k: Int, hasHysteresis: Bool = true) -> TripPoint {
@@ -116,7 +97,7 @@ struct CoolingLayout: Sendable {
 
     static func discover(_ root: SysfsRoot, devices: DeviceLocator.Memo = DeviceLocator.Memo()) -> [CoolingLayout] {
         let base = "class/thermal"
-        var devices = (root.listing(base) ?? .none).names(withPrefix: "cooling_device").map { id in
+        var devices = (root.list(base) ?? []).filter { $0.hasPrefix("cooling_device") }.map { id in
             let dir = path("\(base)/\(id)")
             var issues: [ReadingIssue] = []
             let type = root.take("\(dir)/type", Parse.string, into: &issues)

@@ -80,14 +80,12 @@ struct LinkResolutionTests {
         for rootPath in [tree.path, Self.relativeToWorkingDirectory(tree.path), tree.path + "/rootlink", tree.path + "/"] {
             for order in [Self.paths, Self.paths.reversed()] {
                 let shared = FileSystemBackend(rootPath: rootPath)
-                shared.discoveryStarts()
                 for p in order {
                     let expected = Self.realpathRelative(rootPath, p)
                     #expect(shared.resolved(p) == expected, "\(rootPath): \(p)")
                     // Asked again: the remembered answer.
                     #expect(shared.resolved(p) == expected, "\(rootPath): \(p), again")
                     let fresh = FileSystemBackend(rootPath: rootPath)
-                    fresh.discoveryStarts()
                     #expect(fresh.resolved(p) == expected, "\(rootPath): \(p), fresh")
                 }
             }
@@ -115,28 +113,5 @@ struct LinkResolutionTests {
             #expect(backend.resolved(p) == Self.realpathRelative("/", p), "\(p)")
         }
         #expect(backend.resolved("") == "")
-    }
-
-    @Test("discoveries starting while other threads resolve do not change the answers")
-    func discoveriesMeanwhile() async throws {
-        let tree = try Tree()
-        let backend = FileSystemBackend(rootPath: tree.path)
-        let expected = Dictionary(uniqueKeysWithValues: Self.paths.map { ($0, Self.realpathRelative(tree.path, $0)) })
-        let wrong = await withTaskGroup(of: [String].self) { group in
-            for t in 0..<3 {
-                group.addTask {
-                    var wrong: [String] = []
-                    for round in 0..<20 {
-                        for (i, p) in Self.paths.enumerated() {
-                            if t == 0 && i % 7 == round % 7 { backend.discoveryStarts() }
-                            if backend.resolved(p) != expected[p]! { wrong.append(p) }
-                        }
-                    }
-                    return wrong
-                }
-            }
-            return await group.reduce(into: []) { $0 += $1 }
-        }
-        #expect(wrong.isEmpty, "\(Set(wrong).sorted())")
     }
 }

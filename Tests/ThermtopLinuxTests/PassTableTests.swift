@@ -49,35 +49,6 @@ struct PassTableTests {
         #expect(backend.count("a/temp") == 4, "outside a pass nothing is remembered")
     }
 
-    @Test("a discovery read where it runs has no table (each read reaches the backend, nothing read up front); one read through reader threads is served from its table")
-    func discoveryTableOnlyThroughReaderThreads() {
-        // Reads that cannot block are made where they are asked: no table, no batch.
-        let direct = CountingBackend(["a/temp": "41000\n"])
-        let root = SysfsRoot(backend: direct, path: "counted")
-        let answers = root.withPass(.discovery) { [root.read("a/temp"), root.read("a/temp")] }
-        #expect(answers.map { try? $0.get() } == ["41000\n", "41000\n"])
-        #expect(direct.count("a/temp") == 2)
-        let before = root.withPass(.discovery) { direct.count("a/temp") }
-        #expect(before == 2, "nothing read up front")
-        // Off a reading thread, reads that can block go through reader threads: the discovery
-        // keeps its table (one read per file, the same answer for every reader) and reads the
-        // last discovery's files up front, in one batch.
-        let blocking = CountingBackend(["a/temp": "41000\n", "b/temp": "42000\n"], canBlock: true)
-        let gated = SysfsRoot(backend: blocking, path: "counted")
-        let first = gated.withPass(.discovery) { [gated.read("a/temp"), gated.read("b/temp"), gated.read("a/temp")] }
-        #expect(first.map { try? $0.get() } == ["41000\n", "42000\n", "41000\n"])
-        #expect(blocking.count("a/temp") == 1)
-        _ = blocking.takeOrder()
-        let upFront = gated.withPass(.discovery) { () -> [String] in
-            let order = blocking.takeOrder()
-            _ = gated.read("b/temp")
-            _ = gated.read("a/temp")
-            return order
-        }
-        #expect(upFront == ["a/temp", "b/temp"])
-        #expect(blocking.count("a/temp") == 2 && blocking.count("b/temp") == 2)
-    }
-
     @Test("a pass reads up front, in order, the files the last pass of its kind asked for, and serves them from there")
     func profileReadUpFront() {
         let backend = CountingBackend(["z/type": "acpitz\n", "z/temp": "40000\n", "y/temp": "30000\n"])
@@ -104,53 +75,5 @@ struct PassTableTests {
         // The profile follows what readers asked for last time, in their order.
         let next = root.withPass(.sample) { backend.takeOrder() }
         #expect(next == ["y/temp", "z/temp", "z/type"])
-    }
-
-    @Test("the first sample right after a discovery (a one-shot's only one) has no table; the next reads its profile up front, each file once")
-    func firstSampleAfterDiscoveryIsUntabled() {
-        let backend = CountingBackend(["a/temp": "41000\n", "b/temp": "42000\n"])
-        let root = SysfsRoot(backend: backend, path: "counted")
-        root.withPass(.discovery) {}
-        let answers = root.withPass(.sample) { [root.read("a/temp"), root.read("b/temp"), root.read("a/temp")] }
-        #expect(answers.map { try? $0.get() } == ["41000\n", "42000\n", "41000\n"])
-        #expect(backend.count("a/temp") == 2, "read where asked, each time")
-        _ = backend.takeOrder()
-        // The next sample reads that profile up front, a/temp once although it was asked twice,
-        // and serves its readers from the table.
-        let upFront = root.withPass(.sample) { () -> [String] in
-            let order = backend.takeOrder()
-            _ = root.read("a/temp")
-            _ = root.read("b/temp")
-            _ = root.read("a/temp")
-            return order
-        }
-        #expect(upFront == ["a/temp", "b/temp"])
-        #expect(backend.takeOrder().isEmpty)
-        #expect(backend.count("a/temp") == 3)
-        // A sample after a later discovery has a profile to read up front: it keeps its table.
-        root.withPass(.discovery) {}
-        _ = backend.takeOrder()
-        root.withPass(.sample) {
-            _ = root.read("a/temp")
-            _ = root.read("a/temp")
-        }
-        #expect(backend.takeOrder() == ["a/temp", "b/temp"], "read up front, nothing more")
-    }
-
-    @Test("path keys: equal paths are equal keys, different paths different ones, whatever their hashes")
-    func pathKeys() {
-        #expect(PathKey("class/hwmon/hwmon0/temp1_input") == PathKey("class/hwmon/hwmon0/temp1_input"))
-        #expect(PathKey("class/hwmon/hwmon0/temp1_input") != PathKey("class/hwmon/hwmon0/temp2_input"))
-        #expect(PathKey("") == PathKey(""))
-        #expect(PathKey("é") != PathKey("e\u{301}"), "keys compare bytes after the hash: a path is bytes to the kernel")
-        var table: [PathKey: Int] = [:]
-        for i in 0..<500 { table[PathKey("class/thermal/thermal_zone\(i)/temp")] = i }
-        #expect(table.count == 500)
-        var wrong: [Int] = []
-        for i in 0..<500 {
-            let found: Int? = table[PathKey("class/thermal/thermal_zone\(i)/temp")]
-            if found != Optional(i) { wrong.append(i) }
-        }
-        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
 }

@@ -83,31 +83,22 @@ package func monotonicSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-/// Seconds on CLOCK_MONOTONIC_COARSE: the same clock as `monotonicSeconds`, read at the last
-/// tick of the kernel's timer (behind it by up to one tick, 1–10 ms) and without reading the
-/// CPU's counter: a ticked caller's steps take one per read (~270 in `status --json`), where
-/// only a deadline of hundreds of milliseconds is compared with it.
-package func coarseMonotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-/// Start a detached OS thread running `body`. Used for the sampler and the file readers:
-/// threads that may block in a syscall for as long as the kernel likes without starving
-/// anything else.
-package func startThread(name: String, _ body: @escaping @Sendable () -> Void) {
+/// Start a detached OS thread running `body`: for the sampler and the file readers, threads
+/// that may block in a syscall for as long as the kernel likes without starving anything else.
+/// When no thread can be made (a resource limit) `body` runs here instead when `inlineOnFailure`,
+/// else not at all; the answer says whether a thread was started.
+@discardableResult
+package func startThread(name: String, inlineOnFailure: Bool = true, _ body: @escaping @Sendable () -> Void) -> Bool {
     final class Box: @unchecked Sendable {   // immutable after init; handed to the new thread once
         let body: @Sendable () -> Void
-        let name: String
-        init(_ body: @escaping @Sendable () -> Void, name: String) { self.body = body; self.name = name }
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
-    let box = Unmanaged.passRetained(Box(body, name: name)).toOpaque()
+    let box = Unmanaged.passRetained(Box(body)).toOpaque()
     var thread = pthread_t()
     var attr = pthread_attr_t()
     pthread_attr_init(&attr)
     pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_DETACHED))
-    // Small stacks: these threads run shallow code; many may sit in hung reads.
+    // Small stacks: these threads run shallow code; some may sit in hung reads.
     pthread_attr_setstacksize(&attr, 512 * 1024)
     let rc = pthread_create(&thread, &attr, { raw in
         let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
@@ -116,7 +107,9 @@ package func startThread(name: String, _ body: @escaping @Sendable () -> Void) {
     }, box)
     pthread_attr_destroy(&attr)
     if rc != 0 {
-        // No thread (resource limit): run inline rather than lose the work.
-        Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body()
+        let body = Unmanaged<Box>.fromOpaque(box).takeRetainedValue().body
+        if inlineOnFailure { body() }
+        return false
     }
+    return true
 }
