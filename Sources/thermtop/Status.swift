@@ -105,10 +105,9 @@ struct StatusRun: Equatable {
             let sensors = source.makeSource(powerProfiles: powerProfiles)
             PhaseTrace.mark(.sources)
             let hub = ThermalStatusHub(source: sensors,
-                                       clock: SystemClock(), config: thermal, overrides: source.overrides,
-                                       whileReading: { wake = source.makeWakeSources(powerProfiles: powerProfiles) })
+                                       clock: SystemClock(), config: thermal, overrides: source.overrides)
+            var live = hub.current(whileReading: { wake = source.makeWakeSources(powerProfiles: powerProfiles) })
             PhaseTrace.mark(.reading)
-            var live = hub.current
             live.eventSources = wake?.states ?? []
             status = live
             engine = (hub, wake)
