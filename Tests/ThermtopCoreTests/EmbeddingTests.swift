@@ -54,7 +54,10 @@ struct EmbeddingTests {
             before[s]?.handler != after[s]?.handler || before[s]?.flags != after[s]?.flags
         }.sorted()
         let ticker = __libc_current_sigrtmin() + 2
-        #expect(changed.filter { $0 != ticker } == [], "signal handlers installed: \(changed)")
+        // Dispositions are process-wide: a test elsewhere in the same run that changed one
+        // while this ran would show here too (the message gives each new handler's address).
+        #expect(changed.filter { $0 != ticker } == [],
+                "signal handlers installed: \(changed.map { "\($0): \(after[$0]?.handler ?? -1)" })")
         // The one-shot read ticker (ReadingThread's SIGRTMIN+2, for reads made on a thread that
         // is not a reading thread: here `firstReading()`'s) installs its handler today. Issue 27
         // §5 removes it; then drop this wrapper so the check above covers every signal.

@@ -222,6 +222,7 @@ struct ReadingThreadTests {
         defer { copy.remove() }
         let source = SysfsSource(path: copy.path)
         let hub = ThermalStatusHub(source: source, clock: SystemClock())
+        _ = hub.current
         #expect(source.root.readCount > 20)
         #expect(source.root.handedOffBatches == 0)
         #expect(hub.current.snapshot.batteries.first?.percent != nil)
@@ -238,9 +239,9 @@ struct ReadingThreadTests {
             let source = SysfsSource(path: path)
             source.root.setTap { _ in readers.withLock { _ = $0.insert(UInt(pthread_self())) } }
             let start = monotonicSeconds()
-            let hub = ThermalStatusHub(source: source, clock: SystemClock())
+            let status = ThermalStatusHub(source: source, clock: SystemClock()).current
             let elapsed = monotonicSeconds() - start
-            return (status: hub.current, elapsed: elapsed, caller: UInt(pthread_self()), batches: source.root.handedOffBatches,
+            return (status: status, elapsed: elapsed, caller: UInt(pthread_self()), batches: source.root.handedOffBatches,
                     stuck: source.root.stuckFiles, timedOut: source.root.timedOutReads)
         }
         let deadline = ThermalConfig().readDeadlineSeconds
@@ -264,7 +265,11 @@ struct ReadingThreadTests {
         defer { copy.remove() }
         let fifo = try hang(copy, "class/thermal/thermal_zone0/temp")
         let path = copy.path
-        let hub = try Self.onCallerThread { ThermalStatusHub(source: SysfsSource(path: path), clock: SystemClock(), delay: 0.05) }
+        let hub = try Self.onCallerThread {
+            let hub = ThermalStatusHub(source: SysfsSource(path: path), clock: SystemClock(), delay: 0.05)
+            _ = hub.current
+            return hub
+        }
         #expect(hub.current.snapshot.zone("thermal_zone0")?.celsius == nil)
         try FileManager.default.removeItem(atPath: fifo)
         try Data("45000\n".utf8).write(to: URL(fileURLWithPath: fifo))
@@ -287,6 +292,7 @@ struct ReadingThreadTests {
             let source = SysfsSource(path: path)
             source.root.setTap { _ in readers.withLock { _ = $0.insert(UInt(pthread_self())) } }
             let hub = ThermalStatusHub(source: source, clock: SystemClock())
+            _ = hub.current
             sigaction(signal, nil, &after)
             sigaction(signal, &previous, nil)
             let kept = unsafeBitCast(after.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
@@ -339,6 +345,7 @@ struct ReadingThreadTests {
         let readers = Mutex<Set<UInt>>([])
         source.root.setTap { _ in readers.withLock { _ = $0.insert(UInt(pthread_self())) } }
         let hub = ThermalStatusHub(source: source, clock: SystemClock())
+        _ = hub.current
         #expect(!readers.withLock { $0 }.contains(UInt(pthread_self())), "read on the caller with its ticker blocked")
         let issue = hub.current.snapshot.allIssues.first { $0.file == "class/thermal/thermal_zone0/temp" }
         #expect(issue?.reason == .timedOut)
