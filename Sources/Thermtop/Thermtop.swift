@@ -30,10 +30,13 @@ extension ThermalMonitor {
     /// A running monitor of this machine: sysfs read on its own thread, woken by uevents and
     /// thermal netlink where available, posting notifications on `notificationCenter` (nil:
     /// none) for as long as the monitor lives. The Linux counterpart of
-    /// `ProcessInfo.processInfo.thermalState` and `isLowPowerModeEnabled`. `stop()` ends it.
+    /// `ProcessInfo.processInfo.thermalState` and `isLowPowerModeEnabled`. Returns at once (the
+    /// first reading is made on the sampler thread: `await firstReading()` for it). `stop()`
+    /// ends it.
     public static func live(sysfsRoot: String = "/sys", config: ThermalConfig = ThermalConfig(),
-                            delay: Double = 1, notificationCenter: NotificationCenter? = .default) -> ThermalMonitor {
-        let monitor = ThermalMonitor(hub: ThermalStatusHub.live(sysfsRoot: sysfsRoot, config: config, delay: delay))
+                            delay: Duration = .seconds(1), notificationCenter: NotificationCenter? = .default) -> ThermalMonitor {
+        let monitor = ThermalMonitor(hub: ThermalStatusHub.live(sysfsRoot: sysfsRoot, config: config,
+                                                                delay: delay.inSeconds))
         if let notificationCenter { monitor.retain(monitor.postNotifications(to: notificationCenter)) }
         monitor.start()
         return monitor

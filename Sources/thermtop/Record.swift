@@ -72,12 +72,12 @@ struct Record: AsyncParsableCommand {
         let header = RecordingHeader(thermtopVersion: ThermtopInfo.version, host: hostname(), kernel: kernelName(),
                                      startTime: utcNow(), delaySeconds: delay, root: path)
         var session = RecordingSession()
-        let start = monitor.status.snapshot.time
+        let start = monitor.sample().snapshot.time
         var next = start
         var stoppedBy: Int32 = 0
         do {
             try writer.write(line: RecordingFormat.headerLine(header))
-            // The monitor read once when it was made (discovery and a sample): that is the frame.
+            // The first reading (discovery and a sample): that is the first frame.
             var status = monitor.status
             while true {
                 try writer.write(line: session.line(time: status.snapshot.time, accesses: recorder.take()))

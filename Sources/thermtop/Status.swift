@@ -98,9 +98,8 @@ struct StatusRun: Equatable {
             var wake: LinuxWakeSources?
             let sensors = source.makeSource(powerProfiles: powerProfiles)
             let hub = ThermalStatusHub(source: sensors,
-                                       clock: SystemClock(), config: thermal, overrides: source.overrides,
-                                       whileReading: { wake = source.makeWakeSources(powerProfiles: powerProfiles) })
-            var live = hub.current
+                                       clock: SystemClock(), config: thermal, overrides: source.overrides)
+            var live = hub.current(whileReading: { wake = source.makeWakeSources(powerProfiles: powerProfiles) })
             live.eventSources = wake?.states ?? []
             status = live
             engine = (hub, wake)

@@ -73,7 +73,7 @@ struct MonitorHubTests {
     @Test("the hub's status is readable from a task off the main actor, and its stream works there")
     func hubFromAnyIsolation() async {
         let source = LockedSource(StubSource.package(53))
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 0.05)
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: .milliseconds(50))
         let state = await Task.detached { hub.current.thermalState }.value
         #expect(state == .nominal)
         hub.start()
@@ -90,16 +90,18 @@ struct MonitorHubTests {
         #expect(ok6)
     }
 
-    @Test("created on a hot machine it is serious at once, and the first readings announce nothing")
+    @Test("made on a hot machine it reads nothing; its first reading is serious at once, and the first readings announce nothing")
     func noFalseFirstEvent() {
         let source = StubSource(StubSource.package(95))
         let monitor = ThermalMonitor(source: source, clock: ManualClock())
-        #expect(monitor.thermalState == .serious)
-        #expect(monitor.tier == .minimal)
-        #expect(source.samples == 1)
+        #expect(source.samples == 0)
+        #expect(monitor.sampleCount == 0)
         var events: [MonitorEvent] = []
         let token = monitor.addObserver { events.append($0) }
         monitor.sample()
+        #expect(monitor.thermalState == .serious)
+        #expect(monitor.tier == .minimal)
+        #expect(source.samples == 1)
         monitor.sample()
         #expect(events.isEmpty)
         token.cancel()
@@ -109,6 +111,7 @@ struct MonitorHubTests {
     func observationOnlyOnChange() {
         let source = StubSource(StubSource.package(53))
         let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        monitor.sample()
         let fired = Mutex((state: 0, tier: 0, lowPower: 0, status: 0))
         // Each registration fires at most once: on the first change of what it read.
         withObservationTracking { _ = monitor.thermalState } onChange: { fired.withLock { $0.state += 1 } }
@@ -132,6 +135,7 @@ struct MonitorHubTests {
     func tokens() {
         let source = StubSource(StubSource.package(53))
         let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        monitor.sample()
         var a = 0, b = 0
         let tokenA = monitor.addObserver { _ in a += 1 }
         do {
@@ -151,6 +155,7 @@ struct MonitorHubTests {
     func configRedecides() {
         let source = StubSource(StubSource.package(70))
         let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        monitor.sample()
         #expect(monitor.thermalState == .nominal)
         var config = monitor.config
         config.overrides["x86_pkg_temp"] = SensorOverride(serious: 65)
@@ -164,7 +169,7 @@ struct MonitorHubTests {
     @Test("started, the sampler samples every delay, stops when asked, and takes no timed samples while paused")
     func samplerThread() async {
         let source = LockedSource(StubSource.package(53))
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 0.05)
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: .milliseconds(50))
         hub.start()
         let ok1 = await eventually { source.samples >= 5 }
         #expect(ok1)
@@ -190,7 +195,7 @@ struct MonitorHubTests {
         let source = LockedSource(StubSource.package(53))
         let resample = makeNonBlockingPipe(), rediscover = makeNonBlockingPipe()
         defer { for fd in [resample.0, resample.1, rediscover.0, rediscover.1] { close(fd) } }
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 60, wakeSources: { _ in
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: .seconds(60), wakeSources: { _ in
             [PipeWakeSource(hint: .resample("charger"), fds: resample),
              PipeWakeSource(hint: .rediscover("dock"), fds: rediscover)]
         })
@@ -226,6 +231,7 @@ struct MonitorHubTests {
     @Test("the wake descriptor becomes readable on a new status and is emptied by consumeWake()")
     func wakeDescriptor() {
         let hub = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualClock())
+        hub.sample()
         hub.consumeWake()
         var p = pollfd(fd: hub.wakeDescriptor, events: Int16(POLLIN), revents: 0)
         #expect(poll(&p, 1, 0) == 0)
@@ -241,7 +247,7 @@ struct MonitorHubTests {
         let source = LockedSource(StubSource.package(53))
         let hint = makeNonBlockingPipe()
         defer { close(hint.0); close(hint.1) }
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 0.05, wakeSources: { _ in
+        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: .milliseconds(50), wakeSources: { _ in
             [PipeWakeSource(hint: .resample("charger"), fds: hint)]
         })
         #expect(hub.wakePolicy == .everyStatus, "library users and watch/export get every status by default")
@@ -252,7 +258,7 @@ struct MonitorHubTests {
             var p = pollfd(fd: hub.wakeDescriptor, events: Int16(POLLIN), revents: 0)
             return poll(&p, 1, 0) == 1 && p.revents & Int16(POLLIN) != 0
         }
-        // Past the start's samples (the first and "event sources up" wake: not timed), and one
+        // Past the start's sample (the first, with the event sources up, wakes: not timed), and one
         // timed sample further: a publish writes the wake pipe just after it makes the status
         // current, so the status seen here may still have its write to come; the sampler makes
         // the next sample only once that write is done.
@@ -314,6 +320,7 @@ struct MonitorHubTests {
     @Test("the simulated laptop's refresh pairs and unpairs a peripheral")
     func simulatedRefreshIsVisible() {
         let monitor = ThermalMonitor(source: SimulatedLaptop(), clock: ManualClock())
+        monitor.sample()
         let before = monitor.snapshot.peripherals.count
         monitor.refresh()
         let after = monitor.snapshot.peripherals.count

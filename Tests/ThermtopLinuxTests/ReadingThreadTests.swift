@@ -140,12 +140,13 @@ private final class WaitingSource: ThermalSensorSource, @unchecked Sendable {
 
 @Suite("The hub's first reading and its caller")
 struct FirstReadingTests {
-    @Test("whileReading runs on the caller's thread while the first reading is made on a reading thread, and before the hub returns")
+    @Test("whileReading runs on the caller's thread while the first reading is made on a reading thread, and before the reading returns")
     func whileReadingOverlapsTheFirstReading() {
         let source = WaitingSource()
         let caller = pthread_self()
         var ranOn: pthread_t?
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), whileReading: {
+        let hub = ThermalStatusHub(source: source, clock: SystemClock())
+        _ = hub.current(whileReading: {
             ranOn = pthread_self()
             source.signalled.withLock { $0 = true }
         })

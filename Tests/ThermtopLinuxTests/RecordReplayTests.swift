@@ -38,14 +38,13 @@ private func recordLive(root path: String, samples: Int, step: (Int) throws -> V
     root.setTap(recorder.tap)
     let clock = ManualClock(start: 1000)
     try step(0)
-    // The monitor reads once when made: sample 0.
     let monitor = ThermalMonitor(source: SysfsSource(root: root, ppdStatePath: nil), clock: clock)
     var session = RecordingSession()
     var lines = [RecordingFormat.headerLine(header)]
     var live: [MonitorStatus] = []
     for k in 0..<samples {
         if k > 0 { try step(k) }
-        let status = k == 0 ? monitor.status : monitor.sample()
+        let status = monitor.sample()
         live.append(status)
         lines.append(session.line(time: status.snapshot.time, accesses: recorder.take()))
         clock.advance(by: 1)

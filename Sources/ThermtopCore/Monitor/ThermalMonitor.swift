@@ -13,9 +13,10 @@ public enum MonitorEvent: Sendable, Equatable {
 /// `ProcessInfo.thermalState`, `isLowPowerModeEnabled` and their changes for Linux, from real
 /// kernel data: the main-actor, `@Observable` face of a `ThermalStatusHub` for UI code.
 ///
-/// It reads the real state when created, so nothing starts as a placeholder and the first
-/// reading announces no change. `start()` runs the hub's sampler thread; each new status
-/// reaches the main actor and updates only the properties whose values changed, so observing
+/// Making one reads nothing: until the first reading (`start()`, `await firstReading()` or
+/// `sample()`) `status` is a placeholder whose `sampler.samples` is 0, and the first reading
+/// announces no change. `start()` runs the hub's sampler thread; each new status reaches the
+/// main actor and updates only the properties whose values changed, so observing
 /// `thermalState`, `tier` or `isLowPowerModeEnabled` fires only when they change (`status`
 /// changes with every sample). Changes also arrive as an `AsyncStream` (`events()`) and
 /// through `addObserver`. The `Thermtop` module adds `NotificationCenter` notifications named
@@ -24,6 +25,7 @@ public enum MonitorEvent: Sendable, Equatable {
 /// ```swift
 /// let monitor = ThermalMonitor(source: SysfsSource(), clock: SystemClock())
 /// monitor.start()
+/// await monitor.firstReading()
 /// if monitor.policy.prefetchEnabled { prefetch() }
 /// for await event in monitor.events() { … }
 /// ```
@@ -74,18 +76,19 @@ public final class ThermalMonitor {
     /// Keep `token` registered for the monitor's lifetime.
     public func retain(_ token: MonitorObservation) { retained.append(token) }
 
-    /// Reads the source once (on this thread) before returning.
+    /// Reads nothing (see the type's notes for the first reading).
     public convenience init(source: any ThermalSensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
-                            overrides: ThermalOverrides = .none, delay: Double = 1,
+                            overrides: ThermalOverrides = .none, delay: Duration = .seconds(1),
                             wakeSources: @escaping @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] = { _ in [] }) {
         self.init(hub: ThermalStatusHub(source: source, clock: clock, config: config, overrides: overrides,
                                         delay: delay, wakeSources: wakeSources))
     }
 
-    /// The facade over an existing hub (its current status is taken as the starting state).
+    /// The facade over an existing hub (its latest status, or its placeholder before the first
+    /// reading, is taken as the starting state; nothing is read).
     public init(hub: ThermalStatusHub) {
         self.hub = hub
-        let s = hub.current
+        let s = hub.latest
         status = s
         thermalState = s.thermalState
         isLowPowerModeEnabled = s.isLowPowerModeEnabled
@@ -96,12 +99,22 @@ public final class ThermalMonitor {
         feed = hub.addListener { [weak self] update in
             Task { @MainActor in self?.apply(update) }
         }
+        // A status published between the first look and the registration reached no listener.
+        set(hub.latest)
+    }
+
+    /// The first reading, applied: at once if it was made, else taken (on the sampler when
+    /// started, else on a thread of the hub's) and awaited.
+    @discardableResult
+    public func firstReading() async -> MonitorStatus {
+        apply(await hub.firstUpdate())
+        return status
     }
 
     /// Run the sampler thread (samples every `delay`, refreshes at the tier's pace, wakes on
     /// kernel and desktop events).
     public func start() { hub.start() }
-    public func stop() { hub.stop() }
+    public func stop(timeout: Duration = .seconds(2)) { hub.stop(timeout: timeout) }
 
     /// Read the source once, now, on the main actor (for scripts and tests; a started monitor
     /// samples by itself). Bounded by the read deadline when files hang.

@@ -38,7 +38,10 @@ public final class MonitorObservation: Sendable {
 /// dashboard's poll loop): the current status as a value, change streams, a descriptor that
 /// becomes readable on each new status, and commands.
 ///
-/// `start()` runs a sampler thread that owns the source: it samples every `delay` seconds,
+/// Making a hub reads nothing. The first reading is taken by `start()`, by `await
+/// firstReading()`, or by the first synchronous call that needs it (`current`, `sample()`).
+///
+/// `start()` runs a sampler thread that owns the source: it samples every `delay`,
 /// rediscovers devices at the tier's pace (30/60/180 s) or when an event source says devices
 /// came or went, samples at once on a `.resample` hint (a charger plugged), and otherwise
 /// sleeps in `poll()`: paused, it has no timer at all. The sampler is a `ReadingThread`: it
@@ -47,10 +50,15 @@ public final class MonitorObservation: Sendable {
 /// read on a reading thread the caller waits for (on the caller's thread for sources whose
 /// reads cannot block).
 ///
+/// Listeners, streams and the wake descriptor are fed after the hub's locks are released, one
+/// update at a time in publishing order, so a listener may call any method of the hub (read
+/// `current`, `setOverrides`, `sample()`, cancel its own observation, even `stop()`).
+///
 /// ```swift
 /// let hub = ThermalStatusHub(source: SysfsSource(), clock: SystemClock())
 /// hub.start()
-/// if hub.current.tier == .minimal { skipOptionalWork() }
+/// let first = await hub.firstReading()
+/// if first.tier == .minimal { skipOptionalWork() }
 /// for await event in hub.changes() { log(event) }
 /// ```
 public final class ThermalStatusHub: Sendable {
@@ -77,14 +85,42 @@ public final class ThermalStatusHub: Sendable {
     private let controlPipe: (read: Int32, write: Int32)
     private let stopped = ConditionLock()
     private let stoppedCondition: ConditionLock.Condition
+    /// Callers waiting for the first reading someone else is taking.
+    private let firstLock = ConditionLock()
+    private let firstReady: ConditionLock.Condition
+
+    /// A registration, with the last sequence published when it was made: it gets only what
+    /// was decided after it.
+    private struct Subscriber<Handler> {
+        var since: Int
+        var handler: Handler
+    }
+
+    /// Something decided under the locks and handed out after them, in this order.
+    private enum Delivery {
+        /// A new status: to listeners and streams registered before it was decided, the
+        /// callers of `firstReading()` waiting for it, and the wake pipe when `wake`.
+        case update(MonitorUpdate, wake: Bool, firstWaiters: [CheckedContinuation<MonitorUpdate, Never>])
+        /// A new `statuses()` stream's first element: the status current when it was made.
+        case currentStatus(AsyncStream<MonitorStatus>.Continuation, MonitorStatus)
+    }
 
     private struct HubState {
         var current: MonitorStatus
+        /// The first status published: the first reading. Nil until it is made.
+        var first: MonitorUpdate?
+        /// A caller (not the sampler) is taking the first reading; others wait for it.
+        var firstClaimed = false
+        var firstWaiters: [CheckedContinuation<MonitorUpdate, Never>] = []
         var sequence = 0
+        /// Seconds between samples.
         var delay: Double
         var paused = false
         var running = false
         var threadAlive = false
+        /// The sampler's OS thread while it runs (`stop()` called from a listener there must
+        /// not wait for itself).
+        var samplerThread: pthread_t?
         var stopRequested = false
         var pendingRefresh = false
         var pendingSample: String?
@@ -94,27 +130,26 @@ public final class ThermalStatusHub: Sendable {
         /// ready for reasons of its own).
         var wakeSignals = 0
         var nextID = 0
-        // `Dictionary()`, not `[:]`: an empty literal still builds its (empty) array of
-        // key-value tuples, whose generic metadata the first hub paid for at creation.
-        var listeners = [Int: @Sendable (MonitorUpdate) -> Void]()
-        var eventStreams = [Int: AsyncStream<MonitorEvent>.Continuation]()
-        var statusStreams = [Int: AsyncStream<MonitorStatus>.Continuation]()
+        var listeners = [Int: Subscriber<@Sendable (MonitorUpdate) -> Void>]()
+        var eventStreams = [Int: Subscriber<AsyncStream<MonitorEvent>.Continuation>]()
+        var statusStreams = [Int: Subscriber<AsyncStream<MonitorStatus>.Continuation>]()
+        /// Decided, not yet handed out.
+        var outbox: [Delivery] = []
+        /// A thread is handing out the outbox; others only add to it.
+        var delivering = false
         var sampler = SamplerInfo()
     }
 
-    /// Reads the source once before returning, so `current` is real from the start (no
-    /// placeholder, and the first sample announces no change).
+    /// Reads nothing: the first reading is made by `start()`, `firstReading()`, or the first
+    /// call that needs it. Until then `latest` is a placeholder (`ThermalAssessment.unknown`,
+    /// no samples).
     /// - Parameters:
-    ///   - delay: seconds between samples once started.
+    ///   - delay: the time between samples once started (at least 50 ms).
     ///   - wakeSources: made on the sampler thread when it starts, given the source (with the
     ///     source lock held, so a source can be wired to them); their descriptors wake it.
-    ///   - whileReading: the caller's own work, run on its thread while the first reading is
-    ///     made on a reading thread (time it would otherwise only wait: `status` opens its
-    ///     event sources there).
     public init(source: any ThermalSensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
-                overrides: ThermalOverrides = .none, delay: Double = 1,
-                wakeSources: @escaping @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] = { _ in [] },
-                whileReading: () -> Void = {}) {
+                overrides: ThermalOverrides = .none, delay: Duration = .seconds(1),
+                wakeSources: @escaping @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] = { _ in [] }) {
         box = SourceBox(source)
         self.clock = clock
         sourceLabel = source.label
@@ -124,15 +159,25 @@ public final class ThermalStatusHub: Sendable {
         wakePipe = Self.makePipe()
         controlPipe = Self.makePipe()
         stoppedCondition = stopped.makeCondition()
+        firstReady = firstLock.makeCondition()
         var info = SamplerInfo()
         info.lastRediscovery = clock.now()
         let placeholder = MonitorStatus(
             snapshot: Snapshot(time: info.lastRediscovery), assessment: .unknown,
             lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []), overrides: overrides,
             sourceLabel: source.label, sourceIsSimulated: source.isSimulated)
-        state = Mutex(HubState(current: placeholder, delay: max(0.05, delay), sampler: info))
-        takeSample(wokenBy: "start", meanwhile: whileReading)
+        state = Mutex(HubState(current: placeholder, delay: Self.clampedDelay(delay.inSeconds), sampler: info))
     }
+
+    /// The same, with the delay in seconds (the command line's `--delay`).
+    package convenience init(source: any ThermalSensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
+                             overrides: ThermalOverrides = .none, delay: Double,
+                             wakeSources: @escaping @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] = { _ in [] }) {
+        self.init(source: source, clock: clock, config: config, overrides: overrides,
+                  delay: .seconds(Self.clampedDelay(delay)), wakeSources: wakeSources)
+    }
+
+    private static func clampedDelay(_ seconds: Double) -> Double { max(0.05, seconds) }
 
     deinit {
         for fd in [wakePipe.read, wakePipe.write, controlPipe.read, controlPipe.write] where fd >= 0 { close(fd) }
@@ -149,21 +194,61 @@ public final class ThermalStatusHub: Sendable {
 
     // MARK: Reading the state (any thread)
 
-    /// The last status published.
-    public var current: MonitorStatus { state.withLock { $0.current } }
+    /// The last status published. Before the first reading, taking it here blocks this thread
+    /// (each read bounded by the read deadline); in async code `await firstReading()` instead.
+    public var current: MonitorStatus {
+        if let s = state.withLock({ $0.first == nil ? nil : $0.current }) { return s }
+        ensureFirstReading()
+        return latest
+    }
+
+    /// The last status published, or the placeholder before the first reading (its
+    /// `sampler.samples` is 0). Never reads.
+    public var latest: MonitorStatus { state.withLock { $0.current } }
+
+    /// Whether the first reading has been made.
+    public var hasReading: Bool { state.withLock { $0.first != nil } }
+
+    /// The first reading: at once if it was made, else taken now (on the sampler when started,
+    /// else on a thread of its own, never on the caller's executor) and awaited.
+    public func firstReading() async -> MonitorStatus { await firstUpdate().status }
+
+    /// The first update published (sequence 1).
+    package func firstUpdate() async -> MonitorUpdate {
+        if let u = state.withLock({ $0.first }) { return u }
+        return await withCheckedContinuation { (c: CheckedContinuation<MonitorUpdate, Never>) in
+            let (ready, read) = state.withLock { s -> (MonitorUpdate?, Bool) in
+                if let u = s.first { return (u, false) }
+                s.firstWaiters.append(c)
+                return (nil, !s.firstClaimed && !s.threadAlive)
+            }
+            if let ready { c.resume(returning: ready) }
+            if read { startThread(name: "thermtop-first") { [self] in ensureFirstReading() } }
+        }
+    }
+
+    /// The one-shot's first reading, with the caller's own work run on this thread while it is
+    /// made on a reading thread (time it would otherwise only wait: `status` opens its event
+    /// sources there). Reads only if no reading was made yet.
+    package func current(whileReading meanwhile: () -> Void) -> MonitorStatus {
+        ensureFirstReading(meanwhile: meanwhile)
+        return latest
+    }
+
     public var thermalState: ThermalState { current.thermalState }
     public var isLowPowerModeEnabled: Bool { current.isLowPowerModeEnabled }
     public var tier: QualityTier { current.tier }
     public var policy: QualityPolicy { current.policy }
     public var config: ThermalConfig { model.withLock { $0.config } }
     public var overrides: ThermalOverrides { model.withLock { $0.overrides } }
-    public var delay: Double { state.withLock { $0.delay } }
+    /// The time between samples.
+    public var delay: Duration { .seconds(state.withLock { $0.delay }) }
     public var isPaused: Bool { state.withLock { $0.paused } }
     public var isRunning: Bool { state.withLock { $0.running } }
 
-    /// Seconds until the tier-paced refresh (rediscovery) is due.
+    /// Seconds until the tier-paced refresh (rediscovery) is due, on the monitor's clock.
     public func secondsUntilRefresh(now: Double? = nil) -> Double {
-        let s = current
+        let s = latest
         return max(0, s.sampler.lastRediscovery + s.policy.refreshIntervalSeconds - (now ?? clock.now()))
     }
 
@@ -199,38 +284,43 @@ public final class ThermalStatusHub: Sendable {
         while read(wakePipe.read, &buffer, buffer.count) > 0 {}
     }
 
-    /// Every change (state, low power, tier, forecast triggers) from now on. Each call gets its
-    /// own stream; it ends when the hub stops.
+    /// Every change (state, low power, tier, forecast triggers) decided from now on. Each call
+    /// gets its own stream; it ends when the hub stops.
     public func changes() -> AsyncStream<MonitorEvent> {
         let (stream, continuation) = AsyncStream<MonitorEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let id = state.withLock { s -> Int in
             s.nextID += 1
-            s.eventStreams[s.nextID] = continuation
+            s.eventStreams[s.nextID] = Subscriber(since: s.sequence, handler: continuation)
             return s.nextID
         }
         continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.eventStreams.removeValue(forKey: id) } }
         return stream
     }
 
-    /// The current status, then every new one (a slow reader gets the newest).
+    /// The current status, then every new one (a slow reader gets the newest). Before the
+    /// first reading, asks for it (as `firstReading()` does) and starts with it.
     public func statuses() -> AsyncStream<MonitorStatus> {
         let (stream, continuation) = AsyncStream<MonitorStatus>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let id = state.withLock { s -> Int in
+        let (id, needsReading) = state.withLock { s -> (Int, Bool) in
             s.nextID += 1
-            s.statusStreams[s.nextID] = continuation
-            continuation.yield(s.current)
-            return s.nextID
+            s.statusStreams[s.nextID] = Subscriber(since: s.sequence, handler: continuation)
+            if s.first != nil { s.outbox.append(.currentStatus(continuation, s.current)) }
+            return (s.nextID, s.first == nil && !s.firstClaimed && !s.threadAlive)
         }
         continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.statusStreams.removeValue(forKey: id) } }
+        deliver()
+        if needsReading { startThread(name: "thermtop-first") { [self] in ensureFirstReading() } }
         return stream
     }
 
-    /// Call `handler` with every update, on the publishing thread (keep it short). Kept until
-    /// the token is cancelled or released.
+    /// Call `handler` with every update decided from now on, on the thread that hands updates
+    /// out (keep it short), one at a time and in sequence order. It may call any method of the
+    /// hub; updates that causes reach it after the one it is handling. Kept until the token is
+    /// cancelled or released; none starts after `cancel()` returns.
     public func addListener(_ handler: @escaping @Sendable (MonitorUpdate) -> Void) -> MonitorObservation {
         let id = state.withLock { s -> Int in
             s.nextID += 1
-            s.listeners[s.nextID] = handler
+            s.listeners[s.nextID] = Subscriber(since: s.sequence, handler: handler)
             return s.nextID
         }
         return MonitorObservation { [weak self] in self?.state.withLock { _ = $0.listeners.removeValue(forKey: id) } }
@@ -241,39 +331,45 @@ public final class ThermalStatusHub: Sendable {
     /// Simulation overrides; re-decides at once from the last reading (no file is read).
     @discardableResult
     public func setOverrides(_ overrides: ThermalOverrides) -> MonitorUpdate? {
-        model.withLock { m in
+        let update = model.withLock { m -> MonitorUpdate? in
             guard m.overrides != overrides else { return nil }
             m.overrides = overrides
             return m.withOverrides().map { publish($0, model: &m, cause: .command) }
         }
+        deliver()
+        return update
     }
 
     /// New thresholds and margins; re-decides at once from the last reading.
     @discardableResult
     public func setConfig(_ config: ThermalConfig) -> MonitorUpdate? {
         let timeOfDay = clock.secondsSinceLocalMidnight()
-        return model.withLock { m in
+        let update = model.withLock { m -> MonitorUpdate? in
             guard m.config != config else { return nil }
             m.config = config
             return m.reassess(timeOfDay: timeOfDay).map { publish($0, model: &m, cause: .command) }
         }
+        deliver()
+        return update
     }
 
     /// Thresholds on the forecast announced (`.forecastTriggered`) when crossed either way.
     @discardableResult
     public func setForecastTriggers(_ triggers: [ForecastTrigger]) -> MonitorUpdate? {
-        model.withLock { m in
+        let update = model.withLock { m -> MonitorUpdate? in
             guard m.forecastTriggers != triggers else { return nil }
             m.forecastTriggers = triggers
             return m.last.map { publish($0, model: &m, cause: .command) }
         }
+        deliver()
+        return update
     }
 
     public var forecastTriggers: [ForecastTrigger] { model.withLock { $0.forecastTriggers } }
 
-    /// Seconds between samples (the dashboard's `--delay`).
-    public func setDelay(_ seconds: Double) {
-        state.withLock { $0.delay = max(0.05, seconds) }
+    /// The time between samples (the dashboard's `--delay`; at least 50 ms).
+    public func setDelay(_ delay: Duration) {
+        state.withLock { $0.delay = Self.clampedDelay(delay.inSeconds) }
         poke()
     }
 
@@ -309,11 +405,12 @@ public final class ThermalStatusHub: Sendable {
     /// The simulated load, nil for real sources.
     public var simulatedLoad: Double? { sourceLock.withLock { box.source.simulatedLoad } }
 
-    /// Read once on the caller's thread and publish. While started, prefer `sampleNow()`.
+    /// Read once, waiting for it on the caller's thread, and publish. While started, prefer
+    /// `sampleNow()`.
     @discardableResult
     public func sample() -> MonitorUpdate { takeSample(wokenBy: "request") }
 
-    /// Rediscover and read once on the caller's thread, and publish.
+    /// Rediscover and read once, waiting for it on the caller's thread, and publish.
     @discardableResult
     public func refresh() -> MonitorUpdate {
         rediscover()
@@ -322,7 +419,8 @@ public final class ThermalStatusHub: Sendable {
 
     // MARK: The sampler thread
 
-    /// Start the sampler thread (no-op when running).
+    /// Start the sampler thread (no-op when running). It takes the first reading if none was
+    /// made yet.
     public func start() {
         let go = state.withLock { s -> Bool in
             guard !s.threadAlive else { return false }
@@ -347,25 +445,28 @@ public final class ThermalStatusHub: Sendable {
     }
 
     /// Stop the sampler thread; returns once it has left (within a read deadline or so, or
-    /// `timeout`), and ends the streams.
-    public func stop(timeout: Double = 2) {
-        let alive = state.withLock { s -> Bool in
+    /// `timeout`), and ends the streams. Called on the sampler thread itself (from a listener),
+    /// it asks it to stop and returns at once.
+    public func stop(timeout: Duration = .seconds(2)) {
+        let (alive, onSampler) = state.withLock { s -> (Bool, Bool) in
             s.stopRequested = true
-            return s.threadAlive
+            return (s.threadAlive, s.samplerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
         }
         if alive {
             poke()
-            let end = monotonicSeconds() + timeout
-            stopped.withLock {
-                while state.withLock({ $0.threadAlive }) && monotonicSeconds() < end {
-                    stoppedCondition.wait(until: min(end, monotonicSeconds() + 0.05))
+            let end = monotonicSeconds() + timeout.inSeconds
+            if !onSampler {
+                stopped.withLock {
+                    while state.withLock({ $0.threadAlive }) && monotonicSeconds() < end {
+                        stoppedCondition.wait(until: min(end, monotonicSeconds() + 0.05))
+                    }
                 }
             }
         }
         let (events, statuses) = state.withLock { s in
             s.running = false
             defer { s.eventStreams = [:]; s.statusStreams = [:] }
-            return (Array(s.eventStreams.values), Array(s.statusStreams.values))
+            return (s.eventStreams.values.map(\.handler), s.statusStreams.values.map(\.handler))
         }
         for c in events { c.finish() }
         for c in statuses { c.finish() }
@@ -379,16 +480,23 @@ public final class ThermalStatusHub: Sendable {
     private func samplerLoop(succeeding: Bool) {
         let sources = sourceLock.withLock { wakeSourceFactory(box.source) }
         var lastEventStates = sources.map(\.state)
-        state.withLock { $0.sampler.eventSources = lastEventStates; $0.sampler.running = true }
-        // Read again with the event sources in place (a D-Bus profile now joins the reading),
-        // and so that their states show at once. A successor publishes at once the sample its
-        // predecessor could not finish.
+        let hadReading = state.withLock { s -> Bool in
+            s.sampler.eventSources = lastEventStates
+            s.sampler.running = true
+            s.samplerThread = pthread_self()
+            return s.first != nil
+        }
+        // The first reading, made with the event sources in place (a D-Bus profile joins it);
+        // or, after one made without them, a reading that shows their states. A successor
+        // publishes at once the sample its predecessor could not finish.
         if succeeding {
             takeSample(wokenBy: "read deadline")
+        } else if !hadReading {
+            takeSample(wokenBy: "start")
         } else if !sources.isEmpty {
             takeSample(wokenBy: "event sources up")
         }
-        var nextSample = clock.now() + delay
+        var nextSample = clock.now() + state.withLock { $0.delay }
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
             let (paused, delay, refreshDue) = state.withLock { s in
@@ -453,12 +561,47 @@ public final class ThermalStatusHub: Sendable {
         }
         state.withLock { s in
             s.threadAlive = false
+            s.samplerThread = nil
             s.sampler.running = false
         }
         stopped.withLock { stoppedCondition.broadcast() }
+        // A caller waiting for a first reading this sampler never made takes it itself.
+        firstLock.withLock { firstReady.broadcast() }
     }
 
     // MARK: Sampling and publishing
+
+    /// Make sure the first reading exists: take it on this thread, or wait for the one the
+    /// sampler or another caller is taking. `meanwhile` runs once on this thread either way.
+    private func ensureFirstReading(meanwhile: () -> Void = {}) {
+        enum Next { case done, read, wait }
+        var ranMeanwhile = false
+        while true {
+            let next = state.withLock { s -> Next in
+                if s.first != nil { return .done }
+                if s.firstClaimed || s.threadAlive { return .wait }
+                s.firstClaimed = true
+                return .read
+            }
+            switch next {
+            case .done:
+                if !ranMeanwhile { meanwhile() }
+                return
+            case .read:
+                takeSample(wokenBy: "start", meanwhile: ranMeanwhile ? {} : meanwhile)
+                state.withLock { $0.firstClaimed = false }
+                return
+            case .wait:
+                if !ranMeanwhile { meanwhile(); ranMeanwhile = true }
+                // Woken when the first reading is published or the sampler leaves; the timed
+                // wait only covers a sampler retired in its first read (its successor
+                // publishes).
+                firstLock.withLock {
+                    if state.withLock({ $0.first == nil }) { firstReady.wait(until: monotonicSeconds() + 0.05) }
+                }
+            }
+        }
+    }
 
     private func rediscover() {
         onReadingThread { [self] in sourceLock.withLock { box.source.rediscover() } }
@@ -491,11 +634,14 @@ public final class ThermalStatusHub: Sendable {
             s.sampler.running = s.running
             return s.sampler
         }
-        return model.withLock { m in
+        let update = model.withLock { m in
             let status = m.decide(snap, label: sourceLabel, simulated: sourceIsSimulated, timeOfDay: timeOfDay,
                                   sampler: info)
             return publish(status, model: &m)
         }
+        if update.sequence == 1 { firstLock.withLock { firstReady.broadcast() } }
+        deliver()
+        return update
     }
 
     /// Source work on a reading thread when the source's reads can block: the sampler itself,
@@ -516,13 +662,15 @@ public final class ThermalStatusHub: Sendable {
         model.withLock { m in
             if let last = m.last { publish(last, model: &m, cause: .eventSources) }
         }
+        deliver()
     }
 
     /// Why a status is published: a sample, a command's re-decision, or the event sources'
     /// states changing (nothing read).
     private enum PublishCause { case sample, command, eventSources }
 
-    /// Called with the model locked, so updates leave in the order they were decided.
+    /// Called with the model locked, so updates are numbered and queued in the order they were
+    /// decided; the caller hands them out with `deliver()` once it holds no lock.
     @discardableResult
     private func publish(_ status: MonitorStatus, model m: inout MonitorModel,
                          cause: PublishCause = .sample) -> MonitorUpdate {
@@ -531,7 +679,7 @@ public final class ThermalStatusHub: Sendable {
         // A sample's own info says what woke it (`samplerLoop` names its timed samples
         // "timer"); commands and event-source changes always wake.
         let routine = cause == .sample && events.isEmpty && status.sampler.wokenBy == "timer"
-        let (update, listeners, eventStreams, statusStreams, needsWake) = state.withLock { s in
+        let update = state.withLock { s -> MonitorUpdate in
             status.sampler = s.sampler
             s.sequence += 1
             s.current = status
@@ -540,17 +688,68 @@ public final class ThermalStatusHub: Sendable {
                 s.wakePending = true
                 s.wakeSignals += 1
             }
-            return (MonitorUpdate(sequence: s.sequence, status: status, events: events),
-                    Array(s.listeners.values), Array(s.eventStreams.values), Array(s.statusStreams.values), wake)
+            let update = MonitorUpdate(sequence: s.sequence, status: status, events: events)
+            var waiters: [CheckedContinuation<MonitorUpdate, Never>] = []
+            if s.first == nil {
+                s.first = update
+                swap(&waiters, &s.firstWaiters)
+            }
+            s.outbox.append(.update(update, wake: wake, firstWaiters: waiters))
+            return update
         }
         m.last = status
-        for c in eventStreams { for e in events { c.yield(e) } }
-        for c in statusStreams { c.yield(status) }
-        for l in listeners { l(update) }
-        if needsWake {
-            var one: UInt8 = 1
-            _ = write(wakePipe.write, &one, 1)
-        }
         return update
+    }
+
+    /// Hand out what was decided, in order, with no lock held while anything is called. One
+    /// thread at a time does it: a thread that finds another at it leaves its updates to that
+    /// one, which takes them after the one it is handing out (a listener that publishes does
+    /// not re-enter itself).
+    private func deliver() {
+        var claimed = false
+        while true {
+            let next = state.withLock { s -> (Delivery, [(Int, @Sendable (MonitorUpdate) -> Void)],
+                                              [AsyncStream<MonitorEvent>.Continuation],
+                                              [AsyncStream<MonitorStatus>.Continuation])? in
+                if !claimed {
+                    guard !s.delivering else { return nil }
+                    s.delivering = true
+                    claimed = true
+                }
+                guard !s.outbox.isEmpty else {
+                    s.delivering = false
+                    return nil
+                }
+                let d = s.outbox.removeFirst()
+                guard case .update(let u, _, _) = d else { return (d, [], [], []) }
+                let listeners = s.listeners.filter { $0.value.since < u.sequence }
+                    .sorted { $0.key < $1.key }.map { ($0.key, $0.value.handler) }
+                let events = s.eventStreams.values.filter { $0.since < u.sequence }.map(\.handler)
+                let statuses = s.statusStreams.values.filter { $0.since < u.sequence }.map(\.handler)
+                return (d, listeners, events, statuses)
+            }
+            guard let (delivery, listeners, eventStreams, statusStreams) = next else { return }
+            switch delivery {
+            case .currentStatus(let c, let status):
+                c.yield(status)
+            case .update(let update, let wake, let waiters):
+                for c in eventStreams { for e in update.events { c.yield(e) } }
+                for c in statusStreams { c.yield(update.status) }
+                for (id, handler) in listeners where state.withLock({ $0.listeners[id] != nil }) { handler(update) }
+                for w in waiters { w.resume(returning: update) }
+                if wake {
+                    var one: UInt8 = 1
+                    _ = write(wakePipe.write, &one, 1)
+                }
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, for the clocks and timeouts that count in seconds.
+    package var inSeconds: Double {
+        let c = components
+        return Double(c.seconds) + Double(c.attoseconds) / 1e18
     }
 }

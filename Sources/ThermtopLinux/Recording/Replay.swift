@@ -126,8 +126,9 @@ package struct ReplayDriver {
         source = ReplaySource(recording: recording, fileLabel: fileLabel)
         clock = ReplayClock()
         clock.set(recording.samples[0].time)
-        // The monitor reads its source once when it is made: that is the first recorded sample.
         monitor = ThermalMonitor(source: source, clock: clock, config: config, overrides: overrides)
+        // The first reading is the first recorded sample.
+        monitor.sample()
         fed = 1
     }
 
