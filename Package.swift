@@ -66,7 +66,9 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "ThermtopConfigTests", dependencies: ["ThermtopCore", "ThermtopLinux", "ThermtopConfig"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["thermtop"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["thermtop", "thermtop-embedding-check"]),
+        // A program that embeds the library, run by EndToEndTests in a process of its own.
+        .executableTarget(name: "thermtop-embedding-check", dependencies: ["Thermtop"], path: "Tests/EmbeddingCheck"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,14 +18,9 @@ public protocol ThermalSensorSource: AnyObject {
     var simulatedLoad: Double? { get }
     /// File-reading counters for the debug overlay; nil for sources that read no files.
     var readStats: SensorSourceReadStats? { get }
-    /// Whether a read can block (real files: a hung driver, a FIFO). The monitor then samples
-    /// on a reading thread guarded by the read deadline; sources that cannot (the simulated
-    /// laptop, a replay) are sampled on the caller's thread. Default false.
+    /// Whether a read can block (real files: a hung driver, a FIFO); such a source bounds each
+    /// of its reads by the read deadline itself. Default false.
     var readsCanBlock: Bool { get }
-    /// Whether its blocking reads are syscalls a signal interrupts (files; not a test source's
-    /// in-process waits): a one-shot then reads them on the caller's thread, under the read
-    /// ticker, instead of starting a reading thread (`ReadingThread.run`). Default false.
-    var readsAreInterruptible: Bool { get }
 }
 
 extension SensorSource {
@@ -33,7 +28,6 @@ extension SensorSource {
     public var simulatedLoad: Double? { nil }
     public var readStats: SensorSourceReadStats? { nil }
     public var readsCanBlock: Bool { false }
-    public var readsAreInterruptible: Bool { false }
 }
 
 /// What a file-reading source did, for the debug overlay and `status --json`.

@@ -44,11 +44,10 @@ public final class MonitorObservation: Sendable {
 /// `start()` runs a sampler thread that owns the source: it samples every `delay`,
 /// rediscovers devices at the tier's pace (30/60/180 s) or when an event source says devices
 /// came or went, samples at once on a `.resample` hint (a charger plugged), and otherwise
-/// sleeps in `poll()`: paused, it has no timer at all. The sampler is a `ReadingThread`: it
-/// reads the files itself, and a read that hangs past the deadline retires it and a successor
-/// carries on (see `ReadingThread`, `SysfsRoot`). Without `start()`, `sample()` and `refresh()`
-/// read on a reading thread the caller waits for (on the caller's thread for sources whose
-/// reads cannot block).
+/// sleeps in `poll()`: paused, it has no timer at all. Without `start()`, `sample()` and
+/// `refresh()` read on the caller's thread. Either way no read waits past the read deadline:
+/// the source bounds each of its blocking reads (`SysfsRoot`), so a hung file is reported
+/// `timed-out` and the rest keeps updating.
 ///
 /// Listeners, streams and the wake descriptor are fed after the hub's locks are released, one
 /// update at a time in publishing order, so a listener may call any method of the hub (read
@@ -68,14 +67,13 @@ public final class ThermalStatusHub: Sendable {
     public let sourceIsSimulated: Bool
 
     /// The source, touched only with `sourceLock` held (by the sampler thread or a caller of
-    /// `sample()`/`refresh()`), never by two threads at once. A retired reading thread that
-    /// held the lock never touches the source again; the lock is released for it.
+    /// `sample()`/`refresh()`), never by two threads at once.
     private final class SourceBox: @unchecked Sendable {
         let source: any SensorSource
         init(_ source: any SensorSource) { self.source = source }
     }
     private let box: SourceBox
-    private let sourceLock = HandoverLock()
+    private let sourceLock = ConditionLock()
     /// Decisions; held briefly, never across a read, so overrides apply at once even while a
     /// read hangs.
     private let model: Mutex<MonitorModel>
@@ -430,18 +428,7 @@ public final class ThermalStatusHub: Sendable {
             return true
         }
         guard go else { return }
-        startSampler(succeeding: false)
-    }
-
-    /// The sampler thread, or its successor when a read retired the last one.
-    private func startSampler(succeeding: Bool) {
-        let (deadline, uninterruptible) = model.withLock {
-            ($0.config.readDeadlineSeconds, $0.config.uninterruptibleReadDeadlineSeconds)
-        }
-        ReadingThread(name: "thermtop-sample", deadline: deadline, uninterruptibleDeadline: uninterruptible) { [self] _ in
-            state.withLock { $0.sampler.retiredSamplers += 1 }
-            startSampler(succeeding: true)
-        }.start { [self] in samplerLoop(succeeding: succeeding) }
+        startThread(name: "thermtop-sample") { [self] in samplerLoop() }
     }
 
     /// Stop the sampler thread; returns once it has left (within a read deadline or so, or
@@ -477,7 +464,7 @@ public final class ThermalStatusHub: Sendable {
         _ = write(controlPipe.write, &one, 1)
     }
 
-    private func samplerLoop(succeeding: Bool) {
+    private func samplerLoop() {
         let sources = sourceLock.withLock { wakeSourceFactory(box.source) }
         var lastEventStates = sources.map(\.state)
         let hadReading = state.withLock { s -> Bool in
@@ -487,11 +474,8 @@ public final class ThermalStatusHub: Sendable {
             return s.first != nil
         }
         // The first reading, made with the event sources in place (a D-Bus profile joins it);
-        // or, after one made without them, a reading that shows their states. A successor
-        // publishes at once the sample its predecessor could not finish.
-        if succeeding {
-            takeSample(wokenBy: "read deadline")
-        } else if !hadReading {
+        // or, after one made without them, a reading that shows their states.
+        if !hadReading {
             takeSample(wokenBy: "start")
         } else if !sources.isEmpty {
             takeSample(wokenBy: "event sources up")
@@ -594,8 +578,7 @@ public final class ThermalStatusHub: Sendable {
             case .wait:
                 if !ranMeanwhile { meanwhile(); ranMeanwhile = true }
                 // Woken when the first reading is published or the sampler leaves; the timed
-                // wait only covers a sampler retired in its first read (its successor
-                // publishes).
+                // wait is a backstop against a missed wake-up.
                 firstLock.withLock {
                     if state.withLock({ $0.first == nil }) { firstReady.wait(until: monotonicSeconds() + 0.05) }
                 }
@@ -604,7 +587,7 @@ public final class ThermalStatusHub: Sendable {
     }
 
     private func rediscover() {
-        onReadingThread { [self] in sourceLock.withLock { box.source.rediscover() } }
+        sourceLock.withLock { box.source.rediscover() }
         let now = clock.now()
         state.withLock { s in
             s.sampler.lastRediscovery = now
@@ -615,16 +598,10 @@ public final class ThermalStatusHub: Sendable {
     @discardableResult
     private func takeSample(wokenBy: String, meanwhile: () -> Void = {}) -> MonitorUpdate {
         let start = clock.now()
-        // The local time (what a sensor that stops reading is labelled "since") is looked up
-        // while the source reads when a caller waits for a reading thread (the first lookup
-        // reads the time zone file); on the sampler, which reads itself, just before.
-        var timeOfDay: Double?
-        let (snap, reads) = onReadingThread(meanwhile: {
-            meanwhile()
-            timeOfDay = clock.secondsSinceLocalMidnight()
-        }) { [self] in
-            sourceLock.withLock { (box.source.sample(at: start), box.source.readStats) }
-        }
+        meanwhile()
+        // The local time labels a sensor that stops reading ("since 14:02").
+        let timeOfDay = clock.secondsSinceLocalMidnight()
+        let (snap, reads) = sourceLock.withLock { (box.source.sample(at: start), box.source.readStats) }
         let elapsed = clock.now() - start
         let info = state.withLock { s -> SamplerInfo in
             s.sampler.samples += 1
@@ -642,18 +619,6 @@ public final class ThermalStatusHub: Sendable {
         if update.sequence == 1 { firstLock.withLock { firstReady.broadcast() } }
         deliver()
         return update
-    }
-
-    /// Source work on a reading thread when the source's reads can block: the sampler itself,
-    /// or for `sample()`/`refresh()` without `start()` a thread the caller waits for.
-    private func onReadingThread<T: Sendable>(meanwhile: () -> Void = {}, _ work: @escaping @Sendable () -> T) -> T {
-        guard box.source.readsCanBlock else {
-            meanwhile()
-            return work()
-        }
-        let (deadline, grace) = model.withLock { ($0.config.readDeadlineSeconds, $0.config.stalledReadGraceSeconds) }
-        return ReadingThread.run(name: "thermtop-read", deadline: deadline, interruptible: box.source.readsAreInterruptible,
-                                 grace: grace, meanwhile: meanwhile, work)
     }
 
     /// Publish the last status again with the sampler's current info (an event source came
