@@ -86,11 +86,12 @@ struct TextFastPathTests {
             let serious = th.serious.celsius
             #expect(th.fair.rule == "serious \(formatDegrees(serious)) − \(formatDegrees(cfg.fairBelowSerious))")
             if let ct = s.criticalTrip?.celsius {
-                #expect(th.serious.rule == "critical trip \(formatDegrees(ct)) − \(formatDegrees(cfg.seriousBelowCriticalTrip))")
-                #expect(th.critical.rule == "critical trip \(formatDegrees(ct)) − \(formatDegrees(cfg.criticalBelowCriticalTrip))")
+                #expect(th.serious.rule == "critical trip \(formatDegrees(ct)) − \(formatDegrees(cfg.seriousBelowLimit))")
+                #expect(th.critical.rule == "critical trip \(formatDegrees(ct)) − \(formatDegrees(cfg.criticalBelowLimit))")
             } else if let l = s.crit ?? s.emergency {
                 let which = s.crit != nil ? "hwmon crit" : "hwmon emergency"
-                #expect(th.serious.rule == "\(which) \(formatDegrees(l)) − \(formatDegrees(cfg.seriousBelowCriticalTrip))")
+                #expect(th.serious.rule == "\(which) \(formatDegrees(l)) − \(formatDegrees(cfg.seriousBelowLimit))")
+                #expect(th.critical.rule == "\(which) \(formatDegrees(l)) − \(formatDegrees(cfg.criticalBelowLimit))")
             } else {
                 #expect(th.critical.rule == "serious \(formatDegrees(serious)) + \(formatDegrees(cfg.criticalAboveSerious))")
             }
