@@ -392,6 +392,12 @@ struct CombinedBatteryFastPathTests {
             if known.count == 1 { percent = known[0].0 } else if !known.isEmpty, known.allSatisfy({ $0.1 != nil && $0.1! > 0 }) {
                 percent = known.reduce(0) { $0 + $1.0 * $1.1! } / known.reduce(0) { $0 + $1.1! }
             }
+            // Several batteries that all know their energies: the energy sums (issue 29).
+            if list.count > 1, list.allSatisfy({ $0.energyNowWh != nil && ($0.energyFullWh ?? 0) > 0 }) {
+                var now = 0.0, full = 0.0
+                for b in list { now += Swift.min(b.energyNowWh!, b.energyFullWh!); full += b.energyFullWh! }
+                percent = Swift.min(100, 100 * now / full)
+            }
             #expect(c.percent.map(\.bitPattern) == percent.map(\.bitPattern))
             let all = list.compactMap(\.status)
             let status: ThermalBatteryStatus? = all.contains(.discharging) ? .discharging : all.contains(.charging) ? .charging

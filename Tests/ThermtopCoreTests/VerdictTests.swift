@@ -117,11 +117,79 @@ import Testing
         let la = SensorThresholds.derive(for: acpi, config: cfg).level(at: 96)
         #expect(lc == la, "cpu \(lc), acpitz \(la)")
         #expect(lc == .critical)
+        // The same with coretemp's usual max = crit = 100 (a max at critical warns of nothing).
+        let both = hwmonSensor(chip: "coretemp", label: "Package id 0", celsius: 97, max: 100, crit: 100)
+        #expect(SensorThresholds.derive(for: both, config: cfg).level(at: 97) == la)
         // Every shutdown limit, whatever its kind, puts serious and critical at the same distance.
         for s in [hwmonSensor(crit: 100), hwmonSensor(emergency: 100), zoneSensor(trips: [(.critical, 100, nil)])] {
             let th = SensorThresholds.derive(for: s, config: cfg)
             #expect(th.critical.celsius == 100 - cfg.criticalBelowLimit)
             #expect(th.serious.celsius == 100 - cfg.seriousBelowLimit)
         }
+    }
+
+    // MARK: simulations never fire real hooks
+
+    @Test("a forced critical (key 4) never runs the on-change hook without --on-change-simulated; with it, THERMTOP_SIMULATED=1")
+    func simulatedStateDoesNotFireHook() throws {
+        let snap = Snapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 45, trips: [(.critical, 100, nil)])])
+        let live = Self.status(snap)
+        var forced = ThermalOverrides.none
+        forced.thermalState = .critical
+        let pressed4 = Self.status(snap, overrides: forced)
+
+        var plain = OnChangeSchedule(minInterval: 0, initial: ChangeKey.hookView(of: live, simulatedAllowed: false)!.key)
+        let view = try #require(ChangeKey.hookView(of: pressed4, simulatedAllowed: false))
+        #expect(view.key.state == .nominal && !view.key.simulated)
+        #expect(plain.observe(view.key, reason: view.reason, at: 1) == nil, "a stray 4 ran the hook")
+
+        var asked = OnChangeSchedule(minInterval: 0, initial: ChangeKey.hookView(of: live, simulatedAllowed: true)!.key)
+        let v2 = try #require(ChangeKey.hookView(of: pressed4, simulatedAllowed: true))
+        let ran = asked.observe(v2.key, reason: v2.reason, at: 1)
+        let r = try #require(ran)
+        let env = Dictionary(uniqueKeysWithValues: r.environment)
+        #expect(env["THERMTOP_STATE"] == "critical")
+        #expect(env["THERMTOP_SIMULATED"] == "1")
+        // The simulated laptop without the flag: nothing at all.
+        #expect(ChangeKey.hookView(of: Self.status(snap, simulated: true), simulatedAllowed: false) == nil)
+    }
+
+    @Test("status --json (and so watch --json) and export mark any simulation")
+    func simulationIsMarked() {
+        var o = ThermalOverrides.none
+        o.lowPower = true
+        let s = Self.status(Snapshot(time: 0, zones: [zone(celsius: 50)]), overrides: o)
+        let json = StatusReport.json(s, version: "t").serialized(pretty: false)
+        #expect(json.contains("\"simulated\":true"))
+        let metrics = MetricsReport.prometheus(s, version: "t", readErrorsTotal: 0, unixTime: 0)
+        #expect(metrics.contains("thermtop_simulated 1"), "\(metrics)")
+    }
+
+    // MARK: batteries
+
+    @Test("two batteries: the total is sum(energy_now) / sum(energy_full), not a weighted mean of the rounded capacities")
+    func totalFromEnergySums() throws {
+        let bat0 = ThermalBattery(id: "BAT0", status: .discharging, capacity: 80, energyNow: 15.7, energyFull: 19.6)
+        let bat1 = ThermalBattery(id: "BAT1", status: .discharging, capacity: 7, energyNow: 4.1, energyFull: 63.1)
+        let total = try #require(CombinedBattery([bat0, bat1]).percent)
+        #expect(abs(total - 100 * 19.8 / 82.7) < 0.001, "\(total)")
+        // One battery keeps its own gauge's figure.
+        #expect(CombinedBattery([bat0]).percent == 80)
+    }
+
+    // MARK: rules for folded sensors
+
+    @Test("a [[sensor]] rule matching the folded x86_pkg_temp's id applies to coretemp's package row it folds into")
+    func ruleForFoldedMirrorApplies() throws {
+        let snap = Snapshot(time: 0, zones: [packageZone(53)], hwmon: [
+            HwmonChannel(device: "hwmon3", chip: "coretemp", channel: "temp1", label: "Package id 0", celsius: 53, max: 100, crit: 100),
+        ])
+        let plain = Self.assess(snap)
+        let mirror = try #require(plain.sensors.first { $0.sensor.mirrorOf != nil })
+        var cfg = ThermalConfig()
+        cfg.rules = [SensorPatternOverride(match: SensorGlob(mirror.sensor.id), override: SensorOverride(serious: 50))]
+        let a = Self.assess(snap, config: cfg)
+        #expect(a.state == .serious, "\(a.reason)")
+        #expect(a.decidedBy == mirror.sensor.mirrorOf)
     }
 }

@@ -349,10 +349,11 @@ public enum ThermalClassifier {
 
     /// `timeOfDay`: seconds since local midnight at the sample (from the monitor's clock), used
     /// only to label when a held sensor went silent; nil labels holds by their age instead.
-    public static func assess(_ snapshot: ThermalSnapshot, config: ThermalConfig,
+    public static func assess(_ snapshot: ThermalSnapshot, config given: ThermalConfig,
                               memory: inout ClassifierMemory, timeOfDay: Double? = nil) -> ThermalAssessment {
         let now = snapshot.time
         let present = snapshot.temperatureSensors
+        let config = given.withMirrorRules(present)
         // Sized once: these hold every present sensor (and the removed ones still listed).
         var sensors: [SensorAssessment] = []
         let seenBefore = memory.presentSeen.count + memory.removedSeen.count
@@ -502,6 +503,27 @@ public enum ThermalClassifier {
         return ThermalAssessment(state: state, reason: reason, decidedBy: decidedBy, sensors: sensors,
                                  cooling: cooling, throttle: throttle, nothingReadable: nothingReadable,
                                  fans: fans)
+    }
+}
+
+extension ThermalConfig {
+    /// A rule or override written for a folded mirror (`x86_pkg_temp`, shown once as coretemp's
+    /// package row, which takes over its trips) applies to the row it folds into: its limits
+    /// and `ignore` are merged under the primary's own settings, which win. Unchanged (no copy)
+    /// when no mirror has a setting.
+    func withMirrorRules(_ sensors: [ThermalSensor]) -> ThermalConfig {
+        if rules.isEmpty && overrides.isEmpty { return self }
+        var out: ThermalConfig?
+        for i in sensors.indices {
+            guard let primary = sensors[i].mirrorOf, let o = override(for: sensors[i]) else { continue }
+            var limits = SensorOverride(serious: o.serious, critical: o.critical, fairBelowSerious: o.fairBelowSerious,
+                                        hysteresis: o.hysteresis, ignore: o.ignore, fair: o.fair, ignoreSet: o.ignoreSet)
+            guard limits != SensorOverride() else { continue }
+            if let p = sensors.first(where: { $0.id == primary }), let own = override(for: p) { limits = limits.merged(with: own) }
+            if out == nil { out = self }
+            out!.overrides[primary] = limits
+        }
+        return out ?? self
     }
 }
 

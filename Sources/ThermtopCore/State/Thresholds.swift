@@ -66,7 +66,8 @@ public struct SensorThresholds: Sendable, Equatable {
     /// starts to cool) is serious itself; a *shutdown* limit (critical trip, hwmon `crit`,
     /// else `emergency`: where hardware stops or throttles hard, as for NVMe and GPUs) puts
     /// critical `criticalBelowLimit` under it and serious `seriousBelowLimit` under it; a hot
-    /// trip (the firmware's own "about to be critical") is critical itself.
+    /// trip (the firmware's own "about to be critical") is critical itself. A warning limit at
+    /// or above the shutdown limit is no warning and is passed over.
     /// - serious: configured; lowest passive trip; hwmon `max`; shutdown limit − 15 °C; a default by kind.
     /// - critical: configured; hot trip; shutdown limit − 5 °C; serious + 10 °C.
     /// - fair: serious − 10 °C.
@@ -80,14 +81,18 @@ public struct SensorThresholds: Sendable, Equatable {
             return defaultHyst
         }
 
+        // A warning limit at or above the shutdown limit warns of nothing (coretemp's max =
+        // crit = 100 °C): the shutdown rule applies instead.
+        let shutdown = shutdownLimit(of: sensor)
+        func warns(_ c: Double) -> Bool { shutdown.map { c < $0.celsius } ?? true }
         var serious: Threshold
         if let t = o?.serious {
             serious = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
-        } else if let p = sensor.passiveTrips.first, let c = p.celsius {
+        } else if let p = sensor.passiveTrips.first, let c = p.celsius, warns(c) {
             serious = Threshold(celsius: c, hysteresis: hyst(p), rule: sensor.tripsFrom.map { "\($0) passive trip" } ?? "passive trip")
-        } else if let m = sensor.max {
+        } else if let m = sensor.max, warns(m) {
             serious = Threshold(celsius: m, hysteresis: defaultHyst, rule: "hwmon max")
-        } else if let limit = shutdownLimit(of: sensor) {
+        } else if let limit = shutdown {
             serious = Threshold(celsius: limit.celsius - config.seriousBelowLimit,
                                 hysteresis: limit.trip.map(hyst) ?? defaultHyst,
                                 rule: degreesRule(limit.name, limit.celsius, " − ", config.seriousBelowLimit),
@@ -104,7 +109,7 @@ public struct SensorThresholds: Sendable, Equatable {
             critical = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
         } else if let h = sensor.hotTrip, let c = h.celsius {
             critical = Threshold(celsius: c, hysteresis: hyst(h), rule: sensor.tripsFrom.map { "\($0) hot trip" } ?? "hot trip")
-        } else if let limit = shutdownLimit(of: sensor) {
+        } else if let limit = shutdown {
             let c = limit.celsius - config.criticalBelowLimit
             var h = limit.trip.map(hyst) ?? defaultHyst
             // hwmon's crit_hyst is where the chip's own alarm clears (absolute): the level
