@@ -114,7 +114,8 @@ struct Thermtop: AsyncParsableCommand {
                                           speed: speed ?? 1, now: loop.clock.now())
         }
         if let (command, interval) = hook.resolved(cfg) {
-            loop.hook = OnChangeHook(command: command, interval: interval, output: .discard, initial: app.status)
+            loop.hook = OnChangeHook(command: command, interval: interval, output: .discard, initial: app.status,
+                                     simulatedAllowed: hook.simulated)
             loop.app.configInfo.onChange = command
         }
         loop.run()
@@ -138,8 +139,8 @@ struct RunLoop {
     let terminal: Terminal
     let clock = SystemClock()
     var app: AppState
-    /// The `--on-change` command, if any: it sees the state in force (simulated changes
-    /// included, so `3` tests a notify script).
+    /// The `--on-change` command, if any: it sees the measured state; simulated changes (`3`)
+    /// only with `--on-change-simulated` (then marked `THERMTOP_SIMULATED=1`).
     var hook: OnChangeHook?
 
     mutating func dispatch(_ action: Action) {

@@ -6,10 +6,10 @@ import ThermtopCore
 import Glibc
 #endif
 
-/// `--on-change` and `--on-change-min-interval`, for the dashboard and `watch`.
+/// `--on-change`, `--on-change-min-interval` and `--on-change-simulated`, for the dashboard and `watch`.
 struct OnChangeOptions: ParsableArguments {
     @Option(name: .customLong("on-change"), help: ArgumentHelp(
-        "Run COMMAND on every change of thermal state, low power or tier (split into words, no shell; values in THERMTOP_STATE, THERMTOP_TIER, THERMTOP_LOW_POWER, THERMTOP_REASON, THERMTOP_PREVIOUS_STATE).",
+        "Run COMMAND on every change of thermal state, low power or tier (split into words, no shell; values in THERMTOP_STATE, THERMTOP_TIER, THERMTOP_LOW_POWER, THERMTOP_REASON, THERMTOP_PREVIOUS_STATE, THERMTOP_SIMULATED=0|1). Simulated changes (forced state or low power, --simulate) do not run it unless --on-change-simulated is given.",
         valueName: "command"))
     var onChange: String?
 
@@ -17,6 +17,10 @@ struct OnChangeOptions: ParsableArguments {
         "Run the on-change command at most once per this many seconds (default 10); the last change still runs when the interval ends.",
         valueName: "seconds"))
     var minInterval: Double?
+
+    @Flag(name: .customLong("on-change-simulated"), help: ArgumentHelp(
+        "Also run the on-change command for simulated changes (keys 1-4 and l in the dashboard, --simulate-state, --simulate); THERMTOP_SIMULATED=1 tells it so."))
+    var simulated = false
 
     static let defaultMinInterval = 10.0
 
@@ -42,16 +46,23 @@ struct OnChangeOptions: ParsableArguments {
 final class OnChangeHook {
     let runner: CommandRunner
     var schedule: OnChangeSchedule
+    /// `--on-change-simulated`: simulated changes run the command too.
+    let simulatedAllowed: Bool
 
-    init(command: String, interval: Double, output: CommandRunner.Output, initial: MonitorStatus) {
+    init(command: String, interval: Double, output: CommandRunner.Output, initial: MonitorStatus, simulatedAllowed: Bool) {
         runner = CommandRunner(command: command, output: output)
-        schedule = OnChangeSchedule(minInterval: interval, initial: ChangeKey(initial))
+        self.simulatedAllowed = simulatedAllowed
+        // Starting on the simulated laptop without the flag: the measured view of a real
+        // machine is never seen, so the schedule starts from the status as is and never runs.
+        let start = ChangeKey.hookView(of: initial, simulatedAllowed: simulatedAllowed)?.key ?? ChangeKey(initial)
+        schedule = OnChangeSchedule(minInterval: interval, initial: start)
     }
 
     /// After every sample (and on wakeups for a pending change).
     func observe(_ status: MonitorStatus, now: Double) {
         runner.reap()
-        if let r = schedule.observe(ChangeKey(status), reason: status.reason, at: now) { runner.run(r) }
+        guard let view = ChangeKey.hookView(of: status, simulatedAllowed: simulatedAllowed) else { return }
+        if let r = schedule.observe(view.key, reason: view.reason, at: now) { runner.run(r) }
     }
 
     func poll(now: Double) {
@@ -109,7 +120,8 @@ struct Watch: AsyncParsableCommand {
         let hadSensors = !status.snapshot.isEmpty
         let units = cfg.units ?? .celsius
         emit(status, previous: nil, units: units)
-        let hook = hook.resolved(cfg).map { OnChangeHook(command: $0.command, interval: $0.interval, output: .stderr, initial: status) }
+        let hook = hook.resolved(cfg).map { OnChangeHook(command: $0.command, interval: $0.interval, output: .stderr, initial: status,
+                                                         simulatedAllowed: self.hook.simulated) }
         hub.start()
         defer { hub.stop() }
         while true {

@@ -120,7 +120,8 @@ import ThermtopCore
         let r = ChangeReport(state: .serious, tier: .minimal, lowPower: false, reason: "x \"$(y)\"", previousState: .fair)
         let env = Dictionary(uniqueKeysWithValues: r.environment)
         #expect(env == ["THERMTOP_STATE": "serious", "THERMTOP_TIER": "minimal", "THERMTOP_LOW_POWER": "off",
-                        "THERMTOP_REASON": "x \"$(y)\"", "THERMTOP_PREVIOUS_STATE": "fair"])
+                        "THERMTOP_REASON": "x \"$(y)\"", "THERMTOP_PREVIOUS_STATE": "fair",
+                        "THERMTOP_SIMULATED": "0"])
     }
 }
 

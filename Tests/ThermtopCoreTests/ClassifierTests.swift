@@ -259,7 +259,7 @@ struct ClassifierTests {
         #expect(a.reason.contains("closest: CPU (x86_pkg_temp) 53.0 °C"), "\(a.reason)")
         let empty = Classifier.assess(Snapshot(time: 0), config: ThermalConfig(), memory: &memory)
         #expect(empty.state == .nominal)
-        #expect(empty.reason.contains("no thermal sensors"))
+        #expect(empty.reason.contains("no thermal sensor or cooling device found"))
     }
 
     @Test("an hwmon copy of a zone is judged once, as the zone")

@@ -171,13 +171,13 @@ struct FailSafeTests {
         #expect(a.sensors.allSatisfy { $0.reportedLevel == nil })
     }
 
-    @Test("no sensors at all is not 'nothing readable' (a container): the old reason stays")
-    func emptyIsNotUnreadable() {
+    @Test("no sensors at all (a container, a --sysfs-root one level too deep) is not measured either: unknown")
+    func emptyIsUnknown() {
         var m = ClassifierMemory()
         let a = Self.assess(Snapshot(time: 0), &m)
-        #expect(!a.nothingReadable)
-        #expect(a.measuredState == .nominal)
-        #expect(a.reason.contains("no thermal sensors found"))
+        #expect(a.nothingReadable)
+        #expect(a.measuredState == nil)
+        #expect(a.reason.contains("no thermal sensor or cooling device found"))
     }
 
     @Test("every sensor silent while one was critical: held critical, so not 'nothing readable'")

@@ -86,11 +86,12 @@ struct TextFastPathTests {
             let serious = th.serious.celsius
             #expect(th.fair.rule == "serious \(formatDegrees(serious)) − \(formatDegrees(cfg.fairBelowSerious))")
             if let ct = s.criticalTrip?.celsius {
-                #expect(th.serious.rule == "critical trip \(formatDegrees(ct)) − \(formatDegrees(cfg.seriousBelowCriticalTrip))")
-                #expect(th.critical.rule == "critical trip \(formatDegrees(ct)) − \(formatDegrees(cfg.criticalBelowCriticalTrip))")
+                #expect(th.serious.rule == "critical trip \(formatDegrees(ct)) − \(formatDegrees(cfg.seriousBelowLimit))")
+                #expect(th.critical.rule == "critical trip \(formatDegrees(ct)) − \(formatDegrees(cfg.criticalBelowLimit))")
             } else if let l = s.crit ?? s.emergency {
                 let which = s.crit != nil ? "hwmon crit" : "hwmon emergency"
-                #expect(th.serious.rule == "\(which) \(formatDegrees(l)) − \(formatDegrees(cfg.seriousBelowCriticalTrip))")
+                #expect(th.serious.rule == "\(which) \(formatDegrees(l)) − \(formatDegrees(cfg.seriousBelowLimit))")
+                #expect(th.critical.rule == "\(which) \(formatDegrees(l)) − \(formatDegrees(cfg.criticalBelowLimit))")
             } else {
                 #expect(th.critical.rule == "serious \(formatDegrees(serious)) + \(formatDegrees(cfg.criticalAboveSerious))")
             }
@@ -390,6 +391,12 @@ struct CombinedBatteryFastPathTests {
             var percent: Double?
             if known.count == 1 { percent = known[0].0 } else if !known.isEmpty, known.allSatisfy({ $0.1 != nil && $0.1! > 0 }) {
                 percent = known.reduce(0) { $0 + $1.0 * $1.1! } / known.reduce(0) { $0 + $1.1! }
+            }
+            // Several batteries that all know their energies: the energy sums (issue 29).
+            if list.count > 1, list.allSatisfy({ $0.energyNowWh != nil && ($0.energyFullWh ?? 0) > 0 }) {
+                var now = 0.0, full = 0.0
+                for b in list { now += Swift.min(b.energyNowWh!, b.energyFullWh!); full += b.energyFullWh! }
+                percent = Swift.min(100, 100 * now / full)
             }
             #expect(c.percent.map(\.bitPattern) == percent.map(\.bitPattern))
             let all = list.compactMap(\.status)

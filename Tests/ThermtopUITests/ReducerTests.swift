@@ -460,7 +460,7 @@ struct ReducerTests {
         #expect(s.history.values.allSatisfy { $0.count == 31 })
     }
 
-    @Test("ticks move the pulse at full and leave it still at minimal; the clock shows minutes below full")
+    @Test("ticks move the pulse at full and leave it still at minimal; the clock keeps its seconds at every tier")
     func ticksFollowTier() {
         var full = TestStore(Self.base)
         full.send(.tick(now: 30, wallSeconds: 100)) {
@@ -474,17 +474,12 @@ struct ReducerTests {
             $0.now = 31
             $0.wallSeconds = 100
         }
-        #expect(minimal.state.clockText == "00:01")
+        #expect(minimal.state.clockText == "00:01:40")
     }
 
-    @Test("new readings are taken on every frame at full, every 2 s at reduced and every 5 s at minimal, on a grid after the last shown")
-    func readingsFollowTheTiersStep() {
-        // full: due at every wake, so the pulse's frames take the newest sample.
-        var full = Self.base
-        full.valuesShownAt = 30
-        #expect(full.valuesDue(now: 30.01))
-        #expect(full.renderPolicy.nextValueStep(after: 30) == nil, "full wakes for its frames, not for a step")
-        // minimal: a status arrives at 31.2 (shown at once); the next readings are due at 35.
+    @Test("new readings are taken every --delay at every tier (minimal too), on a grid after the last shown")
+    func readingsFollowTheDelayAtEveryTier() {
+        // minimal: a status arrives at 31.2 (shown at once); the next readings are due at 32, not 35.
         var minimal = TestStore(Fixtures.Scenario.minimal.state)
         var status = minimal.state.status
         status.snapshot.time = 31.2
@@ -496,15 +491,14 @@ struct ReducerTests {
         _ = Reducer.reduce(&hot, .statusArrived(status, FeedInfo(samples: 7)))
         #expect(hot.valuesShownAt == 31.2)
         #expect(!hot.valuesDue(now: 31.9))
-        #expect(!hot.valuesDue(now: 34.99))
-        #expect(hot.valuesDue(now: 35))
-        // The loop's wake for it is that grid point, a little under it counts (float), never earlier.
-        #expect(hot.renderPolicy.nextValueStep(after: 31.2) == 35)
-        #expect(hot.valuesDue(now: 35 - 1e-7))
-        // reduced: every other 1 s frame.
-        let reduced = RenderPolicy(tier: .reduced)
-        #expect(!reduced.valuesDue(now: 41, shownAt: 40.2))
-        #expect(reduced.valuesDue(now: 42, shownAt: 40.2))
-        #expect(reduced.nextValueStep(after: 40.2) == 42)
+        #expect(hot.valuesDue(now: 32))
+        #expect(hot.renderPolicy.nextValueStep(after: 31.2) == 32)
+        #expect(hot.valuesDue(now: 32 - 1e-7))
+        // reduced and full alike.
+        for tier in [QualityTier.full, .reduced] {
+            let p = RenderPolicy(tier: tier, sampleDelay: 1)
+            #expect(!p.valuesDue(now: 40.9, shownAt: 40.2))
+            #expect(p.valuesDue(now: 41, shownAt: 40.2))
+        }
     }
 }

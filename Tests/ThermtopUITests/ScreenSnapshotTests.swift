@@ -39,14 +39,14 @@ struct ScreenSnapshotTests {
         #expect(rows[0].hasPrefix(" thermtop testbox"))
         #expect(rows[0].contains(scenario.expectedBadge))
         #expect(rows[0].contains(" tier \(tier) "))
-        // The clock shows seconds only at full (the tier's own rule).
-        #expect(rows[0].contains(tier == .full ? "12:34:56" : "12:34  "))
+        // The clock keeps its seconds at every tier (issue 29).
+        #expect(rows[0].contains("12:34:56"))
         let battery = buf.firstRow(containing: " Battery ")
         #expect(battery.map { rows[$0].contains(scenario.batteryPercent) } == true)
         let policy = buf.firstRow(containing: " Policy ")
         #expect(policy.map { rows[$0].contains("Policy tier \(tier): ") } == true)
         let countdown = RenderPolicy(tier: tier).countdownText(17)
-        #expect(rows.contains { $0.contains("background work every \(Format.duration(tier.refreshIntervalSeconds)) (\(countdown), r = now)") })
+        #expect(rows.contains { $0.contains("rediscovery every \(Format.duration(tier.refreshIntervalSeconds)) (\(countdown), r = now)") })
         #expect(rows.contains { $0.contains(tier == .minimal ? "animations off" : "animations on") })
         #expect(rows[size.height - 1].hasPrefix("? help q quit ↑↓ select Enter detail 1-4 simulate"))
         #expect(rows[1].hasPrefix(state.status.isLowPowerModeEnabled ? " low power on" : " low power off"))

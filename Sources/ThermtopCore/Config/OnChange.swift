@@ -6,20 +6,25 @@ package struct ChangeReport: Sendable, Equatable {
     public var reason: String
     /// The state the command was last told about (at start: the state thermtop started in).
     public var previousState: ThermalState
+    /// True when what changed is simulated (a forced state or low power, the simulated laptop):
+    /// `THERMTOP_SIMULATED=1`. Such changes reach the command only with `--on-change-simulated`.
+    public var simulated: Bool
 
-    public init(state: ThermalState, tier: QualityTier, lowPower: Bool, reason: String, previousState: ThermalState) {
+    public init(state: ThermalState, tier: QualityTier, lowPower: Bool, reason: String, previousState: ThermalState,
+                simulated: Bool = false) {
         self.state = state
         self.tier = tier
         self.lowPower = lowPower
         self.reason = reason
         self.previousState = previousState
+        self.simulated = simulated
     }
 
     /// `THERMTOP_STATE` etc. Values only: nothing here is ever spliced into a command line.
     public var environment: [(String, String)] {
         [("THERMTOP_STATE", state.name), ("THERMTOP_TIER", tier.rawValue),
          ("THERMTOP_LOW_POWER", lowPower ? "on" : "off"), ("THERMTOP_REASON", reason),
-         ("THERMTOP_PREVIOUS_STATE", previousState.name)]
+         ("THERMTOP_PREVIOUS_STATE", previousState.name), ("THERMTOP_SIMULATED", simulated ? "1" : "0")]
     }
 }
 
@@ -28,15 +33,29 @@ package struct ChangeKey: Sendable, Equatable {
     public var state: ThermalState
     public var lowPower: Bool
     public var tier: QualityTier
+    public var simulated: Bool
 
-    public init(state: ThermalState, lowPower: Bool, tier: QualityTier) {
+    public init(state: ThermalState, lowPower: Bool, tier: QualityTier, simulated: Bool = false) {
         self.state = state
         self.lowPower = lowPower
         self.tier = tier
+        self.simulated = simulated
     }
 
     public init(_ s: MonitorStatus) {
-        self.init(state: s.thermalState, lowPower: s.isLowPowerModeEnabled, tier: s.tier)
+        self.init(state: s.thermalState, lowPower: s.isLowPowerModeEnabled, tier: s.tier, simulated: s.isSimulated)
+    }
+
+    /// What the on-change command is told about `s`. With `simulatedAllowed` (the
+    /// `--on-change-simulated` flag): the state in force, simulated or not. Without it: the
+    /// measured state under a forced state or low power (a stray `4` in the dashboard never
+    /// fires a hook that throttles or suspends the machine), and nothing at all for the
+    /// simulated laptop, whose every reading is simulated.
+    public static func hookView(of s: MonitorStatus, simulatedAllowed: Bool) -> (key: ChangeKey, reason: String)? {
+        if simulatedAllowed || !s.isSimulated { return (ChangeKey(s), s.reason) }
+        if s.sourceIsSimulated { return nil }
+        let a = s.assessment, lp = s.lowPowerAssessment.enabled
+        return (ChangeKey(state: a.state, lowPower: lp, tier: QualityTier(state: a.state, lowPower: lp)), a.reason)
     }
 }
 
@@ -65,7 +84,7 @@ package struct OnChangeSchedule: Sendable, Equatable {
         defer { lastSeen = key }
         guard key != lastSeen else { return due(at: now) }
         let report = ChangeReport(state: key.state, tier: key.tier, lowPower: key.lowPower, reason: reason,
-                                  previousState: reported.state)
+                                  previousState: reported.state, simulated: key.simulated)
         if let last = lastRunAt, now - last < minInterval {
             pending = report
             return nil
@@ -78,7 +97,7 @@ package struct OnChangeSchedule: Sendable, Equatable {
     public mutating func due(at now: Double) -> ChangeReport? {
         guard let p = pending, let last = lastRunAt, now - last >= minInterval else { return nil }
         pending = nil
-        let key = ChangeKey(state: p.state, lowPower: p.lowPower, tier: p.tier)
+        let key = ChangeKey(state: p.state, lowPower: p.lowPower, tier: p.tier, simulated: p.simulated)
         if key == reported { return nil }
         var r = p
         r.previousState = reported.state
@@ -93,7 +112,7 @@ package struct OnChangeSchedule: Sendable, Equatable {
 
     private mutating func run(_ r: ChangeReport, at now: Double) -> ChangeReport {
         lastRunAt = now
-        reported = ChangeKey(state: r.state, lowPower: r.lowPower, tier: r.tier)
+        reported = ChangeKey(state: r.state, lowPower: r.lowPower, tier: r.tier, simulated: r.simulated)
         return r
     }
 }

@@ -229,8 +229,21 @@ public struct ThermalCombinedBattery: Sendable, Equatable {
 
     public init(_ batteries: [ThermalBattery]) { self.batteries = batteries }
 
-    /// Energy-weighted percentage; unknown (never a plain mean) when a battery's size is unknown.
+    /// The whole system's charge, as upower's DisplayDevice computes it: the energy left over
+    /// the energy when full, summed over the batteries (BAT0 80 % of 20 Wh and BAT1 7 % of
+    /// 60 Wh: 22.4 %, whatever each gauge's rounded `capacity` says). Without every battery's
+    /// energies, each one's percentage weighted by its full energy; unknown (never a plain
+    /// mean) when a battery's size is unknown.
     public var percent: Double? {
+        if batteries.count > 1 {
+            var now = 0.0, full = 0.0, all = true
+            for i in batteries.indices {
+                guard let n = batteries[i].energyNowWh, let f = batteries[i].energyFullWh, f > 0 else { all = false; break }
+                now += Swift.min(n, f)
+                full += f
+            }
+            if all { return Swift.min(100, 100 * now / full) }
+        }
         // One pass over the batteries that know their percentage, summed in order (no array of
         // (percent, size) pairs: a generic type of its own, its metadata made on first use).
         var known = 0, first = 0.0, allSized = true, total = 0.0, weighted = 0.0

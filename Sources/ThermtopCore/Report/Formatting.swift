@@ -72,8 +72,8 @@ extension StatusReport {
             lines.append("This is normal in containers and most VMs; run `thermtop status --simulate` to see the simulated laptop.")
         }
         lines.append("")
-        let unmeasured = s.assessment.nothingReadable && !s.stateIsSimulated ? "  (NOT MEASURED: no sensor can be read)" : ""
-        lines.append("State      \(s.thermalState)\(s.stateIsSimulated ? "  (SIMULATED; measured \(s.assessment.measuredState?.name ?? "nothing"))" : "")\(unmeasured)")
+        let unmeasured = s.stateIsUnknown ? "  (NOT MEASURED: nothing could be read; apps are told nominal)" : ""
+        lines.append("State      \(s.shownStateName)\(s.stateIsSimulated ? "  (SIMULATED; measured \(s.assessment.measuredState?.name ?? "nothing"))" : "")\(unmeasured)")
         lines.append("Reason     \(Format.clean(units.converting(s.reason)))")
         lines.append("Forecast   \(forecastLine(s.forecast))")
         lines.append("Low power  \(s.lowPowerHeadline)")
@@ -212,4 +212,17 @@ extension StatusReport {
         if let m = b.model { parts.append(Format.clean(m)) }
         return "Battery    \(Format.clean(b.id)): " + parts.joined(separator: ", ")
     }
+}
+
+extension MonitorStatus {
+    /// True when nothing was measured and no state is forced: every output that people or
+    /// scripts read says `unknown`, never the nominal that apps are told.
+    public var stateIsUnknown: Bool { assessment.nothingReadable && !stateIsSimulated }
+
+    /// The state as shown: `unknown` when nothing was measured, else the state in force.
+    public var shownStateName: String { stateIsUnknown ? "unknown" : thermalState.name }
+
+    /// True when anything in force is not this machine's measurement: a forced state, forced
+    /// low power, or the simulated laptop.
+    public var isSimulated: Bool { stateIsSimulated || lowPowerIsSimulated || sourceIsSimulated }
 }

@@ -76,7 +76,12 @@ package enum MetricsReport {
         w.single("thermtop_thermal_state_level", .gauge,
                  help: "Thermal state in force: 0 nominal, 1 fair, 2 serious, 3 critical.", ordinal(s.thermalState))
         w.family("thermtop_thermal_state", .gauge, help: "1 for the thermal state in force, 0 for the others (one-hot).")
-        for st in ThermalState.allCases { w.sample("thermtop_thermal_state", [("state", st.name)], st == s.thermalState ? 1 : 0) }
+        // Nothing measured: no state is 1 (unknown is never a level).
+        for st in ThermalState.allCases { w.sample("thermtop_thermal_state", [("state", st.name)], st == s.thermalState && !s.stateIsUnknown ? 1 : 0) }
+        w.single("thermtop_measured", .gauge, help: "1 when the thermal state was measured, 0 when nothing could be read (unknown).",
+                 s.assessment.measured ? 1 : 0)
+        w.single("thermtop_simulated", .gauge, help: "1 when anything in force is simulated (forced state or low power, simulated laptop), else 0.",
+                 s.isSimulated ? 1 : 0)
         w.single("thermtop_thermal_state_simulated", .gauge, help: "1 when the thermal state is forced (simulated), else 0.",
                  s.stateIsSimulated ? 1 : 0)
         w.single("thermtop_measured_thermal_state_level", .gauge,

@@ -62,7 +62,10 @@ public enum ThermalStatusReport {
                 w.field("simulated", .bool(sp.pointee.sourceIsSimulated))
             }
             w.field("no_sensors", .bool(sp.pointee.snapshot.isEmpty))
-            w.field("thermal_state", .string(sp.pointee.thermalState.name))
+            // `unknown` when nothing was measured (apps still get nominal through the API).
+            w.field("thermal_state", .string(sp.pointee.shownStateName))
+            w.field("measured", .bool(sp.pointee.assessment.measured))
+            w.field("simulated", .bool(sp.pointee.isSimulated))
             w.field("thermal_state_simulated", .bool(sp.pointee.stateIsSimulated))
             w.field("measured_thermal_state", .str(sp.pointee.assessment.measuredState?.name))
             w.field("nothing_readable", .bool(sp.pointee.assessment.nothingReadable))
@@ -261,6 +264,7 @@ public enum ThermalStatusReport {
                     w.field("held", .null)
                 }
                 w.field("ignored", .bool(ap.pointee.ignored))
+                w.field("uncorroborated", .bool(ap.pointee.uncorroborated))
                 w.field("decides_state", .bool(decidesState))
                 w.field("fair_celsius", .num(ap.pointee.thresholds.fair.celsius))
                 w.field("serious_celsius", .num(ap.pointee.thresholds.serious.celsius))

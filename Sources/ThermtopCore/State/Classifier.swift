@@ -15,6 +15,9 @@ public struct SensorAssessment: Sendable, Equatable, Identifiable {
     public var hidden: Bool = false
     /// The config pins it to the top of the dashboard.
     public var pinned: Bool = false
+    /// No limit of its own and no known role (`SensorThresholds.isUncorroborated`): judged on
+    /// default limits only, so it counts as fair at most.
+    public var uncorroborated: Bool = false
 
     public var id: String { sensor.id }
 
@@ -104,8 +107,10 @@ public struct ThermalAssessment: Sendable, Equatable {
     public var sensors: [SensorAssessment]
     public var cooling: [CoolingAssessment]
     public var throttle: ThrottleAssessment?
-    /// True when sensors or cooling devices exist but not one gave a reading (and no level is
-    /// held): the state is not measured, only reported as nominal. `thermtop status` exits 69.
+    /// True when nothing was measured: sensors or cooling devices exist but not one gave a
+    /// reading (and no level is held), or none was found at all. The state is reported to apps
+    /// as nominal (as on Apple platforms) and shown to people as unknown; `thermtop status`
+    /// exits 69.
     public var nothingReadable: Bool
     /// hwmon fans judged by their duty (`Classifier.assess(fan:config:)`).
     public var fans: [FanAssessment]
@@ -128,6 +133,9 @@ public struct ThermalAssessment: Sendable, Equatable {
 
     /// The measured state, nil when nothing could be read.
     public var measuredState: ThermalState? { nothingReadable ? nil : state }
+
+    /// False when nothing was measured (`nothingReadable`).
+    public var measured: Bool { !nothingReadable }
 
     public static let unknown = ThermalAssessment(
         state: .nominal, reason: "nominal: no sample yet", decidedBy: nil, sensors: [], cooling: [], throttle: nil)
@@ -215,7 +223,11 @@ public enum ThermalClassifier {
                                     ignored: ignored, reason: "unknown: \(sensor.name) \(why)", hold: nil,
                                     hidden: hidden, pinned: pinned)
         }
-        let (lvl, held) = level(celsius: t, thresholds: th, previous: previous)
+        var (lvl, held) = level(celsius: t, thresholds: th, previous: previous)
+        // A junk input (an unconnected AUXTIN) judged on default limits alone never makes the
+        // machine serious or critical by itself.
+        let uncorroborated = SensorThresholds.isUncorroborated(sensor, override: o)
+        if uncorroborated && lvl > .fair { lvl = .fair; held = false }
         // `nominal: <name> <t> < fair <fair>`, `<level>: <name> <t> held until below <clear>
         // (<threshold>)` or `<level>: <name> <t> ≥ <threshold> (clears below <clear>)`.
         let reason = TextBytes.make { r in
@@ -233,11 +245,12 @@ public enum ThermalClassifier {
                 r.literal(" ≥ "); thr.writeLabel(into: &r)
                 r.literal(" (clears below "); r.degrees(thr.clearsBelow); r.literal(")")
             }
+            if uncorroborated { r.literal("; uncorroborated: no limit of its own and no known role, fair at most") }
         }
         return SensorAssessment(sensor: sensor, thresholds: th, level: ignored ? .nominal : lvl,
                                 heldByHysteresis: held, ignored: ignored,
                                 reason: ignored ? "ignored by configuration (\(reason))" : reason, hold: nil,
-                                hidden: hidden, pinned: pinned)
+                                hidden: hidden, pinned: pinned, uncorroborated: uncorroborated)
     }
 
     public static func assess(cooling d: CoolingDevice, config: ThermalConfig) -> CoolingAssessment {
@@ -250,6 +263,14 @@ public enum ThermalClassifier {
         guard let cur = d.currentState, let max = d.maxState, max > 0 else {
             return CoolingAssessment(device: d, kind: kind, level: .nominal, ignored: false,
                                      reason: "\(type): state unknown")
+        }
+        // An on/off fan (max_state 1) is switched on by an active trip: the firmware's "start
+        // the fan" point, often a few degrees above idle. It is cooling at work, not a heat
+        // level; the zone's own temperature is judged against its limits.
+        if kind == .fan && max == 1 {
+            return CoolingAssessment(device: d, kind: kind, level: .nominal, ignored: false,
+                                     reason: cur >= 1 ? "\(type) on (on/off fan: cooling at an active trip, not a heat level)"
+                                                      : "\(type) at \(Swift.max(cur, 0))/1")
         }
         let ratios = config.coolingRatios[kind] ?? CoolingRatios.chromeOS[.other]!
         var lvl = ThermalState.nominal
@@ -328,10 +349,11 @@ public enum ThermalClassifier {
 
     /// `timeOfDay`: seconds since local midnight at the sample (from the monitor's clock), used
     /// only to label when a held sensor went silent; nil labels holds by their age instead.
-    public static func assess(_ snapshot: ThermalSnapshot, config: ThermalConfig,
+    public static func assess(_ snapshot: ThermalSnapshot, config given: ThermalConfig,
                               memory: inout ClassifierMemory, timeOfDay: Double? = nil) -> ThermalAssessment {
         let now = snapshot.time
         let present = snapshot.temperatureSensors
+        let config = given.withMirrorRules(present)
         // Sized once: these hold every present sensor (and the removed ones still listed).
         var sensors: [SensorAssessment] = []
         let seenBefore = memory.presentSeen.count + memory.removedSeen.count
@@ -459,8 +481,6 @@ public enum ThermalClassifier {
                     r.literal(" "); r.degrees(top.sensor.celsius!)
                     r.literal(", fair at "); r.degrees(top.thresholds.fair.celsius); r.literal(")")
                 }
-            } else if seen.isEmpty && cooling.isEmpty {
-                reason = "nominal: no thermal sensors found (unknown is reported as nominal, as on Apple platforms)"
             }
         }
         // Nothing read at all: say so rather than pass "nominal" off as a measurement.
@@ -469,18 +489,41 @@ public enum ThermalClassifier {
             || throttle != nil
         // Sensors listed only because they were removed do not count: with none present, the
         // machine has no sensors (now), which is said as such.
-        let nothingReadable = !anyReading && !(seen.isEmpty && cooling.isEmpty)
-        if nothingReadable {
+        let nothingReadable = !anyReading
+        if nothingReadable && seen.isEmpty && cooling.isEmpty {
+            reason = "unknown: no thermal sensor or cooling device found, nothing is measured; reported to apps as nominal (as on Apple platforms)"
+        } else if nothingReadable {
             let first = sensors.first.map { a in
                 " (e.g. \(a.sensor.name): \(a.sensor.issue?.reason.rawValue ?? "no reading"))"
             } ?? ""
-            reason = "unknown: nothing can be read: \(sensors.count) sensor\(sensors.count == 1 ? "" : "s") and \(cooling.count) cooling device\(cooling.count == 1 ? "" : "s"), none readable\(first); reported as nominal"
+            reason = "unknown: nothing can be read: \(sensors.count) sensor\(sensors.count == 1 ? "" : "s") and \(cooling.count) cooling device\(cooling.count == 1 ? "" : "s"), none readable\(first); reported to apps as nominal"
         } else if state == .nominal && reason.isEmpty {
             reason = "nominal: no sensor has a reading (cooling devices idle)"
         }
         return ThermalAssessment(state: state, reason: reason, decidedBy: decidedBy, sensors: sensors,
                                  cooling: cooling, throttle: throttle, nothingReadable: nothingReadable,
                                  fans: fans)
+    }
+}
+
+extension ThermalConfig {
+    /// A rule or override written for a folded mirror (`x86_pkg_temp`, shown once as coretemp's
+    /// package row, which takes over its trips) applies to the row it folds into: its limits
+    /// and `ignore` are merged under the primary's own settings, which win. Unchanged (no copy)
+    /// when no mirror has a setting.
+    func withMirrorRules(_ sensors: [ThermalSensor]) -> ThermalConfig {
+        if rules.isEmpty && overrides.isEmpty { return self }
+        var out: ThermalConfig?
+        for i in sensors.indices {
+            guard let primary = sensors[i].mirrorOf, let o = override(for: sensors[i]) else { continue }
+            var limits = SensorOverride(serious: o.serious, critical: o.critical, fairBelowSerious: o.fairBelowSerious,
+                                        hysteresis: o.hysteresis, ignore: o.ignore, fair: o.fair, ignoreSet: o.ignoreSet)
+            guard limits != SensorOverride() else { continue }
+            if let p = sensors.first(where: { $0.id == primary }), let own = override(for: p) { limits = limits.merged(with: own) }
+            if out == nil { out = self }
+            out!.overrides[primary] = limits
+        }
+        return out ?? self
     }
 }
 

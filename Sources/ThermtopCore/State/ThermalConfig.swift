@@ -5,10 +5,13 @@ public struct ThermalConfig: Sendable, Equatable {
     public var defaultSerious: Double = 85
     /// Serious threshold for a battery temperature sensor with no limits of its own.
     public var defaultBatterySerious: Double = 45
-    /// serious = critical trip (else hwmon crit/emergency) − this, when there is no passive trip or hwmon max.
-    public var seriousBelowCriticalTrip: Double = 15
-    /// critical = critical trip − this, when there is no hot trip.
-    public var criticalBelowCriticalTrip: Double = 5
+    /// serious = shutdown limit (critical trip, else hwmon crit, else emergency) − this, when
+    /// there is no warning limit (passive trip, hwmon max). 15 °C: far enough below the limit
+    /// that software has time to shed load before the firmware acts (docs/verdict.md).
+    public var seriousBelowLimit: Double = 15
+    /// critical = shutdown limit − this, when there is no hot trip: 5 °C is a few seconds of a
+    /// fast rise, the last moment to act before the hardware does (docs/verdict.md).
+    public var criticalBelowLimit: Double = 5
     /// critical = serious + this, when the sensor has no hot, critical or crit limit.
     public var criticalAboveSerious: Double = 10
     /// fair = serious − this.
@@ -31,8 +34,9 @@ public struct ThermalConfig: Sendable, Equatable {
     public var ignoredCoolingTypes: Set<String> = Defaults.ignoredCoolingTypes
     /// ChromeOS powerd's cur/max ratios per cooling-device kind (fair, serious, critical).
     public var coolingRatios: [CoolingKind: CoolingRatios] = CoolingRatios.chromeOS
-    /// hwmon fans under automatic control, by duty (PWM ÷ 255, else RPM ÷ max RPM): ChromeOS's
-    /// fan ratios (fair at half speed, serious at full speed).
+    /// hwmon fans under automatic control, by duty (PWM ÷ 255, else RPM ÷ max RPM): fair only at
+    /// full speed (the fan curve has run out of room), never above. A fan at its normal duty
+    /// (a board's curve idles at 30-70 %) is cooling at work, not a heat level (docs/verdict.md).
     public var fanDutyRatios: CoolingRatios = Defaults.fanDutyRatios
     /// Per-sensor overrides, keyed by the stable sensor id (`pci-0000:00:18.3/k10temp/Tctl`,
     /// `virtual/thermal/x86_pkg_temp`; survives renumbering) or the raw name (`x86_pkg_temp`,
@@ -100,7 +104,7 @@ public struct ThermalConfig: Sendable, Equatable {
     private enum Defaults {
         static let lowPowerProfiles: Set<String> = ["low-power", "quiet", "cool"]
         static let ignoredCoolingTypes: Set<String> = ["LCD", "TCC Offset"]
-        static let fanDutyRatios = CoolingRatios.chromeOS[.fan]!
+        static let fanDutyRatios = CoolingRatios(fair: 1.0, serious: nil, critical: nil)
     }
 
     /// The override for a sensor: matching rules in order, then `overrides` by id or name.

@@ -61,10 +61,15 @@ public struct SensorThresholds: Sendable, Equatable {
         return l
     }
 
-    /// Thresholds from the sensor's own data, in this order of preference:
-    /// - serious: lowest passive trip; hwmon `max`; critical trip − 15 °C; hwmon `crit` (else
-    ///   `emergency`) − 15 °C; a default by kind.
-    /// - critical: hot trip; critical trip − 5 °C; hwmon `crit` or `emergency`; serious + 10 °C.
+    /// Thresholds from the sensor's own data. One margin rule for every kind of limit
+    /// (docs/verdict.md): a *warning* limit (passive trip, hwmon `max`: where the system
+    /// starts to cool) is serious itself; a *shutdown* limit (critical trip, hwmon `crit`,
+    /// else `emergency`: where hardware stops or throttles hard, as for NVMe and GPUs) puts
+    /// critical `criticalBelowLimit` under it and serious `seriousBelowLimit` under it; a hot
+    /// trip (the firmware's own "about to be critical") is critical itself. A warning limit at
+    /// or above the shutdown limit is no warning and is passed over.
+    /// - serious: configured; lowest passive trip; hwmon `max`; shutdown limit − 15 °C; a default by kind.
+    /// - critical: configured; hot trip; shutdown limit − 5 °C; serious + 10 °C.
     /// - fair: serious − 10 °C.
     /// A level clears below its threshold minus the trip's hysteresis (default 2 °C).
     public static func derive(for sensor: ThermalSensor, config: ThermalConfig) -> SensorThresholds {
@@ -76,23 +81,21 @@ public struct SensorThresholds: Sendable, Equatable {
             return defaultHyst
         }
 
+        // A warning limit at or above the shutdown limit warns of nothing (coretemp's max =
+        // crit = 100 °C): the shutdown rule applies instead.
+        let shutdown = shutdownLimit(of: sensor)
+        func warns(_ c: Double) -> Bool { shutdown.map { c < $0.celsius } ?? true }
         var serious: Threshold
         if let t = o?.serious {
             serious = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
-        } else if let p = sensor.passiveTrips.first, let c = p.celsius {
+        } else if let p = sensor.passiveTrips.first, let c = p.celsius, warns(c) {
             serious = Threshold(celsius: c, hysteresis: hyst(p), rule: sensor.tripsFrom.map { "\($0) passive trip" } ?? "passive trip")
-        } else if let m = sensor.max {
+        } else if let m = sensor.max, warns(m) {
             serious = Threshold(celsius: m, hysteresis: defaultHyst, rule: "hwmon max")
-        } else if let ct = sensor.criticalTrip, let c = ct.celsius {
-            serious = Threshold(celsius: c - config.seriousBelowCriticalTrip, hysteresis: hyst(ct),
-                                rule: degreesRule("critical trip ", c, " − ", config.seriousBelowCriticalTrip),
-                                isDirect: false)
-        } else if let c = sensor.crit ?? sensor.emergency {
-            // A chip with only crit/emergency limits (amdgpu edge/junction/mem, radeon): its own
-            // limit is a better guide than the generic default.
-            serious = Threshold(celsius: c - config.seriousBelowCriticalTrip, hysteresis: defaultHyst,
-                                rule: degreesRule(sensor.crit != nil ? "hwmon crit " : "hwmon emergency ", c, " − ",
-                                                  config.seriousBelowCriticalTrip),
+        } else if let limit = shutdown {
+            serious = Threshold(celsius: limit.celsius - config.seriousBelowLimit,
+                                hysteresis: limit.trip.map(hyst) ?? defaultHyst,
+                                rule: degreesRule(limit.name, limit.celsius, " − ", config.seriousBelowLimit),
                                 isDirect: false)
         } else {
             let d = sensor.isBattery ? config.defaultBatterySerious : config.defaultSerious
@@ -106,14 +109,15 @@ public struct SensorThresholds: Sendable, Equatable {
             critical = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
         } else if let h = sensor.hotTrip, let c = h.celsius {
             critical = Threshold(celsius: c, hysteresis: hyst(h), rule: sensor.tripsFrom.map { "\($0) hot trip" } ?? "hot trip")
-        } else if let ct = sensor.criticalTrip, let c = ct.celsius {
-            critical = Threshold(celsius: c - config.criticalBelowCriticalTrip, hysteresis: hyst(ct),
-                                 rule: degreesRule("critical trip ", c, " − ", config.criticalBelowCriticalTrip),
+        } else if let limit = shutdown {
+            let c = limit.celsius - config.criticalBelowLimit
+            var h = limit.trip.map(hyst) ?? defaultHyst
+            // hwmon's crit_hyst is where the chip's own alarm clears (absolute): the level
+            // clears there too when that is below the threshold and plausible.
+            if limit.trip == nil, o?.hysteresis == nil, sensor.crit != nil, let ch = sensor.critHyst, ch < c, c - ch <= 50 { h = c - ch }
+            critical = Threshold(celsius: c, hysteresis: h,
+                                 rule: degreesRule(limit.name, limit.celsius, " − ", config.criticalBelowLimit),
                                  isDirect: false)
-        } else if let c = sensor.crit ?? sensor.emergency {
-            var h = defaultHyst
-            if o?.hysteresis == nil, sensor.crit != nil, let ch = sensor.critHyst, ch < c, c - ch <= 50 { h = c - ch }
-            critical = Threshold(celsius: c, hysteresis: h, rule: sensor.crit != nil ? "hwmon crit" : "hwmon emergency")
         } else {
             critical = Threshold(celsius: serious.celsius + config.criticalAboveSerious, hysteresis: defaultHyst,
                                  rule: degreesRule("serious ", serious.celsius, " + ", config.criticalAboveSerious),
@@ -132,6 +136,36 @@ public struct SensorThresholds: Sendable, Equatable {
                              isDirect: false)
         }
         return SensorThresholds(fair: fair, serious: serious, critical: critical)
+    }
+
+    /// The limit at which the hardware acts by itself (shuts down, or throttles hard): the
+    /// zone's critical trip, else hwmon `crit`, else `emergency`. Every kind is treated alike
+    /// (`derive`); `name` is how the rule names it (`critical trip `, `hwmon crit `…).
+    static func shutdownLimit(of sensor: ThermalSensor) -> (celsius: Double, name: StaticString, trip: TripPoint?)? {
+        if let ct = sensor.criticalTrip, let c = ct.celsius { return (c, "critical trip ", ct) }
+        if let c = sensor.crit { return (c, "hwmon crit ", nil) }
+        if let c = sensor.emergency { return (c, "hwmon emergency ", nil) }
+        return nil
+    }
+
+    /// True for a sensor judged on default limits alone with no known role: no trip, no hwmon
+    /// limit, nothing configured, and neither a known group (CPU, GPU, disk, Wi-Fi, battery)
+    /// nor a named board channel (an unconnected Super-I/O `AUXTIN`, an unlabelled `tempN`).
+    /// Such a reading is shown but counts as fair at most (docs/verdict.md).
+    public static func isUncorroborated(_ s: ThermalSensor, override o: SensorOverride?) -> Bool {
+        if !s.passiveTrips.isEmpty || s.hotTrip != nil || s.criticalTrip != nil { return false }
+        if s.max != nil || s.crit != nil || s.emergency != nil { return false }
+        if let o, o.serious != nil || o.critical != nil || o.fair != nil { return false }
+        switch s.group {
+        case .cpu, .gpu, .disk, .wifi, .battery: return false
+        case .board, .other: break
+        }
+        guard let label = s.label, !label.isEmpty else { return true }
+        let l = label.lowercased()
+        if l.hasPrefix("auxtin") { return true }
+        // An unlabelled hwmon channel carries its file name (`temp3`).
+        if l.hasPrefix("temp"), l.count > 4, l.dropFirst(4).allSatisfy(\.isNumber) { return true }
+        return false
     }
 
     /// A derived threshold's rule, `<head><a> <op> <b>` with `a` and `b` as `formatDegrees`

@@ -163,7 +163,7 @@ public struct AppState: Sendable, Equatable {
     }
 
     /// The UI's own rules at the tier in force.
-    public var renderPolicy: RenderPolicy { RenderPolicy(tier: status.tier) }
+    public var renderPolicy: RenderPolicy { RenderPolicy(tier: status.tier, sampleDelay: sampleDelay) }
 
     public var secondsUntilRefresh: Double { max(0, refreshDueAt - now) }
 
@@ -175,12 +175,21 @@ public struct AppState: Sendable, Equatable {
     public func historyColumns(_ id: String, columns: Int, step: Double) -> [Double?] {
         guard columns > 0 else { return [] }
         var out = [Double?](repeating: nil, count: columns)
-        guard let values = history[id], let end = historyTimes.last else { return out }
-        let times = historyTimes.suffix(values.count)
-        for (t, v) in zip(times, values) {
-            let back = Int(((end - t) / step).rounded())
-            let column = columns - 1 - back
-            if column >= 0 && column < columns { out[column] = v }
+        guard let values = history[id], !historyTimes.isEmpty else { return out }
+        let times = Array(historyTimes.suffix(values.count))
+        let vals = Array(values)
+        // Newest at the right; each older point one column further left, or as many columns as
+        // whole steps lie between it and the next point. Columns follow the points, not a grid
+        // of absolute time: a point 0.98 s and the next 1.03 s after it (sampling jitter) would
+        // round into one column and leave a hole beside it with no sample missing.
+        var column = columns - 1
+        var i = vals.count - 1
+        while i >= 0 && column >= 0 {
+            out[column] = vals[i]
+            if i == 0 { break }
+            let gap = times[i] - times[i - 1]
+            column -= Swift.max(1, Int((gap / step).rounded()))
+            i -= 1
         }
         return out
     }

@@ -2,19 +2,20 @@ import ThermtopCore
 
 /// What the dashboard itself does at each quality tier: the one place the UI's own rules by
 /// tier live (like the seeds' tier table), so the run loop, the widgets and the help screen
-/// read the same numbers. The dashboard obeys the tier it shows: at `reduced` and `minimal` it
-/// animates less or not at all, takes new readings onto the screen at a coarser step, keeps
-/// history at a coarser step and changes its clock and countdown less often, so its loop wakes
-/// less and fewer frames reach the terminal. What must be seen at once (a state, tier or low
-/// power change, an event source, the answer to a key) is shown at once at every tier.
+/// read the same numbers. The tier sheds decoration and background work only: at `reduced`
+/// and `minimal` the pulse slows or stops, the history graph advances at a coarser step and the
+/// countdown moves in coarser steps (rediscovery itself stretches to 30/60/180 s,
+/// `QualityTier.refreshIntervalSeconds`). Readings and the clock are what the person asked
+/// for: new readings reach the screen every `--delay` and the clock shows seconds at every
+/// tier (docs/verdict.md).
 public struct RenderPolicy: Sendable, Equatable {
     public var tier: QualityTier
     /// Pulse frames per second; 0 = a static pulse and no animation wakeups.
     public var pulseFramesPerSecond: Double
     /// Seconds between the moments the dashboard takes the newest sample onto the screen, on
-    /// a fixed grid of monotonic time; 0 = on every frame (the pulse's frames wake the loop
-    /// anyway). Samples in between stay in the monitor, unseen and unwoken for; a sample that
-    /// changes the state, tier or low power (or answers a key) is shown at once.
+    /// a fixed grid of monotonic time: the sampling delay at every tier (readings are never
+    /// held back). A sample that changes the state, tier or low power (or answers a key) is
+    /// shown at once as well.
     public var valueStepSeconds: Double
     /// Seconds between two history points (sparklines and the graph); a sample that arrives
     /// sooner replaces the newest point instead of adding one, so the line moves at this pace.
@@ -24,30 +25,22 @@ public struct RenderPolicy: Sendable, Equatable {
     /// The refresh countdown is shown rounded up to this many seconds.
     public var countdownStepSeconds: Double
 
-    public init(tier: QualityTier) {
+    public init(tier: QualityTier, sampleDelay: Double = 1) {
         self.tier = tier
+        valueStepSeconds = sampleDelay
+        clockShowsSeconds = true
         switch tier {
         case .full:
             pulseFramesPerSecond = 2
-            valueStepSeconds = 0
             historyStepSeconds = 1
-            clockShowsSeconds = true
             countdownStepSeconds = 1
         case .reduced:
             pulseFramesPerSecond = 1
-            // Every other frame: the readings move at half the pulse's pace.
-            valueStepSeconds = 2
             historyStepSeconds = 5
-            clockShowsSeconds = false
             countdownStepSeconds = 10
         case .minimal:
             pulseFramesPerSecond = 0
-            // Hot or saving power: temperatures drift over tens of seconds, and whatever decides
-            // (state, tier, low power) still shows at once; 5 s keeps a reading fresher than the
-            // 15 s history step while the loop wakes 0.2 times a second instead of once per sample.
-            valueStepSeconds = 5
             historyStepSeconds = 15
-            clockShowsSeconds = false
             countdownStepSeconds = 60
         }
     }
@@ -75,7 +68,7 @@ public struct RenderPolicy: Sendable, Equatable {
         Int((t / valueStepSeconds + 1e-6).rounded(.down))
     }
 
-    /// `12:34:56` at full, `12:34` below.
+    /// `12:34:56` (seconds at every tier; `clockShowsSeconds` stays for callers that ask).
     public func clockText(secondsSinceMidnight s: Int) -> String {
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let t = ((s % 86400) + 86400) % 86400
@@ -95,7 +88,7 @@ public struct RenderPolicy: Sendable, Equatable {
     /// One line for the debug overlay: what the dashboard does at this tier.
     public var helpLine: String {
         let pulse = pulseFramesPerSecond > 0 ? "pulse \(Self.number(pulseFramesPerSecond))/s" : "no pulse"
-        let readings = valueStepSeconds > 0 ? "every \(Self.number(valueStepSeconds)) s" : "on each frame"
+        let readings = "every \(Self.number(valueStepSeconds)) s"
         return "\(Format.pad(tier.rawValue + ":", 8)) \(pulse), readings \(readings), history every \(Self.number(historyStepSeconds)) s, clock \(clockPattern), countdown \(countdownStepText)"
     }
 
@@ -105,7 +98,7 @@ public struct RenderPolicy: Sendable, Equatable {
     /// This tier's row under `helpHeader`.
     public var helpRow: String {
         let pulse = pulseFramesPerSecond > 0 ? "\(Self.number(pulseFramesPerSecond))/s" : "none"
-        let readings = valueStepSeconds > 0 ? "every \(Self.number(valueStepSeconds)) s" : "each frame"
+        let readings = "every \(Self.number(valueStepSeconds)) s"
         return Self.columns(tier.rawValue, pulse, readings, "\(Self.number(historyStepSeconds)) s", clockPattern, countdownStepText)
     }
 

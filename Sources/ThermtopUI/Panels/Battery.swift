@@ -35,9 +35,10 @@ extension Panels {
         fit(parts.joined(separator: " · "), into: &buf, x: x, y: r.y, in: r, theme: theme)
         guard r.height >= 2 else { return }
         var second: [String] = []
-        if snap.batteries.count > 1 { second.append("\(snap.batteries.count) batteries, weighted by energy") }
+        if snap.batteries.count > 1 { second.append("total of \(snap.batteries.count) by energy") }
         for b in snap.batteries {
-            var d = [b.id]
+            // Each pack's own charge: BAT1 at 7 % matters even when the total reads 22 %.
+            var d = [b.id + (snap.batteries.count > 1 ? " " + (b.percent.map(Format.percent) ?? "?") : "")]
             if let h = b.healthPercent { d.append("health \(Format.percent(h))") }
             if let c = b.cyclesText { d.append(c) }
             second.append(d.joined(separator: ", "))

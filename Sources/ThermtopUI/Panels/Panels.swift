@@ -69,10 +69,10 @@ enum Panels {
         if wide {
             left.append(HeaderPiece(text: TextWrap.ellipsize(state.hostname, width: 16), style: theme.dim, priority: 7))
         }
-        left.append(HeaderPiece(text: Screen.badgeText(s), style: theme.badge(s.thermalState), priority: 0))
+        left.append(HeaderPiece(text: Screen.badgeText(s), style: s.stateIsUnknown ? theme.unknownBadge : theme.badge(s.thermalState), priority: 0))
         left.append(HeaderPiece(text: "tier \(s.tier)", style: theme.title, priority: 1))
         left.append(HeaderPiece(text: Pulse.frame(tick: state.tick, tier: s.tier, unicode: theme.unicode),
-                                style: theme.fill(s.thermalState), priority: 2))
+                                style: s.stateIsUnknown ? theme.dim : theme.fill(s.thermalState), priority: 2))
         if hasForecast(s) { left.append(forecastPiece(s, theme: theme)) }
         var right: [HeaderPiece] = []
         if let replay = state.replay {

@@ -20,7 +20,7 @@ extension Panels {
         case .reduced(let n): heavy = "heavy extras 1 time in \(n)"
         case .suspended: heavy = "heavy extras paused"
         }
-        return "animations \(p.animationsEnabled ? "on" : "off") · \(p.prefetchEnabled ? "may load ahead" : "nothing loaded ahead") · \(heavy) · your requests always run"
+        return "animations \(p.animationsEnabled ? "on" : "off (pulse stopped)") · \(p.prefetchEnabled ? "may load ahead" : "nothing loaded ahead") · \(heavy) · your requests always run"
     }
 
     static func lowPowerMeaning(_ p: QualityPolicy) -> String {
@@ -48,7 +48,7 @@ extension Panels {
         fit(headline, into: &buf, x: x, y: r.y, in: r, style: theme.title, theme: theme)
         var lines = [
             (policyMeaning(p), CellStyle.plain),
-            ("background work every \(Format.duration(p.refreshIntervalSeconds)) (\(countdown)\(state.replay == nil ? ", r = now" : "")) · sensors read every \(Screen.formatSeconds(state.sampleDelay))", theme.dim),
+            ("rediscovery every \(Format.duration(p.refreshIntervalSeconds)) (\(countdown)\(state.replay == nil ? ", r = now" : "")) · sensors read and shown every \(Screen.formatSeconds(state.sampleDelay)) at every tier", theme.dim),
         ]
         if p.lowPower { lines.append((lowPowerMeaning(p), theme.level(.fair))) }
         for (i, (text, style)) in lines.enumerated() where i + 1 < r.height {

@@ -56,7 +56,7 @@ enum Overlays {
         lines.append(("  thermtop obeys its own tier:", .plain))
         lines.append(("  " + RenderPolicy.helpHeader, .plain))
         for tier in QualityTier.allCases {
-            lines.append(("  " + RenderPolicy(tier: tier).helpRow, tier == state.status.tier ? t.title : .plain))
+            lines.append(("  " + RenderPolicy(tier: tier, sampleDelay: state.sampleDelay).helpRow, tier == state.status.tier ? t.title : .plain))
         }
         lines.append(("  Sensors are still read every --delay; new readings reach the screen", .plain))
         lines.append(("  at the tier's step, but a change of state, tier or low power and the", .plain))

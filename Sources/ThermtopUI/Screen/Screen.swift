@@ -76,9 +76,9 @@ public enum Screen {
         bannerTexts(state).flatMap { TextWrap.lines($0, width: width, maxLines: Layout.bannerMaxLines) }
     }
 
-    /// `SERIOUS`, or `SERIOUS (SIMULATED)` when forced.
+    /// `SERIOUS`, `SERIOUS (SIMULATED)` when forced, `UNKNOWN` when nothing was measured.
     static func badgeText(_ s: MonitorStatus) -> String {
-        " \(s.thermalState.name.uppercased())\(s.stateIsSimulated ? " (SIMULATED)" : "") "
+        " \(s.shownStateName.uppercased())\(s.stateIsSimulated ? " (SIMULATED)" : "") "
     }
 
     /// The simulation banner, nil when everything is live.

@@ -59,6 +59,9 @@ public struct Theme: Sendable, Equatable {
         color ? CellStyle(fg: .black, bg: levelColor(s), bold: true) : CellStyle(bold: true, reverse: true)
     }
 
+    /// The badge when nothing was measured: never a level's colour (green would say "fine").
+    public var unknownBadge: CellStyle { color ? CellStyle(fg: .black, bg: .white, bold: true) : CellStyle(bold: true, reverse: true) }
+
     public var title: CellStyle { CellStyle(bold: true) }
     /// Secondary text: the terminal's own colour, never grey.
     public var dim: CellStyle { .plain }
