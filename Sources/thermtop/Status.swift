@@ -9,11 +9,11 @@ struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the thermal state, low power, tier, policy, sensors and batteries once.",
         discussion: """
-            Exit status: 0 the state was measured (also when no sensor exists at all, as in \
-            containers); 64 bad invocation (unknown flag, bad value, unusable --sysfs-root); \
-            69 sensors exist but none could be read, so the state is not measured (the \
-            reason and "nothing_readable" in the JSON say so); 74 the report could not be \
-            written (standard output closed or full).
+            Exit status: 0 the state was measured; 64 bad invocation (unknown flag, bad \
+            value, unusable --sysfs-root); 69 the state is not measured: no sensor was found \
+            (containers, most VMs, a --sysfs-root that is not a sysfs tree) or none could be \
+            read (the reason and "measured": false in the JSON say so); 74 the report could \
+            not be written (standard output closed or full).
             """)
 
     @OptionGroup var source: SourceOptions
