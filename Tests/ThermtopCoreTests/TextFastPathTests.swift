@@ -4,9 +4,9 @@ import Glibc
 import Testing
 import ThermtopCore
 
-/// The byte-level builders of the status path (`TextBytes`, the catalog's name tests, the
-/// one-pass trip sorting) against the rules they replaced: String interpolation, `Set`
-/// lookups and `filter`/`sorted`/`min`, on inputs chosen to break a byte-level shortcut.
+/// Texts, names and trip sorting of the status path against the plain rules they follow
+/// (String interpolation, `Set` lookups and `filter`/`sorted`/`min`), on inputs chosen to
+/// break a shortcut.
 /// A reproducible sequence of picks (a 64-bit LCG, Knuth's MMIX constants): each test draws its
 /// random inputs from its own seed, so a failure names inputs that come back on every run.
 struct SeededPicks {
@@ -20,26 +20,11 @@ struct SeededPicks {
 
 @Suite("Text and catalog fast paths match the rules they replaced")
 struct TextFastPathTests {
-    /// Names that are not plain ASCII, empty, long enough to outgrow `TextBytes`'s 256 stack
-    /// bytes (and its first heap size), or start with a combining mark.
+    /// Names that are not plain ASCII, empty, long, or start with a combining mark.
     static let names = [
         "acpitz", "", "CPU ☃ naïve", "\u{301}e", "x86_pkg_temp", String(repeating: "long-name ", count: 30),
         String(repeating: "ß", count: 400), "tab\there", "CR\r\nLF",
     ]
-
-    @Test("TextBytes writes what interpolation prints", arguments: names)
-    func textBytes(_ name: String) {
-        for n in [0, 7, -1, 42_000, Int.max, Int.min] {
-            for d in [91.0, -5.04, 99.96, -0.04, 1_234_567.89] {
-                let built = TextBytes.make { t in
-                    t.text(name); t.literal(" ≥ "); t.int(n); t.literal(", "); t.degrees(d); t.text(name)
-                }
-                #expect(built == "\(name) ≥ \(n), \(formatDegrees(d))\(name)")
-                #expect(built.utf8.elementsEqual("\(name) ≥ \(n), \(formatDegrees(d))\(name)".utf8))
-            }
-        }
-        #expect(TextBytes.make { _ in } == "")
-    }
 
     @Test("an hwmon channel's id and name and an issue's why read as interpolated", arguments: names)
     func readingTexts(_ text: String) {
@@ -169,22 +154,6 @@ struct TextFastPathTests {
         }
     }
 
-    @Test("copyBytes copies exactly what memcpy does, every length from 0 to 64, at any alignment, and nothing around it")
-    func copyBytesMatchesMemcpy() {
-        var picks = SeededPicks(seed: 0x2545_F491_4F6C_DD1D)
-        let source = (0..<96).map { _ in UInt8(truncatingIfNeeded: picks.next(256)) }
-        for count in 0...64 {
-            for offset in 0..<8 {
-                var expected = [UInt8](repeating: 0xAA, count: 96), actual = expected
-                source.withUnsafeBytes { src in
-                    expected.withUnsafeMutableBytes { memcpy($0.baseAddress! + offset, src.baseAddress! + 3, count) }
-                    actual.withUnsafeMutableBytes { copyBytes($0.baseAddress! + offset, src.baseAddress! + 3, count: count) }
-                }
-                #expect(actual == expected, "count \(count), offset \(offset)")
-            }
-        }
-    }
-
     @Test("a trip type reads back as the kernel spells it, and nothing else reads as one")
     func tripKindsFromTheirSpelling() {
         for kind in TripKind.allCases {
@@ -290,42 +259,6 @@ struct SensorIDFastPathTests {
         }
     }
 
-    @Test("device keys read from an ASCII path's bytes are the ones its String parts give")
-    func deviceKeys() {
-        let words = ["devices", "virtual", "platform", "pci0000:00", "0000:00:18.3", "0000:03:00.0", "0000:00:1F.3",
-                     "0000:0g:00.0", "hwmon", "hwmon2", "nvme", "nvme0", "drm", "card0", "LNXSYSTM:00", "LNXSYSTMx",
-                     "LNXTHERM:00", "i2c-0", "0-004c", "thermal", "thermal_zone1", "Abc9", "9abc", "usb1", "1-1",
-                     "coretemp.0", "nvme-generic", "ng0n1", "bsg", "x"]
-        var picks = SeededPicks(seed: 7)
-        var paths = ["", "/", "devices", "devices/", "/devices//", "devices/virtual/thermal/thermal_zone0",
-                     "devices/pci0000:00/0000:00:18.3/hwmon/hwmon2", "devices/platform/coretemp.0/hwmon/hwmon3",
-                     "devices/LNXSYSTM:00/LNXTHERM:00", "devices/i2c-0/0-004c", "devices/9x/y", "devices//platform//coretemp.0/"]
-        for _ in 0..<3000 {
-            var p = picks.next(4) == 0 ? "/" : ""
-            p += picks.next(5) == 0 ? words[picks.next(words.count)] : "devices"
-            for _ in 0..<picks.next(7) { p += (picks.next(6) == 0 ? "//" : "/") + words[picks.next(words.count)] }
-            if picks.next(8) == 0 { p += "/" }
-            paths.append(p)
-        }
-        for p in paths {
-            let fast = DeviceInfo.key(forDevicePath: p), old = DeviceInfo.keyByComponents(forDevicePath: p)
-            #expect(fast.key == old.key && fast.pciSlot == old.pciSlot, "\(p)")
-        }
-    }
-
-    @Test("class folders are the ones the set held")
-    func classFolders() {
-        let old: Set<String> = [
-            "hwmon", "thermal", "nvme", "drm", "power_supply", "ieee80211", "net", "block", "input",
-            "scsi_disk", "scsi_device", "scsi_generic", "bsg", "nvme-generic",
-        ]
-        for n in old.union(["", "hwmon0", "Hwmon", "nvme_generic", "power-supply", "thermal\u{301}"]) {
-            #expect(DeviceInfo.isClassFolder(n) == old.contains(n), "\(n)")
-        }
-    }
-
-    /// Disks with equal names (same model, slots distinct or not), then enough other sensors to
-    /// push the catalog from comparing names in place (≤ 32 sensors) to a dictionary.
     @Test("equal display names are tagged the same by both ways of finding them")
     func equalNames() {
         func disk(_ n: Int, model: String, slot: String?) -> ThermalSensor {

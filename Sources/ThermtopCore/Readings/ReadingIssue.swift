@@ -63,7 +63,7 @@ public struct ReadingIssue: Error, Sendable, Hashable, Codable, CustomStringConv
     /// `read-error EIO`, `implausible -274000`, `timed-out`. One place for the wording.
     public var why: String {
         guard let detail, !detail.isEmpty else { return reason.rawValue }
-        return TextBytes.make { t in t.text(reason.rawValue); t.literal(" "); t.text(detail) }  // two parts: not interpolated
+        return "\(reason.rawValue) \(detail)"
     }
 }
 

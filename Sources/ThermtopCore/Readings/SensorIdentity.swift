@@ -47,62 +47,6 @@ public struct ThermalDeviceInfo: Sendable, Equatable, Hashable {
     /// Class-device folders (`nvme/nvme0`, `drm/card0`, `hwmon/hwmon2`, `thermal/thermal_zone1`)
     /// are dropped: their numbers are probe-order, like hwmonN.
     public static func key(forDevicePath path: String) -> (key: String, pciSlot: String?) {
-        var path = path
-        // An ASCII path (sysfs paths are) is read as byte ranges where it lies, and only the
-        // key and slot are made Strings: splitting it into a String per part first cost ~3.5 k
-        // instructions a path. Same rules, same answers (a test holds the two equal).
-        let fast = path.withUTF8 { bytes -> (key: String, pciSlot: String?)? in
-            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-            return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: bytes.count / 2 + 1) { parts in
-                key(forDevicePath: bytes, parts: parts)
-            }
-        }
-        return fast ?? keyByComponents(forDevicePath: path)
-    }
-
-    /// `key(forDevicePath:)` for an ASCII path's bytes; `parts` has room for its parts.
-    private static func key(forDevicePath bytes: UnsafeBufferPointer<UInt8>,
-                            parts: UnsafeMutableBufferPointer<Range<Int>>) -> (key: String, pciSlot: String?) {
-        // The parts `pathComponents` gives (empty ones left out), as ranges.
-        var count = 0, start = 0
-        for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "/") {
-            if i > start { parts[count] = start..<i; count += 1 }
-            start = i + 1
-        }
-        func part(_ k: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[parts[k]]) }
-        func isPart(_ k: Int, _ word: StaticString) -> Bool {
-            word.withUTF8Buffer { part(k).elementsEqual($0) }
-        }
-        func text(_ k: Int) -> String { String(decoding: part(k), as: UTF8.self) }
-        guard count > 0, isPart(0, "devices") else { return ("unlinked", nil) }
-        var first = 1, end = count  // the parts left: first..<end
-        while end - first >= 2, isClassFolder(part(end - 2)) { end -= 2 }
-        guard first < end else { return ("virtual", nil) }
-        if isPart(first, "virtual") { return ("virtual", nil) }
-        let leaf = end - 1
-        if let i = (first..<end).last(where: { isPCIAddress(part($0)) }) {
-            let slot = text(i)
-            if part(leaf).elementsEqual(part(i)) { return (TextBytes.make { $0.literal("pci-"); $0.text(slot) }, slot) }
-            return (TextBytes.make { $0.literal("pci-"); $0.text(slot); $0.literal("/"); $0.bytes(part(leaf)) }, slot)
-        }
-        if isPart(first, "platform"), end - first >= 2 {
-            let anchor = first + 1
-            if part(leaf).elementsEqual(part(anchor)) { return (TextBytes.make { $0.literal("platform-"); $0.bytes(part(anchor)) }, nil) }
-            return (TextBytes.make { $0.literal("platform-"); $0.bytes(part(anchor)); $0.literal("/"); $0.bytes(part(leaf)) }, nil)
-        }
-        if part(first).starts(with: "LNXSYSTM".utf8) { return (TextBytes.make { $0.literal("acpi-"); $0.bytes(part(leaf)) }, nil) }
-        // The bus: the leading letters (in ASCII, what `Character.isLetter` accepts), else `dev`.
-        let name = part(first)
-        let letters = name.prefix { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }.count
-        return (TextBytes.make { t in
-            if letters == 0 { t.literal("dev") } else { t.bytes(UnsafeBufferPointer(rebasing: name[..<letters])) }
-            t.literal("-"); t.bytes(part(leaf))
-        }, nil)
-    }
-
-    /// `key(forDevicePath:)` by String parts: the rule as first written, for paths that are not
-    /// ASCII (and the reference the byte-level reading is tested against).
-    package static func keyByComponents(forDevicePath path: String) -> (key: String, pciSlot: String?) {
         var comps = pathComponents(path)
         if comps.first == "devices" { comps.removeFirst() } else { return ("unlinked", nil) }
         while comps.count >= 2, isClassFolder(comps[comps.count - 2]) { comps.removeLast(2) }
@@ -122,56 +66,24 @@ public struct ThermalDeviceInfo: Sendable, Equatable, Hashable {
         return ("\(bus.isEmpty ? "dev" : bus)-\(leaf)", nil)
     }
 
-    /// `path` split at `/` with empty parts left out, the parts `split(separator: "/")` gives.
-    /// By bytes when the path is ASCII (sysfs paths are): in ASCII text every byte is its own
-    /// Character except CR LF, which is not `/` either, so the parts are the same; the
-    /// Character split's grapheme breaking cost ~18 k instructions a path, a tenth of a one-shot
-    /// `status`'s own work (15 paths). Other text goes through `split`.
+    /// `path` split at `/` with empty parts left out.
     package static func pathComponents(_ path: String) -> [String] {
-        var path = path
-        let ascii = path.withUTF8 { bytes -> [String]? in
-            var slashes = 0
-            for b in bytes {
-                if b >= 0x80 { return nil }
-                if b == UInt8(ascii: "/") { slashes += 1 }
-            }
-            var parts: [String] = []
-            parts.reserveCapacity(slashes + 1)
-            var start = 0
-            for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "/") {
-                if i > start { parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)) }
-                start = i + 1
-            }
-            return parts
-        }
-        return ascii ?? path.split(separator: "/").map(String.init)
+        path.split(separator: "/").map(String.init)
     }
 
-    /// Class folders under a device whose children are numbered in probe order. A `switch`, not
-    /// a `Set<String>`: the set was built (every member hashed) on first use in each process.
+    /// Class folders under a device whose children are numbered in probe order.
     package static func isClassFolder(_ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { isClassFolder($0) }
+        classFolders.contains(name)
     }
 
-    /// `isClassFolder` of a name's UTF-8 bytes.
-    package static func isClassFolder(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        func `is`(_ folder: StaticString) -> Bool {
-            folder.utf8CodeUnitCount == name.count && folder.withUTF8Buffer { name.elementsEqual($0) }
-        }
-        return `is`("hwmon") || `is`("thermal") || `is`("nvme") || `is`("drm") || `is`("power_supply")
-            || `is`("ieee80211") || `is`("net") || `is`("block") || `is`("input") || `is`("scsi_disk")
-            || `is`("scsi_device") || `is`("scsi_generic") || `is`("bsg") || `is`("nvme-generic")
-    }
+    private static let classFolders: Set<String> = [
+        "hwmon", "thermal", "nvme", "drm", "power_supply", "ieee80211", "net", "block", "input",
+        "scsi_disk", "scsi_device", "scsi_generic", "bsg", "nvme-generic",
+    ]
 
     /// `0000:00:18.3` (domain:bus:device.function, hex).
     public static func isPCIAddress(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { isPCIAddress($0) }
-    }
-
-    /// `isPCIAddress` of a name's UTF-8 bytes.
-    package static func isPCIAddress(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+        let s = Array(s.utf8)
         guard s.count == 12 else { return false }
         for (i, c) in s.enumerated() {
             switch i {
@@ -197,10 +109,7 @@ package enum SensorIDs {
     /// `<device key>/<middle>/<channel>`; a `/` inside a label is kept (labels never carry one
     /// in practice, and ids are opaque strings).
     public static func make(device: DeviceInfo?, middle: String, channel: String) -> String {
-        // Written as bytes: interpolating the three parts cost ~2 k instructions an id.
-        TextBytes.make { t in
-            t.text(device?.key ?? DeviceInfo.unlinked.key); t.literal("/"); t.text(middle); t.literal("/"); t.text(channel)
-        }
+        "\(device?.key ?? DeviceInfo.unlinked.key)/\(middle)/\(channel)"
     }
 
     /// Makes ids unique in order: the second `x` becomes `x#2`, the third `x#3`.

@@ -179,9 +179,8 @@ public struct CoolingDevice: Sendable, Equatable, Identifiable {
 
 /// One `tempK_*` channel of `/sys/class/hwmon/hwmonN`.
 public struct HwmonChannel: Sendable, Equatable, Identifiable {
-    /// `hwmon2/temp1`. (Texts of two or more parts here are written with `TextBytes`:
-    /// interpolated, each cost ~1.7 k instructions, and a one-shot `status` asks for them per channel.)
-    public var id: String { TextBytes.make { t in t.text(device); t.literal("/"); t.text(channel) } }
+    /// `hwmon2/temp1`.
+    public var id: String { "\(device)/\(channel)" }
     /// `hwmon2`.
     public var device: String
     /// `name` of the chip: `coretemp`, `k10temp`, `nvme`, `amdgpu`…
@@ -238,7 +237,7 @@ public struct HwmonChannel: Sendable, Equatable, Identifiable {
 
     /// `nvme Composite`, `coretemp Package id 0`, `radeon temp1`.
     public var displayName: String {
-        TextBytes.make { t in t.text(chip ?? device); t.literal(" "); t.text(label ?? channel) }
+        "\(chip ?? device) \(label ?? channel)"
     }
 }
 

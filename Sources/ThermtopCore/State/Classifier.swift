@@ -230,22 +230,16 @@ public enum ThermalClassifier {
         if uncorroborated && lvl > .fair { lvl = .fair; held = false }
         // `nominal: <name> <t> < fair <fair>`, `<level>: <name> <t> held until below <clear>
         // (<threshold>)` or `<level>: <name> <t> ≥ <threshold> (clears below <clear>)`.
-        let reason = TextBytes.make { r in
-            if lvl == .nominal {
-                r.literal("nominal: "); r.text(sensor.name); r.literal(" "); r.degrees(t)
-                r.literal(" < fair "); r.degrees(th.fair.celsius)
-                return
-            }
+        var reason: String
+        if lvl == .nominal {
+            reason = "nominal: \(sensor.name) \(formatDegrees(t)) < fair \(formatDegrees(th.fair.celsius))"
+        } else {
             let thr = th[lvl]!
-            r.text(lvl.name); r.literal(": "); r.text(sensor.name); r.literal(" "); r.degrees(t)
-            if held {
-                r.literal(" held until below "); r.degrees(thr.clearsBelow)
-                r.literal(" ("); thr.writeLabel(into: &r); r.literal(")")
-            } else {
-                r.literal(" ≥ "); thr.writeLabel(into: &r)
-                r.literal(" (clears below "); r.degrees(thr.clearsBelow); r.literal(")")
-            }
-            if uncorroborated { r.literal("; uncorroborated: no limit of its own and no known role, fair at most") }
+            reason = "\(lvl.name): \(sensor.name) \(formatDegrees(t))"
+            reason += held
+                ? " held until below \(formatDegrees(thr.clearsBelow)) (\(thr.label))"
+                : " ≥ \(thr.label) (clears below \(formatDegrees(thr.clearsBelow)))"
+            if uncorroborated { reason += "; uncorroborated: no limit of its own and no known role, fair at most" }
         }
         return SensorAssessment(sensor: sensor, thresholds: th, level: ignored ? .nominal : lvl,
                                 heldByHysteresis: held, ignored: ignored,
@@ -282,15 +276,9 @@ public enum ThermalClassifier {
         }
         // `<type> at <cur>/<max>` or `<level>: cooling device <type> at state <cur>/<max> (≥
         // <needed>, <kind> ratio)`.
-        let reason = TextBytes.make { r in
-            if lvl == .nominal {
-                r.text(type); r.literal(" at "); r.int(Swift.max(cur, 0)); r.literal("/"); r.int(max)
-                return
-            }
-            r.text(lvl.name); r.literal(": cooling device "); r.text(type); r.literal(" at state "); r.int(cur)
-            r.literal("/"); r.int(max); r.literal(" (≥ "); r.int(needed); r.literal(", "); r.text(kind.rawValue)
-            r.literal(" ratio)")
-        }
+        let reason = lvl == .nominal
+            ? "\(type) at \(Swift.max(cur, 0))/\(max)"
+            : "\(lvl.name): cooling device \(type) at state \(cur)/\(max) (≥ \(needed), \(kind.rawValue) ratio)"
         return CoolingAssessment(device: d, kind: kind, level: lvl, ignored: false, reason: reason)
     }
 
@@ -476,11 +464,8 @@ public enum ThermalClassifier {
             if let t = indexOfMax(ranked.count, where: { ranked[$0].sensor.celsius != nil && !ranked[$0].ignored && !ranked[$0].sensor.isFolded },
                                   by: { (ranked[$0].headroom ?? -1) < (ranked[$1].headroom ?? -1) }) {
                 let top = sensors[t]
-                reason = TextBytes.make { r in
-                    r.literal("nominal: every sensor below its fair threshold (closest: "); r.text(top.sensor.displayName)
-                    r.literal(" "); r.degrees(top.sensor.celsius!)
-                    r.literal(", fair at "); r.degrees(top.thresholds.fair.celsius); r.literal(")")
-                }
+                reason = "nominal: every sensor below its fair threshold (closest: \(top.sensor.displayName) "
+                    + "\(formatDegrees(top.sensor.celsius!)), fair at \(formatDegrees(top.thresholds.fair.celsius)))"
             }
         }
         // Nothing read at all: say so rather than pass "nominal" off as a measurement.

@@ -251,21 +251,13 @@ package enum SensorCatalog {
                 return nil
             }()
             let number = cpuHeads.count > 1 ? pkgIndex : nil
-            // `CPU[ n] (<raw>)`, `CPU[ n] <label> (<chip>)` or `CPU (<raw>)`, written as bytes.
-            return TextBytes.make { t in
-                if all[i].isHeadline || all[i].mirrorOf != nil || all[i].memberOf != nil {
-                    t.literal("CPU")
-                    if let number { t.literal(" "); t.int(number) }
-                    if all[i].isHeadline || all[i].mirrorOf != nil {
-                        t.literal(" ("); t.text(raw)
-                    } else {
-                        t.literal(" "); t.text(all[i].label ?? raw); t.literal(" ("); t.text(all[i].chip ?? raw)
-                    }
-                    t.literal(")")
-                } else {
-                    t.literal("CPU ("); t.text(raw); t.literal(")")
-                }
+            // `CPU[ n] (<raw>)`, `CPU[ n] <label> (<chip>)` or `CPU (<raw>)`.
+            guard all[i].isHeadline || all[i].mirrorOf != nil || all[i].memberOf != nil else {
+                return named("CPU", raw)
             }
+            let cpu = "CPU" + (number.map { " \($0)" } ?? "")
+            if all[i].isHeadline || all[i].mirrorOf != nil { return named(cpu, raw) }
+            return "\(cpu) \(all[i].label ?? raw) (\(all[i].chip ?? raw))"
         case .gpu:
             let who: String
             if gpuDevices > 1, let slot = all[i].deviceInfo?.pciSlot {
@@ -291,9 +283,9 @@ package enum SensorCatalog {
         }
     }
 
-    /// `<head> (<inner>)`, written as bytes.
+    /// `<head> (<inner>)`.
     private static func named(_ head: String, _ inner: String) -> String {
-        TextBytes.make { t in t.text(head); t.literal(" ("); t.text(inner); t.literal(")") }
+        "\(head) (\(inner))"
     }
 
     static func packageNumber(_ label: String?) -> Int {

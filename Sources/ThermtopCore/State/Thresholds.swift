@@ -17,15 +17,8 @@ public struct ThermalThreshold: Sendable, Equatable {
     }
 
     /// `passive trip 90.0 °C`, or `88.0 °C (critical trip 103.0 °C − 15.0 °C)`.
-    public var label: String { TextBytes.make { writeLabel(into: &$0) } }
-
-    /// Writes `label` (for a text that includes it).
-    package func writeLabel(into t: inout TextBytes) {
-        if isDirect {
-            t.text(rule); t.literal(" "); t.degrees(celsius)
-        } else {
-            t.degrees(celsius); t.literal(" ("); t.text(rule); t.literal(")")
-        }
+    public var label: String {
+        isDirect ? "\(rule) \(formatDegrees(celsius))" : "\(formatDegrees(celsius)) (\(rule))"
     }
 
     /// The temperature below which this level clears.
@@ -141,7 +134,7 @@ public struct SensorThresholds: Sendable, Equatable {
     /// The limit at which the hardware acts by itself (shuts down, or throttles hard): the
     /// zone's critical trip, else hwmon `crit`, else `emergency`. Every kind is treated alike
     /// (`derive`); `name` is how the rule names it (`critical trip `, `hwmon crit `…).
-    static func shutdownLimit(of sensor: ThermalSensor) -> (celsius: Double, name: StaticString, trip: TripPoint?)? {
+    static func shutdownLimit(of sensor: ThermalSensor) -> (celsius: Double, name: String, trip: TripPoint?)? {
         if let ct = sensor.criticalTrip, let c = ct.celsius { return (c, "critical trip ", ct) }
         if let c = sensor.crit { return (c, "hwmon crit ", nil) }
         if let c = sensor.emergency { return (c, "hwmon emergency ", nil) }
@@ -170,169 +163,22 @@ public struct SensorThresholds: Sendable, Equatable {
 
     /// A derived threshold's rule, `<head><a> <op> <b>` with `a` and `b` as `formatDegrees`
     /// prints them (`critical trip 103.0 °C − 15.0 °C`).
-    package static func degreesRule(_ head: StaticString, _ a: Double, _ op: StaticString, _ b: Double) -> String {
-        TextBytes.make { t in
-            t.literal(head); t.degrees(a); t.literal(op); t.degrees(b)
-        }
+    package static func degreesRule(_ head: String, _ a: Double, _ op: String, _ b: Double) -> String {
+        "\(head)\(formatDegrees(a))\(op)\(formatDegrees(b))"
     }
 }
 
-/// `91.0 °C`: one decimal, the way every thermtop output prints temperatures.
+/// `91.0 °C`: one decimal, the way every thermtop output prints temperatures (a minus sign,
+/// U+2212, below zero).
 package func formatDegrees(_ c: Double) -> String {
-    // Written as bytes on the stack, then made a String (one that fits inline, as most do,
-    // allocates nothing): interpolating the parts cost ~1.1 k instructions a call.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-        let p = buffer.baseAddress!
-        return String(decoding: UnsafeBufferPointer(start: p, count: writeDegrees(c, to: p)), as: UTF8.self)
-    }
-}
-
-/// Writes `formatDegrees(c)` (`−w.t °C`: at most 3 + 19 + 1 + 1 + 4 bytes) at `p`, which has
-/// room for 32 bytes; returns how many it wrote. The one rule for printing a temperature.
-func writeDegrees(_ c: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
-    let r = (c * 10).rounded() / 10
-    let whole = Int(r.rounded(.towardZero))
-    var tenths = Int(((abs(r) - Double(abs(whole))) * 10).rounded())
-    var w = abs(whole)
-    if tenths == 10 { tenths = 0; w += 1 }
-    var n = 0
-    if r < 0 { p[0] = 0xE2; p[1] = 0x88; p[2] = 0x92; n = 3 }  // U+2212 MINUS SIGN
-    n += writeDecimalDigits(UInt64(w), to: p + n)
-    p[n] = UInt8(ascii: ".")
-    n += 1
-    n += writeDecimalDigits(UInt64(tenths), to: p + n)
-    p[n] = 0x20; p[n + 1] = 0xC2; p[n + 2] = 0xB0; p[n + 3] = UInt8(ascii: "C")  // " °C"
-    return n + 4
-}
-
-/// A short text (a reason, a threshold rule) written part by part as UTF-8 bytes and made a
-/// String once. Interpolating two or more dynamic parts cost ~1.7 k instructions (each part an
-/// append that checks and grows the String), and `status` builds a few such texts per sensor.
-/// The parts print as interpolation prints them: strings as they are, `degrees` as
-/// `formatDegrees`, `int` as `"\(n)"`.
-package struct TextBytes {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
-    /// `base` was allocated by `grow` (else it is `make`'s stack buffer).
-    private var onHeap = false
-
-    private init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
-        self.base = base
-        self.capacity = capacity
-    }
-
-    /// The text `build` writes. It starts in 256 bytes on the stack and moves to the heap only
-    /// when it outgrows them.
-    package static func make(_ build: (inout TextBytes) -> Void) -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { stack in
-            var t = TextBytes(base: stack.baseAddress!, capacity: stack.count)
-            build(&t)
-            let text = String(decoding: UnsafeBufferPointer(start: t.base, count: t.count), as: UTF8.self)
-            if t.onHeap { t.base.deallocate() }
-            return text
-        }
-    }
-
-    /// Room for `n` more bytes at the returned pointer.
-    private mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
-        if count + n > capacity {
-            var size = capacity * 2
-            while size < count + n { size *= 2 }
-            let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
-            memory.update(from: base, count: count)
-            if onHeap { base.deallocate() }
-            base = memory
-            capacity = size
-            onHeap = true
-        }
-        return base + count
-    }
-
-    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
-        copyBytes(reserve(bytes.count), start, count: bytes.count)
-        count += bytes.count
-    }
-
-    /// A literal part.
-    package mutating func literal(_ s: StaticString) {
-        s.withUTF8Buffer { append($0) }
-    }
-
-    /// UTF-8 bytes, as they are (whole characters: a String's, or an ASCII part of one).
-    package mutating func bytes(_ b: UnsafeBufferPointer<UInt8>) {
-        append(b)
-    }
-
-    /// A String part, as it is.
-    package mutating func text(_ s: String) {
-        var s = s
-        s.withUTF8 { append($0) }
-    }
-
-    /// `formatDegrees(c)`.
-    package mutating func degrees(_ c: Double) {
-        let p = reserve(32)
-        count += writeDegrees(c, to: p)
-    }
-
-    /// `n` in decimal, as `"\(n)"` prints an Int.
-    package mutating func int(_ n: Int) {
-        let p = reserve(21)
-        if n < 0 {
-            p[0] = UInt8(ascii: "-")
-            count += 1 + writeDecimalDigits(UInt64(n.magnitude), to: p + 1)
-        } else {
-            count += writeDecimalDigits(UInt64(n), to: p)
-        }
-    }
-}
-
-/// Writes `v` in decimal ASCII digits (no sign, no leading zeros, `0` for zero) at `p`, which
-/// has room for 20 bytes; returns how many it wrote. What `"\(v)"` prints, without making a
-/// String: for the text builders that write bytes (`formatDegrees`, `JSONWriter`, `SysfsPath`).
-package func writeDecimalDigits(_ v: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
-    var count = 1
-    var rest = v / 10
-    while rest > 0 { count += 1; rest /= 10 }
-    var x = v
-    for i in stride(from: count - 1, through: 0, by: -1) {
-        p[i] = UInt8(truncatingIfNeeded: x % 10) &+ UInt8(ascii: "0")
-        x /= 10
-    }
-    return count
+    guard c.isFinite else { return "? °C" }
+    let tenths = (abs(c) * 10).rounded()
+    let sign = c < 0 && tenths > 0 ? "−" : ""
+    guard tenths < 1e17 else { return "\(sign)\(abs(c)) °C" }
+    let t = Int64(tenths)
+    return "\(sign)\(t / 10).\(t % 10) °C"
 }
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
 // (issue 7 §6: no generic names injected into users' code).
 package typealias Threshold = ThermalThreshold
-
-/// Copies `count` bytes from `source` to `destination` (the two not overlapping). Up to 32
-/// bytes — the keys, text runs, path pieces and link names that are most of a report's and a
-/// discovery's copies — with at most four word moves (the first and the last words of the
-/// range, overlapping in the middle), where a call to the C library's `memcpy` (an indirect call
-/// in the static build) cost ~30 instructions each: ~8,100 calls in `status --json` before, the
-/// ~3,000 left being the standard library's own (making Strings). Longer ones by `memcpy`.
-@inline(__always)
-package func copyBytes(_ destination: UnsafeMutableRawPointer, _ source: UnsafeRawPointer, count: Int) {
-    /// The words of type `W` at `offset` and at the range's end, overlapping when the range is
-    /// shorter than two (`count` is at least one word long).
-    @inline(__always)
-    func ends<W: FixedWidthInteger>(_: W.Type, from offset: Int = 0) {
-        let last = count - MemoryLayout<W>.size
-        let a = source.loadUnaligned(fromByteOffset: offset, as: W.self)
-        let b = source.loadUnaligned(fromByteOffset: last - offset, as: W.self)
-        destination.storeBytes(of: a, toByteOffset: offset, as: W.self)
-        destination.storeBytes(of: b, toByteOffset: last - offset, as: W.self)
-    }
-    switch count {
-    case 17...32: ends(UInt64.self); ends(UInt64.self, from: 8)
-    case 8...16: ends(UInt64.self)
-    case 4...7: ends(UInt32.self)
-    case 2...3: ends(UInt16.self)
-    case 1: destination.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
-    case 33...: destination.copyMemory(from: source, byteCount: count)
-    default: break
-    }
-}
