@@ -16,12 +16,14 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // Pure core: no file, terminal or clock access.
-        .target(name: "ThermtopCore", dependencies: ["CLinux"]),
+        // Pure core: readings, state, tier, policy, forecast, reports; values in, values out.
+        // No threads, file descriptors or clock reads.
+        .target(name: "ThermtopCore"),
         // Linux headers Swift's Glibc module lacks (<sys/timerfd.h>, <sys/vfs.h>); header only.
         .systemLibrary(name: "CLinux"),
-        // Linux sources: the sysfs reader funnel and one file per sysfs class, and the event
-        // sources that wake the sampler (uevent and thermal netlink sockets, D-Bus via sd-bus).
+        // The machine: the sysfs reader funnel and one file per sysfs class, the event sources
+        // that wake the sampler (uevent and thermal netlink sockets, D-Bus via sd-bus), and the
+        // engine (Engine/: the hub's sampler thread, wake-ups, listeners, the observable monitor).
         .target(name: "ThermtopLinux", dependencies: [
             "ThermtopCore", "CLinux", "CSystemd", "CZlib",
         ]),

@@ -1,4 +1,5 @@
 import Testing
+import Thermtop
 import ThermtopCore
 
 /// The fail-safe rule: a sensor that decided a level and goes silent keeps that level, marked

@@ -1,4 +1,5 @@
 import Testing
+import Thermtop
 import ThermtopCore
 
 @MainActor

@@ -1,23 +1,23 @@
 /// The decisions the monitor keeps between samples: configuration, overrides, the
 /// classifier's hysteresis memory, the forecast history and which forecast triggers hold.
 /// Pure: a value turned into statuses and events by what it is given.
-struct MonitorModel {
-    var config: ThermalConfig
-    var overrides: Overrides
-    var memory = ClassifierMemory()
-    var history = ForecastHistory()
-    var forecastTriggers: [ForecastTrigger] = []
-    var activeTriggers: Set<ForecastTrigger> = []
+package struct MonitorModel {
+    package var config: ThermalConfig
+    package var overrides: Overrides
+    package var memory = ClassifierMemory()
+    package var history = ForecastHistory()
+    package var forecastTriggers: [ForecastTrigger] = []
+    package var activeTriggers: Set<ForecastTrigger> = []
     /// The last status published, nil before the first sample.
-    var last: MonitorStatus?
+    package var last: MonitorStatus?
 
-    init(config: ThermalConfig, overrides: Overrides) {
+    package init(config: ThermalConfig, overrides: Overrides) {
         self.config = config
         self.overrides = overrides
     }
 
     /// Decide from a new snapshot.
-    mutating func decide(_ snap: Snapshot, label: String, simulated: Bool, timeOfDay: Double?,
+    package mutating func decide(_ snap: Snapshot, label: String, simulated: Bool, timeOfDay: Double?,
                          sampler: SamplerInfo) -> MonitorStatus {
         let assessment = Classifier.assess(snap, config: config, memory: &memory, timeOfDay: timeOfDay)
         let lowPower = LowPowerAssessment.assess(snap, config: config)
@@ -31,7 +31,7 @@ struct MonitorModel {
     }
 
     /// Decide again from the last snapshot after the configuration changed (no new reading).
-    mutating func reassess(timeOfDay: Double?) -> MonitorStatus? {
+    package mutating func reassess(timeOfDay: Double?) -> MonitorStatus? {
         guard var status = last else { return nil }
         status.assessment = Classifier.assess(status.snapshot, config: config, memory: &memory, timeOfDay: timeOfDay)
         status.lowPowerAssessment = LowPowerAssessment.assess(status.snapshot, config: config)
@@ -41,7 +41,7 @@ struct MonitorModel {
     }
 
     /// The last status with the current overrides.
-    func withOverrides() -> MonitorStatus? {
+    package func withOverrides() -> MonitorStatus? {
         guard var status = last else { return nil }
         status.overrides = overrides
         return status
@@ -49,7 +49,7 @@ struct MonitorModel {
 
     /// Make `new` the last status and say what changed. The first status announces nothing:
     /// there is nothing it changed from.
-    mutating func commit(_ new: MonitorStatus) -> [MonitorEvent] {
+    package mutating func commit(_ new: MonitorStatus) -> [MonitorEvent] {
         defer { last = new }
         var events: [MonitorEvent] = []
         if let old = last {

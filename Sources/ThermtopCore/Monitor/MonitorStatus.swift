@@ -93,3 +93,25 @@ public struct MonitorStatus: Sendable, Equatable {
         ]
     }
 }
+
+/// A change the monitor announces.
+public enum MonitorEvent: Sendable, Equatable {
+    case thermalStateChanged(from: ThermalState, to: ThermalState)
+    case lowPowerChanged(Bool)
+    case tierChanged(from: QualityTier, to: QualityTier)
+    /// A trigger in `forecastTriggers` started (`active`) or stopped holding.
+    case forecastTriggered(ForecastTrigger, active: Bool)
+}
+
+/// One published status and what changed with it, numbered in publishing order.
+public struct MonitorUpdate: Sendable, Equatable {
+    public var sequence: Int
+    public var status: MonitorStatus
+    public var events: [MonitorEvent]
+
+    package init(sequence: Int, status: MonitorStatus, events: [MonitorEvent]) {
+        self.sequence = sequence
+        self.status = status
+        self.events = events
+    }
+}

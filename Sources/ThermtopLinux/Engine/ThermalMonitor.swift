@@ -1,14 +1,6 @@
 import Observation
 import Synchronization
-
-/// A change the monitor announces.
-public enum MonitorEvent: Sendable, Equatable {
-    case thermalStateChanged(from: ThermalState, to: ThermalState)
-    case lowPowerChanged(Bool)
-    case tierChanged(from: QualityTier, to: QualityTier)
-    /// A trigger in `forecastTriggers` started (`active`) or stopped holding.
-    case forecastTriggered(ForecastTrigger, active: Bool)
-}
+import ThermtopCore
 
 /// `ProcessInfo.thermalState`, `isLowPowerModeEnabled` and their changes for Linux, from real
 /// kernel data: the main-actor, `@Observable` face of a `ThermalStatusHub` for UI code.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ThermtopCore
 
 
 /// Something besides the clock that can wake the sampler: a kernel uevent socket, the thermal

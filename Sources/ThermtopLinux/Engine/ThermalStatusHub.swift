@@ -5,13 +5,7 @@ import Musl
 #endif
 import CLinux
 import Synchronization
-
-/// One published status and what changed with it, numbered in publishing order.
-public struct MonitorUpdate: Sendable, Equatable {
-    public var sequence: Int
-    public var status: MonitorStatus
-    public var events: [MonitorEvent]
-}
+import ThermtopCore
 
 /// A registration (a listener, an observer, a notification bridge). Cancelled by `cancel()`
 /// or when the token is released, so forgetting it cannot leak a callback.
