@@ -94,11 +94,14 @@ public enum Reducer {
         case .filterInput, .filterText: break
         default: if isKey(action) { state.message = nil }
         }
+        let filter = state.filter
         let effects = apply(&state, action)
         // Only a new status, a resize or a key can change the rows or the page: the loop's own
-        // actions (ticks twice a second, render reports) leave the selection as it is.
+        // actions (ticks twice a second, render reports) leave the selection as it is, and so
+        // does text typed past the filter's cap (the rest of a long paste).
         switch action {
         case .tick, .rendered, .renderSkipped, .onChangeCounters: break
+        case .filterInput, .filterText: if state.filter != filter || state.searching { normalizeSelection(&state) }
         default: normalizeSelection(&state)
         }
         return effects

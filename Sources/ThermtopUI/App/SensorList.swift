@@ -73,8 +73,14 @@ public enum SensorList {
 
     /// Whether a sensor matches filter or search text (already lowercased).
     static func matches(_ a: SensorAssessment, _ needle: String) -> Bool {
-        a.sensor.displayName.lowercased().contains(needle) || a.sensor.name.lowercased().contains(needle)
-            || a.sensor.group.label.lowercased().contains(needle)
+        let n = needle.utf8.count
+        // A needle longer than the text cannot be in it: checked first, because `contains`
+        // builds a table of the needle for every text it searches.
+        func has(_ text: String) -> Bool {
+            let t = text.lowercased()
+            return t.utf8.count >= n && t.contains(needle)
+        }
+        return has(a.sensor.displayName) || has(a.sensor.name) || has(a.sensor.group.label)
     }
 
     /// The headline CPU first (the row people look for), then closest to the serious
