@@ -42,6 +42,7 @@ struct TopHabitsTests {
         state.press(.function(3))
         #expect(state.filterEditing && state.searching)
         for k in "nvme" { state.press(.char(k)) }
+        #expect(state.render(.standard).rows.last?.hasPrefix("Search: nvme_") == true)
         #expect(state.selectedSensor?.sensor.name == "nvme Composite")
         #expect(state.sortedSensors.count == 5, "a search hides nothing")
         #expect(state.filter == "")
@@ -197,7 +198,17 @@ struct TopHabitsTests {
         #expect(state.render(.huge).rows.contains { $0.contains("159.8 143.6") }, "°F peaks")
     }
 
-    // MARK: - names, legend, policy
+    // MARK: - names, groups, legend, policy
+
+    @Test("a board chip's channel labelled CPU (dell_smm) is listed with the CPU, its other channels with the board")
+    func labelledCPUChannelIsCPU() {
+        let smm = [
+            ThermalSensor(id: "hwmon5/temp1", name: "dell_smm CPU", kind: .hwmon, celsius: 55, chip: "dell_smm", label: "CPU"),
+            ThermalSensor(id: "hwmon5/temp2", name: "dell_smm Ambient", kind: .hwmon, celsius: 35, chip: "dell_smm", label: "Ambient"),
+        ]
+        let groups = SensorCatalog.annotate(smm).map(\.group)
+        #expect(groups == [.cpu, .board])
+    }
 
     @Test("a narrow name keeps its fold marker, its device tag and its channel", arguments: [
         ("CPU (coretemp Physical id 0) +2", 22, "CPU (coretemp Phy…) +2"),

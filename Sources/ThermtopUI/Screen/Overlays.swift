@@ -47,6 +47,8 @@ enum Overlays {
         for b in KeyMap.bindings {
             lines.append(("  " + Format.pad(b.label, 10) + b.help, .plain))
         }
+        lines.append(("  mouse     click a row: select it; click it again: detail; wheel: move;", .plain))
+        lines.append(("            click the list heading: next sort", .plain))
         lines.append(("Rules", t.title))
         lines.append(("  State: the highest level of any sensor (against its own limits),", .plain))
         lines.append(("  any cooling device (by its step) and the Intel throttle counters", .plain))
