@@ -200,6 +200,31 @@ struct TopHabitsTests {
 
     // MARK: - names, groups, legend, policy
 
+    @Test("thermtop status lines its columns up by display width: CJK and emoji names do not push the readings")
+    func statusPadsByDisplayWidth() {
+        var status = Self.base.status
+        let names = ["温度センサー (CJK)", "🔥 hot zone", "Cafe\u{301} (combining)"]
+        for (i, n) in names.enumerated() { status.assessment.sensors[i].sensor.displayName = n }
+        status.assessment.sensors[3].sensor.displayName = "plain ASCII name"
+        let lines = StatusReport.text(status).split(separator: "\n").map(String.init)
+        var columns: [Int] = []
+        for n in names + ["plain ASCII name"] {
+            guard let line = lines.first(where: { $0.contains(n) }), let r = line.range(of: n) else {
+                Issue.record("no status line for \(n)")
+                continue
+            }
+            // The display column where the reading ends (right-aligned after the padded name).
+            let rest = line[r.upperBound...]
+            guard let level = rest.range(of: "  nominal") ?? rest.range(of: "  unknown") else {
+                Issue.record("no level after \(n): \(line)")
+                continue
+            }
+            columns.append(DisplayWidth.columns(String(line[..<level.lowerBound])))
+        }
+        #expect(Set(columns).count == 1, "the readings end at columns \(columns)\n\(lines.joined(separator: "\n"))")
+        #expect(DisplayWidth.columns("温度") == 4 && DisplayWidth.columns("🔥") == 2 && DisplayWidth.columns("e\u{301}") == 1)
+    }
+
     @Test("a board chip's channel labelled CPU (dell_smm) is listed with the CPU, its other channels with the board")
     func labelledCPUChannelIsCPU() {
         let smm = [
