@@ -68,4 +68,26 @@ static inline const char *thermtop_tigetstr(const char *cap) {
     return s;
 }
 
+/* Mouse: the events thermtop asks for (buttons, the wheel, and motion so that terminals
+   report every button: tmux then sets mouse_any_flag), and one event decoded.
+   `kind`: 1 left button down, 2 wheel up, 3 wheel down, 0 anything else. */
+static inline int thermtop_enable_mouse(void) {
+    mouseinterval(0);
+    return mousemask(ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION, (mmask_t *)0) != 0;
+}
+
+static inline int thermtop_read_mouse(int *x, int *y, int *kind) {
+    MEVENT e;
+    if (getmouse(&e) != OK) return 0;
+    *x = e.x;
+    *y = e.y;
+    *kind = 0;
+    if (e.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED)) *kind = 1;
+    else if (e.bstate & BUTTON4_PRESSED) *kind = 2;
+#if NCURSES_MOUSE_VERSION > 1
+    else if (e.bstate & BUTTON5_PRESSED) *kind = 3;
+#endif
+    return 1;
+}
+
 #endif

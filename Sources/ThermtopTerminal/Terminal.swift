@@ -20,6 +20,13 @@ public final class Terminal {
     /// wanted, or the terminal has none).
     public let colorCount: Int
 
+    /// Whether the terminal reports the mouse (clicks and the wheel arrive as `Key.mouse`).
+    public let mouse: Bool
+
+    /// True once a read of the terminal failed with EIO: the terminal is gone (hung up), and
+    /// no key will ever come again.
+    public private(set) var inputClosed = false
+
     /// Whether the locale's character set is UTF-8. When it is not, `present` draws
     /// `CellBuffer.asciiFallback` of every non-ASCII character.
     public let unicode: Bool
@@ -69,6 +76,8 @@ public final class Terminal {
         curs_set(0)
         // A lone ESC is the Escape key after 25 ms rather than the default second.
         set_escdelay(25)
+        // Clicks and the wheel, as htop and btop take them; endwin turns reporting off again.
+        mouse = thermtop_enable_mouse() != 0
 
         if color && has_colors() {
             start_color()
@@ -162,16 +171,36 @@ public final class Terminal {
         // A bound on one burst (a paste), so a flood of input cannot starve the loop.
         for _ in 0..<256 {
             var code: wint_t = 0
+            errno = 0
             let result = wget_wch(window, &code)
             if result == KEY_CODE_YES {
-                if let key = Terminal.functionKey(Int32(bitPattern: code)) { keys.append(key) }
+                if Int32(bitPattern: code) == KEY_MOUSE {
+                    if let m = readMouse() { keys.append(.mouse(m)) }
+                } else if let key = Terminal.functionKey(Int32(bitPattern: code)) {
+                    keys.append(key)
+                }
             } else if result == OK {
                 if let key = Terminal.characterKey(code) { keys.append(key) }
             } else {
-                break  // ERR: nothing more to read
+                // ERR: nothing more to read, or the read failed because the terminal hung up.
+                if errno == EIO { inputClosed = true }
+                break
             }
         }
         return keys
+    }
+
+    private func readMouse() -> MouseEvent? {
+        var x: Int32 = 0, y: Int32 = 0, kind: Int32 = 0
+        guard thermtop_read_mouse(&x, &y, &kind) != 0 else { return nil }
+        let button: MouseEvent.Button
+        switch kind {
+        case 1: button = .left
+        case 2: button = .wheelUp
+        case 3: button = .wheelDown
+        default: return nil  // motion and releases: nothing to do
+        }
+        return MouseEvent(x: Int(x), y: Int(y), button: button)
     }
 
     /// Takes the window's size from the kernel (`TIOCGWINSZ`) after a SIGWINCH, tells curses
@@ -235,6 +264,9 @@ public final class Terminal {
                 bytes.append(contentsOf: Array(String(cString: value).utf8))
             }
         }
+        // Mouse reporting off (the xterm modes ncurses may have turned on), so a crash does
+        // not leave the shell receiving mouse reports.
+        bytes.append(contentsOf: Array("\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[?1006l".utf8))
         bytes.append(contentsOf: Array("\r\n".utf8))
         return bytes
     }

@@ -66,6 +66,10 @@ public enum TerminalSignals {
         }
     }
 
+    /// Whether a quit signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) arrived that the run loop has
+    /// not handled yet: long work (a burst of keys) checks it to stop early.
+    public static var quitRequested: Bool { quitPending.load(ordering: .acquiring) }
+
     /// The signals that arrived since the last call, oldest first (empty when none).
     public static func drain() -> [Int32] {
         let fd = descriptor

@@ -270,16 +270,26 @@ struct RunLoop {
             }
         }
         if fds[0].revents & Int16(POLLIN) != 0 {
-            for key in terminal.readKeys() {
+            var keys = terminal.readKeys()[...]
+            while let key = keys.first {
+                // A quit signal (SIGHUP when the terminal closes) ends the burst: the loop
+                // handles it at its next poll, right after.
+                if TerminalSignals.quitRequested { break }
                 if key == .resize {
                     let size = terminal.size
                     dispatch(.resized(width: size.width, height: size.height))
-                } else if let action = KeyMap.action(for: key, in: app) {
-                    dispatch(action)
+                    keys = keys.dropFirst()
+                    continue
                 }
+                // Characters typed into the filter in a row are one edit (a paste).
+                let (action, count) = KeyMap.next(keys, in: app)
+                keys = keys.dropFirst(max(1, count))
+                if let action { dispatch(action) }
             }
-        } else if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-            // The terminal went away without a SIGHUP: leave as if it had come.
+        }
+        // The terminal went away: a hang-up on the descriptor, or a read that failed with EIO
+        // (poll then says "readable" forever). Leave as if SIGHUP had come.
+        if !app.quit && (terminal.inputClosed || fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0) {
             dispatch(.signal(SIGHUP))
         }
     }

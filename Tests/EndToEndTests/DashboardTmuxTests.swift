@@ -492,6 +492,9 @@ struct DashboardTmuxTests {
         tmux.send("End")
         let (end, e) = tmux.waitForScreen { $0.contains("Esc or ? closes") && $0.contains("lines above") }
         #expect(end, "End did not scroll the help to its last line:\n\(e)")
+        // The last page fills the box (30 rows: a box of 28), it does not shrink to one line.
+        let boxRows = PaneText.lines(e).filter { $0.contains("│") }.count
+        #expect(boxRows >= 20, "End shrank the help box to \(boxRows) rows:\n\(e)")
         tmux.send("Escape")
         let (closed, c) = tmux.waitForScreen { !$0.contains("lines above") && !$0.contains("│ Legend") }
         #expect(closed, "Escape did not close the help:\n\(c)")
@@ -632,6 +635,99 @@ struct DashboardTmuxTests {
         tmux.send("g")
         let (home, h) = tmux.waitForScreen { !$0.contains("more above") && $0.contains("more below") }
         #expect(home, "g did not go back to the top:\n\(h)")
+    }
+
+    /// The row of the pane whose text contains `needle`.
+    static func row(of needle: String, in screen: String) -> Int? {
+        PaneText.lines(screen).firstIndex { $0.contains(needle) }
+    }
+
+    /// Sends an X10 mouse report (`ESC [ M b x y`, what ncurses asks tmux for): `button` 0 is
+    /// the left button, 3 a release, 64 and 65 the wheel up and down; x and y are 0-based cells.
+    fileprivate static func mouse(_ tmux: TmuxDashboard, button: Int, x: Int, y: Int) {
+        let bytes = [0x1B, 0x5B, 0x4D, 32 + button, 33 + x, 33 + y].map { String($0, radix: 16) }
+        tmux.tmuxCommand(["send-keys", "-t", tmux.session, "-H"] + bytes)
+    }
+
+    @Test("the mouse: reporting on (mouse_any_flag 1), a click selects a row, a second click opens its detail, the wheel moves, a click on the heading sorts; off again after q")
+    func mouse() throws {
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture("intel-laptop")], width: 120, height: 40)
+        defer { tmux.stop() }
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        #expect(tmux.format("#{mouse_any_flag}") == "1", "the terminal was not asked for mouse reports")
+        let y = try #require(Self.row(of: "ACPI (acpitz)", in: screen), "no ACPI row:\n\(screen)")
+        Self.mouse(tmux, button: 0, x: 6, y: y)
+        Self.mouse(tmux, button: 3, x: 6, y: y)
+        let (selected, s) = tmux.waitForScreen { $0.contains("selected: ACPI (acpitz)") }
+        #expect(selected, "a click did not select the row:\n\(s)")
+        Self.mouse(tmux, button: 0, x: 6, y: y)
+        Self.mouse(tmux, button: 3, x: 6, y: y)
+        let (detail, d) = tmux.waitForScreen { $0.contains("sensor detail") && $0.contains("peak ") }
+        #expect(detail, "a second click did not open the detail with the peak:\n\(d)")
+        tmux.send("Escape")
+        #expect(tmux.waitForScreen { !$0.contains("sensor detail") }.matched)
+        tmux.send("Home")
+        Self.mouse(tmux, button: 65, x: 6, y: y)
+        let (wheel, w) = tmux.waitForScreen { !$0.contains("selected: CPU (coretemp Package id 0)") && $0.contains("selected: ") }
+        #expect(wheel, "the wheel did not move the selection:\n\(w)")
+        let heading = try #require(Self.row(of: "Sensors (", in: w))
+        Self.mouse(tmux, button: 0, x: 3, y: heading)
+        Self.mouse(tmux, button: 3, x: 3, y: heading)
+        let (sorted, o) = tmux.waitForScreen { $0.contains("hottest first") }
+        #expect(sorted, "a click on the heading did not change the sort:\n\(o)")
+        tmux.send("q")
+        #expect(tmux.waitForExitStatus() == 0)
+        let modes = try #require(tmux.recordedModes())
+        #expect(!modes.mouse && modes.restored, "\(modes)")
+    }
+
+    @Test("htop's keys: F6 sorts, I reverses, F4 filters and Esc clears the filter, F3 searches without hiding")
+    func htopKeys() throws {
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture("intel-laptop")], width: 120, height: 40)
+        defer { tmux.stop() }
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        tmux.send("F6")
+        #expect(tmux.waitForScreen { $0.contains("hottest first") }.matched, "F6 did not sort by temperature")
+        tmux.send("I")
+        #expect(tmux.waitForScreen { $0.contains("coolest first") }.matched, "I did not reverse the sort")
+        tmux.send("F4")
+        #expect(tmux.waitForScreen { $0.contains("Filter: ") }.matched, "F4 did not start the filter")
+        tmux.type("nvme")
+        tmux.send("Enter")
+        let (filtered, f) = tmux.waitForScreen { $0.contains("filter \"nvme\"") && !$0.contains("ACPI (acpitz)") }
+        #expect(filtered, "the filter was not applied:\n\(f)")
+        tmux.send("Escape")
+        let (cleared, c) = tmux.waitForScreen { !$0.contains("filter \"nvme\"") && $0.contains("ACPI (acpitz)") }
+        #expect(cleared, "Esc did not clear the applied filter:\n\(c)")
+        tmux.send("F3")
+        tmux.type("acpi")
+        let (found, s) = tmux.waitForScreen { $0.contains("selected: ACPI (acpitz)") && $0.contains("Board (SEN1)") }
+        #expect(found, "F3 did not select the first match, or hid rows:\n\(s)")
+        tmux.send("Enter")
+        tmux.send("F10")
+        #expect(tmux.waitForExitStatus() == 0)
+    }
+
+    @Test("a sensor's peak and minimum since start stay in its row after the reading falls")
+    func peaksSinceStart() throws {
+        let tree = try Proof.copyFixture("intel-laptop")
+        defer { Proof.discard(tree) }
+        let package = tree + "/devices/platform/coretemp.0/hwmon/hwmon1/temp1_input"
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", tree], width: 200, height: 50)
+        defer { tmux.stop() }
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        #expect(screen.contains(" peak   min"), "no peak and minimum columns at 200 columns:\n\(screen)")
+        try "77000\n".write(toFile: package, atomically: false, encoding: .utf8)
+        #expect(tmux.waitForScreen(timeout: 8) { $0.contains("77.0 ") }.matched, "the new reading never showed")
+        try "41000\n".write(toFile: package, atomically: false, encoding: .utf8)
+        let (fell, f) = tmux.waitForScreen(timeout: 8) { screen in
+            PaneText.lines(screen).contains { $0.contains("CPU (coretemp Package id 0)") && $0.contains("41.0 ") && $0.contains("77.0  41.0") }
+        }
+        #expect(fell, "the row does not keep the peak (77.0) with the minimum (41.0):\n\(f)")
+        tmux.send("q")
     }
 
     @Test("Escape codes in sysfs strings never reach the terminal (broken fixture)")

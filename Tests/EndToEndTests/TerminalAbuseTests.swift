@@ -115,6 +115,79 @@ struct TerminalAbuseTests {
         #expect(pane.exitStatus() == 0)
     }
 
+    /// A copy of intel-laptop with `count` more sensors on one board chip (an nct6775 with
+    /// `SYSTIN n` channels), the size of list a paste has to be filtered against.
+    static func manySensors(_ count: Int) throws -> String {
+        let root = try Proof.copyFixture("intel-laptop")
+        let setup = Proof.sh("""
+            cd \(Proof.quote(root)) && d=devices/platform/nct6775.656/hwmon/hwmon9 && mkdir -p $d && \
+            printf 'nct6775\\n' > $d/name && i=1 && while [ $i -le \(count) ]; do \
+            printf '%d\\n' $((30000 + i)) > $d/temp${i}_input; printf 'SYSTIN %d\\n' $i > $d/temp${i}_label; i=$((i + 1)); done && \
+            ln -s ../../$d class/hwmon/hwmon9
+            """)
+        try #require(setup.status == 0, "\(setup.output)")
+        return root
+    }
+
+    /// The filter text the empty list shows (`No sensor matches "…"`), nil when none.
+    static func shownFilter(_ screen: String) -> String? {
+        guard let r = screen.range(of: "matches \"") else { return nil }
+        return String(screen[r.upperBound...].prefix { $0 != "\"" && $0 != "\n" && $0 != "…" })
+    }
+
+    @Test("10,000 characters pasted into the filter over 2,500 sensors: the filter is capped, the screen answers within seconds")
+    func filterPaste() throws {
+        let root = try Self.manySensors(2500)
+        defer { Proof.discard(root) }
+        let pane = try ProofPane(arguments: ["--sysfs-root", root], width: 120, height: 40)
+        defer { pane.stop() }
+        try #require(pane.waitForDashboard(20))
+        try #require(pane.wait(10) { $0.contains("SYSTIN") }.ok, "the extra sensors never showed:\n\(pane.capture())")
+        pane.send("/")
+        let start = Date()
+        pane.tmux("send-keys -t p -l \(Proof.quote(String(repeating: "zq", count: 5000)))")
+        pane.send("Enter")
+        let (matched, screen) = pane.wait(10) { $0.contains("No sensor matches") && !$0.contains("Filter: ") }
+        let seconds = Date().timeIntervalSince(start)
+        #expect(matched, "the paste was not applied within 10 s:\n\(screen)")
+        #expect(seconds < 4, "the paste took \(seconds) s to apply")
+        let filter = try #require(Self.shownFilter(screen), "the empty list does not name the filter:\n\(screen)")
+        #expect(filter.hasPrefix("zqzq"), "not the pasted filter:\n\(screen)")
+        // The heading and the "No sensor matches" line show the filter at most once each: a
+        // capped filter (64 characters, 32 z) leaves a line of it, an uncapped one fills the list.
+        let shown = screen.filter { $0 == "z" }.count
+        #expect(shown <= 64, "the filter was not capped: \(shown) of its 5,000 z on screen\n\(screen)")
+        pane.send("Escape")
+        #expect(pane.wait(5) { !$0.contains("No sensor matches") && $0.contains("SYSTIN") }.ok, "Esc did not clear the applied filter")
+        #expect(pane.answersKeys())
+        pane.send("q")
+        #expect(pane.exitStatus() == 0)
+    }
+
+    @Test("the terminal goes away in the middle of a paste: thermtop exits within 3 s instead of spinning on")
+    func hangupWhileBusy() throws {
+        let root = try Self.manySensors(2500)
+        defer { Proof.discard(root) }
+        let pane = try ProofPane(arguments: ["--sysfs-root", root], width: 120, height: 40)
+        defer { pane.stop() }
+        try #require(pane.waitForDashboard(20))
+        let pid = try #require(pane.pid)
+        pane.send("/")
+        pane.tmux("send-keys -t p -l \(Proof.quote(String(repeating: "zq", count: 5000)))")
+        pane.stop()
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline, kill(pid, 0) == 0, !Self.isZombie(pid) { usleep(50_000) }
+        let alive = kill(pid, 0) == 0 && !Self.isZombie(pid)
+        #expect(!alive, "thermtop \(pid) still runs 3 s after its terminal went away")
+        if alive { kill(pid, SIGKILL) }
+    }
+
+    static func isZombie(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].hasPrefix(" Z")
+    }
+
     @Test("stdin from /dev/null, TERM unset, dumb or unknown: a message, exit 2, terminal untouched", arguments: [
         "</dev/null", "TERM= ", "-u TERM", "TERM=dumb", "TERM=no-such-terminal-xyz",
     ])

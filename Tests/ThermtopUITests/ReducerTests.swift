@@ -34,7 +34,9 @@ struct ReducerTests {
             .down: .selectNext, .char("j"): .selectNext, .up: .selectPrevious, .char("k"): .selectPrevious,
             .pageDown: .pageDown, .pageUp: .pageUp, .home: .selectFirst, .char("g"): .selectFirst,
             .end: .selectLast, .char("G"): .selectLast,
-            .enter: .toggleDetail, .escape: .closeOverlay, .char("s"): .cycleSort, .char("/"): .startFilter,
+            .enter: .toggleDetail, .escape: .closeOverlay, .char("s"): .cycleSort, .function(6): .cycleSort,
+            .char("I"): .reverseSort, .char("/"): .startFilter, .function(4): .startFilter, .function(3): .startSearch,
+            .char("i"): .togglePolicy,
             .char("a"): .toggleShowAll, .char("f"): .toggleUnits,
             .char("n"): .replayStep, .char("."): .replayStep, .char(">"): .replayFaster, .char("<"): .replaySlower,
         ]
@@ -338,10 +340,14 @@ struct ReducerTests {
 
     // MARK: - sort, filter, show all
 
-    @Test("s cycles the sort: nearest limit, name, group; the selection stays on its sensor")
+    @Test("s cycles the sort: nearest limit, hottest, name, group; the selection stays on its sensor")
     func sortCycles() {
         var state = Self.base
         state.selectRow(1)  // TSKN
+        state.press(.char("s"))
+        #expect(state.sort == .temperature)
+        // Hottest first: CPU 71, ACPI 48, TSKN 42, NVMe 39.5, then the Wi-Fi without a reading.
+        #expect(state.sortedSensors.map(\.sensor.name) == ["x86_pkg_temp", "acpitz", "TSKN", "nvme Composite", "iwlwifi_1"])
         state.press(.char("s"))
         #expect(state.sort == .name)
         // By the name shown: ACPI, Board, CPU, NVMe, Wi-Fi.
@@ -350,6 +356,8 @@ struct ReducerTests {
         state.press(.char("s"))
         #expect(state.sort == .group)
         #expect(state.sortedSensors.map(\.sensor.group) == [.cpu, .disk, .wifi, .board, .board])
+        // Within a group by name (ACPI before Board): not the default order with other labels.
+        #expect(state.sortedSensors.map(\.sensor.name) == ["x86_pkg_temp", "nvme Composite", "iwlwifi_1", "acpitz", "TSKN"])
         state.press(.char("s"))
         #expect(state.sort == .headroom)
     }

@@ -112,7 +112,9 @@ struct SafetyAndThemeTests {
         #expect(rows[5].hasPrefix("> CPU (x86_pkg_temp)"))
         #expect(rows[5].contains("####") && rows[5].contains("|"))
         #expect(rows.contains { $0.contains(" 81 % ================----") })
-        #expect(rows[2].contains("83.0 oC > 80.0 oC"))
+        // `≥` keeps its meaning (`>=`), and the degree is spelt as the column heading spells it.
+        #expect(rows[2].contains("83.0 C >= 80.0 C"))
+        #expect(!rows.contains { $0.contains("oC") })
     }
 
     // MARK: - colour

@@ -45,9 +45,14 @@ struct ScreenSnapshotTests {
         #expect(battery.map { rows[$0].contains(scenario.batteryPercent) } == true)
         let policy = buf.firstRow(containing: " Policy ")
         #expect(policy.map { rows[$0].contains("Policy tier \(tier): ") } == true)
+        // What the tier means for software is behind `i`: the default screen is about heat.
         let countdown = RenderPolicy(tier: tier).countdownText(17)
-        #expect(rows.contains { $0.contains("rediscovery every \(Format.duration(tier.refreshIntervalSeconds)) (\(countdown), r = now)") })
-        #expect(rows.contains { $0.contains(tier == .minimal ? "animations off" : "animations on") })
+        #expect(!rows.contains { $0.contains("rediscovery every") || $0.contains("animations o") })
+        var detailed = state
+        detailed.press(.char("i"))
+        let policyRows = detailed.render(size).rows
+        #expect(policyRows.contains { $0.contains("rediscovery every \(Format.duration(tier.refreshIntervalSeconds)) (\(countdown), r = now)") })
+        #expect(policyRows.contains { $0.contains(tier == .minimal ? "animations off" : "animations on") })
         #expect(rows[size.height - 1].hasPrefix("? help q quit ↑↓ select Enter detail 1-4 simulate"))
         #expect(rows[1].hasPrefix(state.status.isLowPowerModeEnabled ? " low power on" : " low power off"))
     }
@@ -235,6 +240,7 @@ struct ScreenSnapshotTests {
     func pausedIsShown() {
         var state = Scenario.full.state
         state.press(.char("p"))
+        state.press(.char("i"))
         let text = state.render(.large).text()
         #expect(text.contains("PAUSED  12:34:56"))
         #expect(text.contains("(paused, r = now)"))

@@ -104,7 +104,7 @@ extension StatusReport {
                 var name = (a.sensor.memberOf != nil ? "  " : "") + a.sensor.displayName
                 if a.sensor.mirrorOf != nil { name += " (mirror)" }
                 if a.sensor.dummyReason != nil { name += " (dummy)" }
-                let shown = Format.pad(Format.clean(name), 46)
+                let shown = DisplayWidth.pad(Format.clean(name), 46)
                 let level: String
                 if a.sensor.celsius == nil {
                     let why = a.sensor.issue?.why ?? "no reading"
@@ -136,7 +136,7 @@ extension StatusReport {
                 let rpm = fan.rpm.map { String(Int($0)) } ?? "?"
                 let pwm = fan.pwmPercent.map { "\(Int($0.rounded())) %" } ?? "—"
                 let mark = fan.id == s.assessment.decidedBy ? "*" : " "
-                lines.append("\(mark) \(Format.pad(Format.clean(fan.displayName), 26)) \(Format.padLeft(rpm, 6)) \(Format.padLeft(pwm, 5))  \(Format.pad(fan.control?.rawValue ?? "—", 10))  \(Format.pad(fan.state.rawValue, 10))  \(f.ignored ? "—" : f.level.name)")
+                lines.append("\(mark) \(DisplayWidth.pad(Format.clean(fan.displayName), 26)) \(Format.padLeft(rpm, 6)) \(Format.padLeft(pwm, 5))  \(Format.pad(fan.control?.rawValue ?? "—", 10))  \(Format.pad(fan.state.rawValue, 10))  \(f.ignored ? "—" : f.level.name)")
             }
         }
         if !snap.hwmonExtras.isEmpty {
@@ -165,7 +165,7 @@ extension StatusReport {
             for c in s.assessment.cooling {
                 let st = c.device.currentState.map(String.init) ?? "?"
                 let mx = c.device.maxState.map(String.init) ?? "?"
-                lines.append("  \(Format.pad(Format.clean(c.device.type ?? c.device.id), 22)) \(Format.padLeft("\(st)/\(mx)", 7))  \(c.ignored ? "ignored" : c.level.name)")
+                lines.append("  \(DisplayWidth.pad(Format.clean(c.device.type ?? c.device.id), 22)) \(Format.padLeft("\(st)/\(mx)", 7))  \(c.ignored ? "ignored" : c.level.name)")
             }
         }
         if let t = s.assessment.throttle { lines.append(""); lines.append("Throttle   \(Format.clean(units.converting(t.reason)))") }

@@ -135,6 +135,8 @@ package enum SensorCatalog {
             names.append(n)
             chips.append(out[i].chip == nil ? "" : n)
             out[i].group = group(kind: out[i].kind, name: n)
+            // A board chip's channel labelled CPU (dell_smm, thinkpad, asus_ec) measures the CPU.
+            if out[i].group == .board, let label = out[i].label, normalised(label) == "cpu" { out[i].group = .cpu }
             out[i].dummyReason = dummyReason(chipOrName: chipOrName)
         }
 

@@ -26,9 +26,20 @@ public enum Action: Sendable, Equatable {
     case toggleDetail
     case closeOverlay
     case cycleSort
+    /// Turn the sort order upside down (htop's `I`).
+    case reverseSort
     case toggleShowAll
     case startFilter
+    /// F3: type text that moves the selection to the first matching sensor, hiding nothing.
+    case startSearch
     case filterInput(Character)
+    /// Several characters typed at once (a paste, or keys that arrived together): applied as
+    /// one edit, so the list is filtered once for the batch rather than once per character.
+    case filterText(String)
+    /// Show or hide what the tier means for software under the policy line.
+    case togglePolicy
+    /// A click or the wheel: selects, opens, scrolls or sorts by where it lands.
+    case mouse(MouseEvent)
     case filterBackspace
     case filterCommit
     case filterCancel
@@ -79,12 +90,18 @@ public enum Reducer {
 
     /// Apply an action to the state; returns the effects the run loop must perform.
     public static func reduce(_ state: inout AppState, _ action: Action) -> [Effect] {
-        if case .filterInput = action {} else if isKey(action) { state.message = nil }
+        switch action {
+        case .filterInput, .filterText: break
+        default: if isKey(action) { state.message = nil }
+        }
+        let filter = state.filter
         let effects = apply(&state, action)
         // Only a new status, a resize or a key can change the rows or the page: the loop's own
-        // actions (ticks twice a second, render reports) leave the selection as it is.
+        // actions (ticks twice a second, render reports) leave the selection as it is, and so
+        // does text typed past the filter's cap (the rest of a long paste).
         switch action {
         case .tick, .rendered, .renderSkipped, .onChangeCounters: break
+        case .filterInput, .filterText: if state.filter != filter || state.searching { normalizeSelection(&state) }
         default: normalizeSelection(&state)
         }
         return effects
@@ -98,8 +115,8 @@ public enum Reducer {
     }
 
     static func apply(_ state: inout AppState, _ action: Action) -> [Effect] {
-        if state.overlay == .help, let lines = helpScroll(action, state) {
-            state.helpTop = max(0, min(state.helpTop + lines, Overlays.helpLineCount(state) - 1))
+        if state.overlay == .help || state.overlay == .debug, let lines = overlayScroll(action, state) {
+            state.helpTop = max(0, min(state.helpTop + lines, Overlays.maxTop(state)))
             return []
         }
         switch action {
@@ -136,6 +153,9 @@ public enum Reducer {
             return [.adjustLoad(action == .raiseLoad ? 0.1 : -0.1)]
         case .toggleDebug:
             state.overlay = state.overlay == .debug ? .none : .debug
+            state.helpTop = 0
+        case .togglePolicy:
+            state.showPolicy.toggle()
         case .toggleHelp:
             state.overlay = state.overlay == .help ? .none : .help
             state.helpTop = 0
@@ -192,22 +212,47 @@ public enum Reducer {
                 state.overlay = .detail(id)
             }
         case .closeOverlay:
+            // Esc with nothing open takes back an applied filter, as in htop.
+            if state.overlay == .none { state.filter = "" }
             state.overlay = .none
         case .cycleSort:
             state.sort = state.sort.next
+        case .reverseSort:
+            state.sortReversed.toggle()
         case .toggleShowAll:
             state.showAll.toggle()
         case .startFilter:
             state.filterEditing = true
+            state.searching = false
+        case .startSearch:
+            state.filterEditing = true
+            state.searching = true
+            state.search = ""
         case .filterInput(let c):
-            state.filter.append(c)
+            typeText(&state, String(c))
+        case .filterText(let text):
+            typeText(&state, text)
         case .filterBackspace:
-            if !state.filter.isEmpty { state.filter.removeLast() }
+            if state.searching {
+                if !state.search.isEmpty { state.search.removeLast() }
+                searchSelect(&state)
+            } else if !state.filter.isEmpty {
+                state.filter.removeLast()
+            }
         case .filterCommit:
             state.filterEditing = false
+            state.searching = false
+            state.search = ""
         case .filterCancel:
             state.filterEditing = false
-            state.filter = ""
+            if state.searching {
+                state.searching = false
+                state.search = ""
+            } else {
+                state.filter = ""
+            }
+        case .mouse(let m):
+            mouse(&state, m)
         case .statusArrived(let status, let info):
             receive(&state, status, info)
         case .tick(let now, let wall):
@@ -244,6 +289,70 @@ public enum Reducer {
         return []
     }
 
+    /// Appends typed text to the filter or the search, up to `AppState.filterMaxLength`
+    /// characters; what goes past it is dropped (and said).
+    static func typeText(_ state: inout AppState, _ text: String) {
+        let current = state.searching ? state.search : state.filter
+        let room = max(0, AppState.filterMaxLength - current.count)
+        let kept = String(text.prefix(room))
+        if kept.count < text.count {
+            state.message = "The filter keeps its first \(AppState.filterMaxLength) characters."
+        }
+        if state.searching {
+            state.search += kept
+            searchSelect(&state)
+        } else {
+            state.filter += kept
+        }
+    }
+
+    /// F3: the selection moves to the first listed sensor that matches the search text.
+    static func searchSelect(_ state: inout AppState) {
+        let needle = state.search.lowercased()
+        guard !needle.isEmpty else { return }
+        if let hit = state.sortedSensors.first(where: { SensorList.matches($0, needle) }) {
+            state.selectedID = hit.sensor.id
+        }
+    }
+
+    /// A click selects the row under it, a click on the selected row (the second click of a
+    /// double-click) opens its detail, a click on the list heading's title changes the sort,
+    /// the wheel moves the selection (or scrolls an overlay). Over an overlay a click closes it.
+    static func mouse(_ state: inout AppState, _ m: MouseEvent) {
+        let wheel = m.button == .wheelUp ? -3 : m.button == .wheelDown ? 3 : 0
+        if state.overlay != .none {
+            if wheel != 0, state.overlay == .help || state.overlay == .debug {
+                state.helpTop = max(0, min(state.helpTop + wheel, Overlays.maxTop(state)))
+            } else if wheel == 0 {
+                state.overlay = .none
+            }
+            return
+        }
+        if wheel != 0 {
+            move(&state, by: wheel)
+            return
+        }
+        let layout = Layout(state, width: state.width, height: state.height)
+        guard !layout.tooSmall else { return }
+        let list = layout.sensorList
+        if list.height > 0, m.y >= list.y, m.y < list.maxY {
+            let rows = layout.rows
+            let index = state.topIndex(capacity: list.height, rows: rows) + (m.y - list.y)
+            guard index < rows.count else { return }
+            let id = rows[index].sensor.id
+            if id == state.selectedID {
+                state.overlay = .detail(id)
+            } else {
+                state.selectedID = id
+            }
+            return
+        }
+        let heading = layout.sensorHeading
+        if heading.height > 0, m.y == heading.y, m.x < Panels.SensorColumns(width: heading.width, narrow: layout.narrow).tempX {
+            state.sort = state.sort.next
+        }
+    }
+
     /// A new status: keep it, extend the history at the tier's step, follow the overrides.
     static func receive(_ state: inout AppState, _ new: MonitorStatus, _ info: FeedInfo) {
         state.status = new
@@ -272,6 +381,11 @@ public enum Reducer {
         }
         for a in new.assessment.sensors {
             guard let c = a.sensor.celsius else { continue }
+            if state.extremes[a.sensor.id] == nil {
+                state.extremes[a.sensor.id] = Extremes(c)
+            } else {
+                state.extremes[a.sensor.id]!.add(c)
+            }
             var h = state.history[a.sensor.id] ?? []
             if advance || h.isEmpty { h.append(c) } else { h[h.count - 1] = c }
             if h.count > AppState.historyLength { h.removeFirst(h.count - AppState.historyLength) }
@@ -282,8 +396,9 @@ public enum Reducer {
         if case .detail(let id) = state.overlay, !ids.contains(id) { state.overlay = .none }
     }
 
-    /// While the help is open the movement keys scroll it: lines to move, nil for other actions.
-    static func helpScroll(_ action: Action, _ state: AppState) -> Int? {
+    /// While the help or debug overlay is open the movement keys scroll it: lines to move, nil
+    /// for other actions.
+    static func overlayScroll(_ action: Action, _ state: AppState) -> Int? {
         let page = max(1, state.height - 6)
         switch action {
         case .selectNext: return 1

@@ -7,12 +7,15 @@ public enum Overlay: Sendable, Equatable {
     case detail(String)
 }
 
-/// How the sensor list is ordered (`s` cycles).
+/// How the sensor list is ordered (`s` and F6 cycle, `I` reverses).
 public enum SortOrder: String, Sendable, Equatable, CaseIterable {
     /// Closest to its serious threshold first (the default: what matters is on top).
     case headroom
+    /// Hottest reading first, whatever its limits.
+    case temperature
     case name
-    /// By what the sensor measures (CPU, GPU, disk, Wi-Fi, battery, board), hottest first within.
+    /// By what the sensor measures (CPU, GPU, disk, Wi-Fi, battery, board), by name within:
+    /// unlike the default, the headline CPU does not jump its group's queue.
     case group
 
     public var next: SortOrder {
@@ -23,9 +26,36 @@ public enum SortOrder: String, Sendable, Equatable, CaseIterable {
     public var label: String {
         switch self {
         case .headroom: "nearest limit first"
+        case .temperature: "hottest first"
         case .name: "by name"
         case .group: "by group"
         }
+    }
+
+    /// The label when the order is reversed (`I`).
+    public var reversedLabel: String {
+        switch self {
+        case .headroom: "nearest limit last"
+        case .temperature: "coolest first"
+        case .name: "by name, Z to A"
+        case .group: "by group, reversed"
+        }
+    }
+}
+
+/// The lowest and highest reading of a sensor since thermtop started (in °C).
+public struct Extremes: Sendable, Equatable {
+    public var low: Double
+    public var high: Double
+
+    public init(_ celsius: Double) {
+        low = celsius
+        high = celsius
+    }
+
+    public mutating func add(_ celsius: Double) {
+        low = min(low, celsius)
+        high = max(high, celsius)
     }
 }
 
@@ -114,7 +144,8 @@ public struct AppState: Sendable, Equatable {
     public var wallSeconds = 0
     public var paused = false
     public var overlay: Overlay = .none
-    /// First line of the help shown (↑↓ PgUp PgDn scroll it when it is taller than the window).
+    /// First line of the help or debug overlay shown (↑↓ PgUp PgDn Home End and the wheel
+    /// scroll it when it is taller than the window).
     public var helpTop = 0
     /// The selected sensor, by identity: the cursor follows it across re-sorts.
     public var selectedID: String?
@@ -123,10 +154,25 @@ public struct AppState: Sendable, Equatable {
     /// Where the selection was in the list, to land nearby if its sensor vanishes.
     public var selectedIndexHint = 0
     public var sort: SortOrder = .headroom
+    /// The sort order turned upside down (`I`, as in htop).
+    public var sortReversed = false
     /// Sensors whose name, id or group contain this text (case-insensitive); "" shows all.
     public var filter = ""
-    /// True while `/` is taking the filter text.
+    /// The longest filter or search kept: a name is never longer, and a paste of thousands of
+    /// characters must not cost a filter pass per character.
+    public static let filterMaxLength = 64
+    /// True while `/` (F4) or F3 is taking text.
     public var filterEditing = false
+    /// True while the text typed goes to `search` (F3: move to the first match, hide nothing)
+    /// rather than to `filter`.
+    public var searching = false
+    /// F3's text while it is being typed.
+    public var search = ""
+    /// Show what the tier means for software (animations, loading ahead, heavy extras, power
+    /// saving) under the policy's tier line; off by default, the screen is about heat (`i`).
+    public var showPolicy = false
+    /// Each sensor's lowest and highest reading since thermtop started, by sensor id.
+    public var extremes: [String: Extremes] = [:]
     /// Show hidden sensors too (ignored by configuration, known dummies).
     public var showAll = false
     public var lowPowerMode: LowPowerMode = .live
@@ -199,7 +245,7 @@ public struct AppState: Sendable, Equatable {
 
     /// Sensors in display order, after hiding and filtering.
     public var sortedSensors: [SensorAssessment] {
-        SensorList.rows(status.assessment.sensors, sort: sort, filter: filter, showAll: showAll)
+        SensorList.rows(status.assessment.sensors, sort: sort, reversed: sortReversed, filter: filter, showAll: showAll)
     }
 
     /// How many sensors are hidden (ignored or known dummies) while `showAll` is off.

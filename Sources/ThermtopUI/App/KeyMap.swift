@@ -25,8 +25,10 @@ public enum KeyMap {
         KeyBinding([.home, .char("g")], "Home g", "first sensor", .selectFirst),
         KeyBinding([.end, .char("G")], "End G", "last sensor", .selectLast),
         KeyBinding([.enter], "Enter", "sensor detail (limits, trips, forecast, raw name)", .toggleDetail),
-        KeyBinding([.char("s")], "s", "sort: nearest limit → name → group", .cycleSort),
-        KeyBinding([.char("/")], "/", "filter by name or group (Enter keeps, Esc clears)", .startFilter),
+        KeyBinding([.char("s"), .function(6)], "s F6", "sort: nearest limit → hottest → name → group", .cycleSort),
+        KeyBinding([.char("I")], "I", "reverse the sort", .reverseSort),
+        KeyBinding([.char("/"), .function(4)], "/ F4", "filter by name or group (Enter keeps, Esc clears)", .startFilter),
+        KeyBinding([.function(3)], "F3", "search: select the first match, hide nothing", .startSearch),
         KeyBinding([.char("a")], "a", "show all sensors, hidden ones too", .toggleShowAll),
         KeyBinding([.char("1")], "1", "simulate nominal", .simulateState(.nominal)),
         KeyBinding([.char("2")], "2", "simulate fair", .simulateState(.fair)),
@@ -43,15 +45,32 @@ public enum KeyMap {
         KeyBinding([.char("<")], "<", "replay: half as fast", .replaySlower),
         KeyBinding([.char("f")], "f", "temperatures in °C ↔ °F (decisions stay in °C)", .toggleUnits),
         KeyBinding([.char("r")], "r", "full refresh now (rediscover devices)", .refreshNow),
+        KeyBinding([.char("i")], "i", "what the tier means for software (policy details)", .togglePolicy),
         KeyBinding([.char("d")], "d", "debug overlay (rules, files, event sources)", .toggleDebug),
         KeyBinding([.char("?"), .char("h"), .function(1)], "? h F1", "this help", .toggleHelp),
-        KeyBinding([.escape], "Esc", "close overlay", .closeOverlay),
+        KeyBinding([.escape], "Esc", "close overlay, or clear the filter", .closeOverlay),
         KeyBinding([.char("q"), .function(10), .interrupt], "q F10 ^C", "quit", .quit),
     ]
 
     /// The action for a key, if any.
     public static func action(for key: Key) -> Action? {
-        bindings.first { $0.keys.contains(key) }?.action
+        if case .mouse(let m) = key { return .mouse(m) }
+        return bindings.first { $0.keys.contains(key) }?.action
+    }
+
+    /// The action for the keys at the front of `keys` and how many of them it takes: one key,
+    /// or every character in a row while the filter takes text (a paste is one edit).
+    public static func next(_ keys: ArraySlice<Key>, in state: AppState) -> (action: Action?, count: Int) {
+        guard let first = keys.first else { return (nil, 0) }
+        guard state.filterEditing, case .char = first else { return (action(for: first, in: state), 1) }
+        var text = ""
+        var count = 0
+        for key in keys {
+            guard case .char(let c) = key else { break }
+            text.append(c)
+            count += 1
+        }
+        return (.filterText(text), count)
     }
 
     /// The action for a key in a state: while the filter takes text, keys type into it.

@@ -32,28 +32,55 @@ public enum SensorList {
         all.filter { $0.sensor.memberOf == id }
     }
 
-    public static func rows(_ all: [SensorAssessment], sort: SortOrder, filter: String, showAll: Bool) -> [SensorAssessment] {
+    public static func rows(_ all: [SensorAssessment], sort: SortOrder, reversed: Bool = false, filter: String,
+                            showAll: Bool) -> [SensorAssessment] {
         let needle = filter.lowercased()
         let kept = all.filter { a in
             if !showAll && isHidden(a) { return false }
             guard !needle.isEmpty else { return true }
-            return a.sensor.displayName.lowercased().contains(needle) || a.sensor.name.lowercased().contains(needle)
-                || a.sensor.group.label.lowercased().contains(needle)
+            return matches(a, needle)
         }
         return kept.sorted { a, b in
             // Sensors the config pins come first, in every order.
             if a.pinned != b.pinned { return a.pinned }
-            switch sort {
-            case .headroom:
-                return byHeadroom(a, b)
-            case .name:
-                let x = a.sensor.displayName.lowercased(), y = b.sensor.displayName.lowercased()
-                return x != y ? x < y : a.sensor.id < b.sensor.id
-            case .group:
-                let x = a.sensor.group.rank, y = b.sensor.group.rank
-                return x != y ? x < y : byHeadroom(a, b)
-            }
+            return reversed ? ordered(b, a, sort) : ordered(a, b, sort)
         }
+    }
+
+    static func ordered(_ a: SensorAssessment, _ b: SensorAssessment, _ sort: SortOrder) -> Bool {
+        switch sort {
+        case .headroom:
+            return byHeadroom(a, b)
+        case .temperature:
+            switch (a.sensor.celsius, b.sensor.celsius) {
+            case let (x?, y?): return x != y ? x > y : a.sensor.id < b.sensor.id
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return a.sensor.id < b.sensor.id
+            }
+        case .name:
+            return byName(a, b)
+        case .group:
+            let x = a.sensor.group.rank, y = b.sensor.group.rank
+            return x != y ? x < y : byName(a, b)
+        }
+    }
+
+    static func byName(_ a: SensorAssessment, _ b: SensorAssessment) -> Bool {
+        let x = a.sensor.displayName.lowercased(), y = b.sensor.displayName.lowercased()
+        return x != y ? x < y : a.sensor.id < b.sensor.id
+    }
+
+    /// Whether a sensor matches filter or search text (already lowercased).
+    static func matches(_ a: SensorAssessment, _ needle: String) -> Bool {
+        let n = needle.utf8.count
+        // A needle longer than the text cannot be in it: checked first, because `contains`
+        // builds a table of the needle for every text it searches.
+        func has(_ text: String) -> Bool {
+            let t = text.lowercased()
+            return t.utf8.count >= n && t.contains(needle)
+        }
+        return has(a.sensor.displayName) || has(a.sensor.name) || has(a.sensor.group.label)
     }
 
     /// The headline CPU first (the row people look for), then closest to the serious

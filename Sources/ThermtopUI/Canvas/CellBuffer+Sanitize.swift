@@ -61,6 +61,23 @@ extension CellBuffer {
         0x2713, 0x2714, 0x2717, 0x2718,                  // ✓ ✔ ✗ ✘
     ]
 
+    /// Text in ASCII for a terminal without UTF-8: `≥` and `≤` become `>=` and `<=` (a lone `>`
+    /// would say "greater than", not "at least"), the degree sign is dropped (`71.0 C`, as the
+    /// column headings spell the unit), and every other character goes through `asciiFallback`.
+    public static func asciiText(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s {
+            switch c {
+            case "≥": out += ">="
+            case "≤": out += "<="
+            case "°": continue
+            default: out.append(asciiFallback(c))
+            }
+        }
+        return out
+    }
+
     /// An ASCII stand-in for a safe character, for terminals whose locale is not
     /// UTF-8: lines become `-`, `|` and `+`, blocks become `#`, and anything without
     /// an obvious stand-in becomes `?`. ASCII characters are returned unchanged.

@@ -12,4 +12,25 @@ public enum Key: Sendable, Hashable {
     /// Ctrl-C arriving as a byte (raw mode). In cbreak mode Ctrl-C raises SIGINT
     /// instead; see `TerminalSignals`.
     case interrupt
+    /// A mouse button or the wheel, at a cell of the screen.
+    case mouse(MouseEvent)
+}
+
+/// What the mouse did, and where (0-based cell coordinates).
+public struct MouseEvent: Sendable, Hashable {
+    public enum Button: Sendable, Hashable {
+        /// The left button went down (a click; a second click on the same row is a double-click).
+        case left
+        case wheelUp, wheelDown
+    }
+
+    public var x: Int
+    public var y: Int
+    public var button: Button
+
+    public init(x: Int, y: Int, button: Button) {
+        self.x = x
+        self.y = y
+        self.button = button
+    }
 }

@@ -222,9 +222,10 @@ enum Panels {
     static func statusLine(_ state: AppState, into buf: inout CellBuffer, in r: Rect, theme: Theme) {
         guard r.height > 0 else { return }
         if state.filterEditing {
-            var x = buf.put("Filter: ", x: r.x, y: r.y, style: theme.key)
-            x += buf.text(state.filter + "_", x: x, y: r.y, style: theme.title, maxWidth: r.maxX - x, theme: theme)
-            fit("  Enter keeps · Esc clears", into: &buf, x: x, y: r.y, in: Rect(x: r.x, y: r.y, width: r.width + 1, height: 1), theme: theme)
+            var x = buf.put(state.searching ? "Search: " : "Filter: ", x: r.x, y: r.y, style: theme.key)
+            x += buf.text((state.searching ? state.search : state.filter) + "_", x: x, y: r.y, style: theme.title, maxWidth: r.maxX - x, theme: theme)
+            fit(state.searching ? "  Enter or Esc ends the search" : "  Enter keeps · Esc clears", into: &buf, x: x, y: r.y,
+                in: Rect(x: r.x, y: r.y, width: r.width + 1, height: 1), theme: theme)
             return
         }
         if let m = state.message {

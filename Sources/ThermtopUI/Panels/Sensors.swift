@@ -8,11 +8,16 @@ extension Panels {
         var temp = 6
         var bar: Int
         var level = 8
+        /// The peak and the minimum since start (`161.3 -10.5`), when the row has room.
+        var extremes = 0
         var spark: Int
         var tempX: Int { 2 + name + 1 }
         var barX: Int { tempX + temp + 1 }
         var levelX: Int { bar > 0 ? barX + bar + 1 : barX }
-        var sparkX: Int { levelX + level + 1 }
+        var extremesX: Int { levelX + level + 1 }
+        var sparkX: Int { extremes > 0 ? extremesX + extremes + 1 : extremesX }
+        /// Columns for the peak and the minimum: two values of up to 5 characters.
+        static let extremesWidth = 11
 
         init(width: Int, narrow: Bool) {
             if narrow {
@@ -25,6 +30,11 @@ extension Panels {
                 // Bars stop growing at 40 columns; wide windows give the rest to history.
                 bar = min(40, max(10, rest * 3 / 5))
                 spark = max(0, rest - bar - 1)
+                // Peak and minimum before the history, once the history keeps 12 columns.
+                if spark >= Self.extremesWidth + 1 + 12 {
+                    extremes = Self.extremesWidth
+                    spark -= extremes + 1
+                }
             }
         }
     }
@@ -54,10 +64,16 @@ extension Panels {
             if 1 + title.count < degreeX {
                 buf.text(degree, x: degreeX, y: h.y, style: theme.dim, theme: theme)
             }
-            if cols.bar > 0, let label = ["0 → critical, │ = limits", "│ = fair/serious/crit", "│ = limits"].first(where: { $0.count <= cols.bar }) {
+            let from = barBottomText(state.units), n = Int(state.units.value(CellBuffer.barBottomCelsius).rounded())
+            let labels = ["from \(from) to past critical, │ = limits", "\(n) to past critical, │ = limits",
+                          "\(n) to crit, │ = fair/serious/crit", "\(n) to crit, │ = limits", "│ = limits"]
+            if cols.bar > 0, let label = labels.first(where: { $0.count <= cols.bar }) {
                 buf.text(label, x: cols.barX, y: h.y, style: theme.dim, theme: theme)
             }
             buf.put("level", x: cols.levelX, y: h.y, style: theme.dim)
+            if cols.extremes > 0 {
+                buf.put(" peak   min", x: cols.extremesX, y: h.y, style: theme.dim)
+            }
             if cols.spark >= 8 && marker.isEmpty {
                 let span = Double(cols.spark) * step
                 buf.text(TextWrap.ellipsize("last \(Format.duration(span))", width: cols.spark), x: cols.sparkX, y: h.y, style: theme.dim, theme: theme)
@@ -116,6 +132,10 @@ extension Panels {
             var lvl = a.ignored ? "ignored" : a.level.name
             if a.heldByHysteresis { lvl += "*" }
             buf.put(lvl, x: cols.levelX, y: y, style: levelStyle)
+            if cols.extremes > 0, let e = state.extremes[a.sensor.id] {
+                let text = Format.padLeft(state.units.number(e.high), 5) + " " + Format.padLeft(state.units.number(e.low), 5)
+                buf.text(text, x: cols.extremesX, y: y, style: theme.dim, theme: theme)
+            }
             if cols.spark > 0, let scale = scales[a.sensor.group] {
                 buf.sparkline(state.historyColumns(a.sensor.id, columns: cols.spark, step: step), x: cols.sparkX, y: y,
                               low: scale.low, high: scale.high, theme: theme, style: theme.fill(a.level))
@@ -136,13 +156,18 @@ extension Panels {
         if !marker.isEmpty { buf.text(marker, x: f.maxX - marker.count - 1, y: f.y, style: theme.title, theme: theme) }
     }
 
+    /// Where the bars start, in the units shown: `20 °C`, `68 °F`.
+    static func barBottomText(_ u: TemperatureUnit) -> String {
+        "\(Int(u.value(CellBuffer.barBottomCelsius).rounded())) \(u.symbol)"
+    }
+
     /// `Sensors (5) nearest limit first · filter "nv" · 1 hidden (a)`, as much as fits.
     static func listTitle(_ state: AppState, count: Int, width: Int) -> String {
         var parts = ["Sensors (\(count))"]
         if !state.filter.isEmpty { parts.append("filter \"\(state.filter)\"") }
         if state.hiddenCount > 0 { parts.append("\(state.hiddenCount) hidden (a)") }
         if state.showAll { parts.append("showing all") }
-        parts.append(state.sort.label)
+        parts.append(state.sortReversed ? state.sort.reversedLabel : state.sort.label)
         var title = parts[0]
         for p in parts.dropFirst() {
             let next = title + (title == parts[0] ? " " : " · ") + p

@@ -3,8 +3,8 @@ import ThermtopCore
 /// Where each panel goes for a state and a size, by priority: the header and key line, the
 /// low-power line and the state's reason, the simulation banner, the sensors (at least three
 /// rows), the battery, then the rest of the reason and banner, the selection line, cooling and
-/// the policy's tier line, the rest of the sensor list, the battery's and policy's detail
-/// lines, and, when rows are left over, a history graph. Built from `Rect` splits, so adding a panel
+/// the policy's tier line, the rest of the sensor list, the battery's detail line and (after
+/// `i`) the policy's, and, when rows are left over, a history graph. Built from `Rect` splits, so adding a panel
 /// (fans) means one more `take`, not new coordinates.
 public struct Layout: Sendable, Equatable {
     public var tooSmall = false
@@ -79,7 +79,8 @@ public struct Layout: Sendable, Equatable {
         var policyH = take(1)
         listH += take(rows - listH)
         batteryH += take(narrow || state.status.snapshot.batteries.isEmpty ? 0 : 1)
-        policyH += take(narrow ? 0 : Panels.policyLines(state.status.policy) - 1)
+        // What the tier means for software only on request (`i`): the screen is about heat.
+        policyH += take(narrow || !state.showPolicy ? 0 : Panels.policyLines(state.status.policy) - 1)
         let spacerH = take(1)
         var graphH = 0
         if !narrow && budget >= Self.graphMinimumHeight {

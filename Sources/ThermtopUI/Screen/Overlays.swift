@@ -32,7 +32,7 @@ enum Overlays {
         let bar = "\(t.barFull)\(t.barFull)\(t.barEmpty)\(t.marker)\(t.barEmpty)\(t.marker)"
         let u = state.units
         var lines: [(String, CellStyle)] = [("Legend", t.title)]
-        lines.append(("  \(bar)   bar from \(Int(u.value(20).rounded())) \(u.symbol) to past critical; \(t.marker) = fair, serious, critical", .plain))
+        lines.append(("  \(bar)   bar from \(Panels.barBottomText(u)) to past critical; \(t.marker) = fair, serious, critical", .plain))
         lines.append(("  \(t.pointer)        what decides the state (a sensor, cooling device, counter)", .plain))
         lines.append(("  ?        no reading; the row says why", .plain))
         lines.append(("  fair*    held by hysteresis: clears only a little below the limit", .plain))
@@ -47,6 +47,8 @@ enum Overlays {
         for b in KeyMap.bindings {
             lines.append(("  " + Format.pad(b.label, 10) + b.help, .plain))
         }
+        lines.append(("  mouse     click a row: select it; click it again: detail; wheel: move;", .plain))
+        lines.append(("            click the list heading: next sort", .plain))
         lines.append(("Rules", t.title))
         lines.append(("  State: the highest level of any sensor (against its own limits),", .plain))
         lines.append(("  any cooling device (by its step) and the Intel throttle counters", .plain))
@@ -69,15 +71,38 @@ enum Overlays {
         helpLines(state, theme: Theme(unicode: state.unicode, color: state.color)).count
     }
 
-    static func help(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
-        let all = helpLines(state, theme: theme)
-        let top = min(state.helpTop, max(0, all.count - 1))
+    /// The furthest the open help or debug overlay scrolls: its last page fills the box.
+    static func maxTop(_ state: AppState) -> Int {
+        let theme = Theme(unicode: state.unicode, color: state.color)
+        let count = state.overlay == .debug ? debugLines(state, theme: theme).count : helpLines(state, theme: theme).count
+        return maxTop(lineCount: count, height: state.height)
+    }
+
+    /// Scrolled, the box's first row says how many lines are above, so the last page starts
+    /// one line later than `lineCount - room`; the box keeps its height to the end.
+    static func maxTop(lineCount: Int, height: Int) -> Int {
+        let room = min(height - 2, lineCount + 2) - 2
+        guard room > 1, lineCount > room else { return 0 }
+        return lineCount - room + 1
+    }
+
+    /// `all` from line `top`, in a box that says what is above and below.
+    static func drawScrolled(_ all: [(String, CellStyle)], top wanted: Int, title: String, into buf: inout CellBuffer, theme: Theme) {
+        let top = min(wanted, maxTop(lineCount: all.count, height: buf.height))
         var lines = Array(all.dropFirst(top))
         if top > 0 { lines.insert(("\(theme.moreAbove) \(top) lines above (↑ PgUp)", theme.title), at: 0) }
-        draw(lines, title: "thermtop help", into: &buf, theme: theme, more: "↓ PgDn")
+        draw(lines, title: title, into: &buf, theme: theme, more: "↓ PgDn")
+    }
+
+    static func help(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
+        drawScrolled(helpLines(state, theme: theme), top: state.helpTop, title: "thermtop help", into: &buf, theme: theme)
     }
 
     static func debug(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
+        drawScrolled(debugLines(state, theme: theme), top: state.helpTop, title: "debug (d closes)", into: &buf, theme: theme)
+    }
+
+    static func debugLines(_ state: AppState, theme: Theme) -> [(String, CellStyle)] {
         let s = state.status
         let st = state.stats
         var lines: [(String, CellStyle)] = []
@@ -130,7 +155,7 @@ enum Overlays {
         lines.append(("  " + rp.helpLine, .plain))
         lines.append(("Config", theme.title))
         for l in state.configInfo.overlayLines { lines.append(("  " + l, .plain)) }
-        draw(lines, title: "debug (d closes)", into: &buf, theme: theme)
+        return lines
     }
 
     /// A sensor's forecast: headroom now and in 10 s (0 at fair, 1 at critical, Android's
@@ -182,6 +207,9 @@ enum Overlays {
         let u = state.units
         let temp = s.celsius.map(u.format) ?? "unknown (\(s.issue.map(\.description) ?? "no reading"))"
         lines.append(("now \(temp) · level \(a.level)\(a.heldByHysteresis ? " (held by hysteresis)" : "")\(a.ignored ? " · ignored by configuration" : "")", theme.level(a.level)))
+        if let e = state.extremes[s.id] {
+            lines.append(("since thermtop started: peak \(u.format(e.high)) · minimum \(u.format(e.low))", .plain))
+        }
         lines.append((u.converting(a.reason), .plain))
         lines.append(("Thresholds", theme.title))
         for (name, t) in [("fair", th.fair), ("serious", th.serious), ("critical", th.critical)] {

@@ -1,14 +1,17 @@
 import ThermtopCore
 
 extension CellBuffer {
-    /// A temperature bar scaled to the sensor's critical threshold (+10 %), with markers at the
-    /// fair, serious and critical thresholds. Filled cells take the colour of the level the
-    /// temperature at that cell would have.
+    /// Where every temperature bar starts (°C): the list heading and the help both say it.
+    public static let barBottomCelsius = 20.0
+
+    /// A temperature bar from `barBottomCelsius` to the sensor's critical threshold (+10 %),
+    /// with markers at the fair, serious and critical thresholds. Filled cells take the colour
+    /// of the level the temperature at that cell would have.
     public mutating func thermalBar(_ a: SensorAssessment, x: Int, y: Int, width: Int, theme: Theme) {
         guard width > 2 else { return }
         let th = a.thresholds
         let top = max(th.critical.celsius * 1.1, (a.sensor.celsius ?? 0) + 1)
-        let bottom = 20.0
+        let bottom = CellBuffer.barBottomCelsius
         func col(_ c: Double) -> Int { Int(((c - bottom) / (top - bottom) * Double(width)).rounded(.down)) }
         let filled = a.sensor.celsius.map { min(max(col($0) + 1, 0), width) } ?? 0
         let markers: [(Int, ThermalState)] = [(col(th.fair.celsius), .fair), (col(th.serious.celsius), .serious),
@@ -68,7 +71,7 @@ extension CellBuffer {
     /// Write text in ASCII when the theme says so.
     @discardableResult
     public mutating func text(_ s: String, x: Int, y: Int, style: CellStyle = .plain, maxWidth: Int? = nil, theme: Theme) -> Int {
-        let t = theme.unicode ? s : String(s.map(CellBuffer.asciiFallback))
+        let t = theme.unicode ? s : CellBuffer.asciiText(s)
         return put(t, x: x, y: y, style: style, maxWidth: maxWidth)
     }
 }

@@ -45,18 +45,44 @@ public enum TextWrap {
         return String(text.prefix(width - 1)) + "…"
     }
 
-    /// A name in at most `width` columns that keeps its distinguishing tail: for
-    /// `NVMe SAMSUNG MZVL2512HCJQ (Sensor 1)` the `(Sensor 1)` stays and the model is shortened
-    /// (`NVMe SAMSUNG MZ… (Sensor 1)`), so rows of one device stay told apart.
+    /// A name in at most `width` columns that keeps what tells it apart from its neighbours:
+    /// the fold marker (`+2`), the tag of identical devices (`[#1]`, `[slot 02:00]`) and the
+    /// channel in parentheses stay; the model before them is shortened first
+    /// (`NVMe… (Composite) [#1]`), then the inside of the parentheses (`CPU (coretemp Phy…) +2`).
     public static func ellipsizeName(_ name: String, width: Int) -> String {
         guard name.count > width else { return name }
-        if let open = name.lastIndex(of: "("), name.hasSuffix(")") {
-            let tail = String(name[open...])
-            let head = name[..<open].trimmingCharacters(in: " ")
-            let room = width - tail.count - 2
-            if room >= 3 { return String(head.prefix(room)) + "… " + tail }
+        var rest = Substring(name)
+        var kept = ""
+        while true {
+            if let space = rest.lastIndex(of: " "), rest[rest.index(after: space)...].first == "+",
+               rest[rest.index(after: space)...].dropFirst().allSatisfy(\.isNumber), rest.count - rest.distance(from: rest.startIndex, to: space) > 2 {
+                kept = String(rest[space...]) + kept
+                rest = rest[..<space]
+            } else if rest.hasSuffix("]"), let open = rest.lastIndex(of: "["), open > rest.startIndex,
+                      rest[rest.index(before: open)] == " " {
+                let space = rest.index(before: open)
+                kept = String(rest[space...]) + kept
+                rest = rest[..<space]
+            } else {
+                break
+            }
         }
-        return ellipsize(name, width: width)
+        let room = width - kept.count
+        guard room >= 4 else { return ellipsize(name, width: width) }
+        guard rest.hasSuffix(")"), let open = rest.lastIndex(of: "("), open > rest.startIndex else {
+            return ellipsize(String(rest), width: room) + kept
+        }
+        let paren = String(rest[open...])
+        let head = rest[..<open].trimmingCharacters(in: " ")
+        if head.count + 1 + paren.count <= room { return head + " " + paren + kept }
+        let headRoom = room - 1 - paren.count
+        if headRoom >= min(head.count, 4) {
+            return ellipsize(head, width: headRoom) + " " + paren + kept
+        }
+        let headShown = ellipsize(head, width: 4)
+        let parenRoom = room - headShown.count - 1
+        guard parenRoom >= 4 else { return ellipsize(String(rest), width: room) + kept }
+        return headShown + " (" + String(paren.dropFirst().dropLast().prefix(parenRoom - 3)) + "…)" + kept
     }
 }
 
