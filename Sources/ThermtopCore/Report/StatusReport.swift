@@ -34,21 +34,13 @@ public enum ThermalStatusReport {
         }
     }
 
-    /// Writes the document, field by field, straight into `w` (no tree is built: the tree,
-    /// its boxes and its release were half of `status --json`'s instructions).
+    /// Writes the document, field by field, into `w`.
     package static func write(_ status: MonitorStatus, version: String, into w: inout JSONWriter) {
-        // Read through a pointer by the nested closures below: a struct a closure captures is
-        // copied into it, and a status holds ~40 references (20 copies of it and its snapshot,
-        // ~1,600 atomic reference-count operations, per report).
-        withUnsafePointer(to: status) { write($0, version: version, into: &w) }
-    }
-
-    private static func write(_ sp: UnsafePointer<MonitorStatus>, version: String, into w: inout JSONWriter) {
-        let system = CombinedBattery(sp.pointee.snapshot.batteries)
+        let system = CombinedBattery(status.snapshot.batteries)
         var inferenceNth: Int?
-        if case .reduced(let n) = sp.pointee.policy.inference { inferenceNth = n }
+        if case .reduced(let n) = status.policy.inference { inferenceNth = n }
         let inferenceName: String = {
-            switch sp.pointee.policy.inference {
+            switch status.policy.inference {
             case .full: "full"
             case .reduced: "reduced"
             case .suspended: "suspended"
@@ -58,59 +50,58 @@ public enum ThermalStatusReport {
             w.field("schema", .string(schema))
             w.field("thermtop_version", .string(version))
             w.object("source") { w in
-                w.field("label", .string(sp.pointee.sourceLabel))
-                w.field("simulated", .bool(sp.pointee.sourceIsSimulated))
+                w.field("label", .string(status.sourceLabel))
+                w.field("simulated", .bool(status.sourceIsSimulated))
             }
-            w.field("no_sensors", .bool(sp.pointee.snapshot.isEmpty))
+            w.field("no_sensors", .bool(status.snapshot.isEmpty))
             // `unknown` when nothing was measured (apps still get nominal through the API).
-            w.field("thermal_state", .string(sp.pointee.shownStateName))
-            w.field("measured", .bool(sp.pointee.assessment.measured))
-            w.field("simulated", .bool(sp.pointee.isSimulated))
-            w.field("thermal_state_simulated", .bool(sp.pointee.stateIsSimulated))
-            w.field("measured_thermal_state", .str(sp.pointee.assessment.measuredState?.name))
-            w.field("nothing_readable", .bool(sp.pointee.assessment.nothingReadable))
-            w.field("reason", .string(sp.pointee.reason))
-            w.field("decided_by", .str(sp.pointee.assessment.decidedBy))
-            w.object("forecast") { w in writeForecast(sp.pointee.forecast, into: &w) }
+            w.field("thermal_state", .string(status.shownStateName))
+            w.field("measured", .bool(status.assessment.measured))
+            w.field("simulated", .bool(status.isSimulated))
+            w.field("thermal_state_simulated", .bool(status.stateIsSimulated))
+            w.field("measured_thermal_state", .str(status.assessment.measuredState?.name))
+            w.field("nothing_readable", .bool(status.assessment.nothingReadable))
+            w.field("reason", .string(status.reason))
+            w.field("decided_by", .str(status.assessment.decidedBy))
+            w.object("forecast") { w in writeForecast(status.forecast, into: &w) }
             w.object("low_power") { w in
-                w.field("enabled", .bool(sp.pointee.isLowPowerModeEnabled))
-                w.field("simulated", .bool(sp.pointee.lowPowerIsSimulated))
-                w.field("measured", .bool(sp.pointee.lowPowerAssessment.enabled))
-                w.array("reasons") { w in for r in sp.pointee.lowPowerAssessment.reasons { w.string(r) } }
+                w.field("enabled", .bool(status.isLowPowerModeEnabled))
+                w.field("simulated", .bool(status.lowPowerIsSimulated))
+                w.field("measured", .bool(status.lowPowerAssessment.enabled))
+                w.array("reasons") { w in for r in status.lowPowerAssessment.reasons { w.string(r) } }
             }
-            w.field("tier", .string(sp.pointee.policy.tier.rawValue))
+            w.field("tier", .string(status.policy.tier.rawValue))
             w.object("policy") { w in
-                w.field("refresh_interval_seconds", .num(sp.pointee.policy.refreshIntervalSeconds))
-                w.field("animations", .bool(sp.pointee.policy.animationsEnabled))
-                w.field("prefetch", .bool(sp.pointee.policy.prefetchEnabled))
+                w.field("refresh_interval_seconds", .num(status.policy.refreshIntervalSeconds))
+                w.field("animations", .bool(status.policy.animationsEnabled))
+                w.field("prefetch", .bool(status.policy.prefetchEnabled))
                 w.field("inference", .string(inferenceName))
                 w.field("inference_every_nth_frame", .int(inferenceNth))
-                w.field("skip_background_refresh", .bool(sp.pointee.policy.lowPowerAdjustments.skipBackgroundRefresh))
-                w.field("defer_prefetch", .bool(sp.pointee.policy.lowPowerAdjustments.deferPrefetch))
-                w.field("coarse_location", .bool(sp.pointee.policy.lowPowerAdjustments.coarseLocation))
-                w.field("long_batched_sync", .bool(sp.pointee.policy.lowPowerAdjustments.longBatchedSync))
-                w.field("user_initiated_work_allowed", .bool(sp.pointee.policy.userInitiatedWorkAllowed))
+                w.field("skip_background_refresh", .bool(status.policy.lowPowerAdjustments.skipBackgroundRefresh))
+                w.field("defer_prefetch", .bool(status.policy.lowPowerAdjustments.deferPrefetch))
+                w.field("coarse_location", .bool(status.policy.lowPowerAdjustments.coarseLocation))
+                w.field("long_batched_sync", .bool(status.policy.lowPowerAdjustments.longBatchedSync))
+                w.field("user_initiated_work_allowed", .bool(status.policy.userInitiatedWorkAllowed))
             }
             w.array("sensors") { w in
                 // What a sensor's object needs from the status is passed as such (handing over
                 // the whole status copied it once per sensor), and the sensors are taken by index
                 // (iterating copies each assessment out).
-                let decidedBy = sp.pointee.assessment.decidedBy, sensors = sp.pointee.assessment.sensors
+                let decidedBy = status.assessment.decidedBy, sensors = status.assessment.sensors
                 for i in sensors.indices {
-                    writeSensor(sensors[i], time: sp.pointee.snapshot.time, forecast: sp.pointee.forecast.sensor(sensors[i].sensor.id),
+                    writeSensor(sensors[i], time: status.snapshot.time, forecast: status.forecast.sensor(sensors[i].sensor.id),
                                 decidesState: sensors[i].sensor.id == decidedBy, into: &w)
                 }
             }
-            w.field("headline_cpu", .str(headlineCPU(sp.pointee.assessment.sensors)))
+            w.field("headline_cpu", .str(headlineCPU(status.assessment.sensors)))
             w.array("fans") { w in
-                for f in sp.pointee.snapshot.fans { writeFan(f, sp.pointee.assessment.fans.first { $0.fan.id == f.id }, into: &w) }
+                for f in status.snapshot.fans { writeFan(f, status.assessment.fans.first { $0.fan.id == f.id }, into: &w) }
             }
-            w.array("power") { w in for m in sp.pointee.snapshot.powerMeters { writePower(m, into: &w) } }
-            w.array("hwmon_other") { w in for x in sp.pointee.snapshot.hwmonExtras { writeExtra(x, into: &w) } }
-            // Zones and hwmon channels read in place, by pointer, like the status (see above):
-            // an element a loop hands out, or a closure captures, is a copy of it.
+            w.array("power") { w in for m in status.snapshot.powerMeters { writePower(m, into: &w) } }
+            w.array("hwmon_other") { w in for x in status.snapshot.hwmonExtras { writeExtra(x, into: &w) } }
             w.array("zones") { w in
-                sp.pointee.snapshot.zones.withUnsafeBufferPointer { zones in
+                do {
+                    let zones = status.snapshot.zones
                     for z in zones.indices {
                         w.object { w in
                             w.field("id", .string(zones[z].id))
@@ -136,7 +127,7 @@ public enum ThermalStatusReport {
                 }
             }
             w.array("cooling_devices") { w in
-                for c in sp.pointee.assessment.cooling {
+                for c in status.assessment.cooling {
                     w.object { w in
                         w.field("id", .string(c.device.id))
                         w.field("stable_id", .str(c.device.stableID))
@@ -150,7 +141,8 @@ public enum ThermalStatusReport {
                 }
             }
             w.array("hwmon") { w in
-                sp.pointee.snapshot.hwmon.withUnsafeBufferPointer { hwmon in
+                do {
+                    let hwmon = status.snapshot.hwmon
                     for h in hwmon.indices {
                         w.object { w in
                             w.field("device", .string(hwmon[h].device))
@@ -170,11 +162,11 @@ public enum ThermalStatusReport {
                     }
                 }
             }
-            if sp.pointee.snapshot.batteries.isEmpty {
+            if status.snapshot.batteries.isEmpty {
                 w.field("battery", .null)
             } else {
                 w.object("battery") { w in
-                    w.field("count", .int(sp.pointee.snapshot.batteries.count))
+                    w.field("count", .int(status.snapshot.batteries.count))
                     w.field("percent", .num(system.percent, places: 2))
                     w.field("status", .str(system.status?.rawValue))
                     w.field("watts", .num(system.watts))
@@ -182,10 +174,10 @@ public enum ThermalStatusReport {
                     w.field("seconds_to_full", .num(system.secondsToFull, places: 0))
                 }
             }
-            w.array("batteries") { w in for b in sp.pointee.snapshot.batteries { writeBattery(b, into: &w) } }
-            w.array("peripherals") { w in for b in sp.pointee.snapshot.peripherals { writeBattery(b, into: &w) } }
+            w.array("batteries") { w in for b in status.snapshot.batteries { writeBattery(b, into: &w) } }
+            w.array("peripherals") { w in for b in status.snapshot.peripherals { writeBattery(b, into: &w) } }
             w.array("adapters") { w in
-                for a in sp.pointee.snapshot.adapters {
+                for a in status.snapshot.adapters {
                     w.object { w in
                         w.field("name", .string(a.id))
                         w.field("type", .str(a.type))
@@ -193,14 +185,14 @@ public enum ThermalStatusReport {
                     }
                 }
             }
-            w.field("ac_online", sp.pointee.snapshot.acOnline.map(JSONValue.bool) ?? .null)
-            w.field("platform_profile", .str(sp.pointee.snapshot.lowPower.platformProfile))
-            w.array("platform_profile_choices") { w in for c in sp.pointee.snapshot.lowPower.platformProfileChoices { w.string(c) } }
-            w.field("power_profiles_daemon", .str(sp.pointee.snapshot.lowPower.powerProfilesDaemon))
-            w.field("power_profile_origin", .str(sp.pointee.snapshot.lowPower.powerProfileOrigin?.rawValue))
-            w.field("performance_degraded", .str(sp.pointee.snapshot.lowPower.performanceDegraded))
+            w.field("ac_online", status.snapshot.acOnline.map(JSONValue.bool) ?? .null)
+            w.field("platform_profile", .str(status.snapshot.lowPower.platformProfile))
+            w.array("platform_profile_choices") { w in for c in status.snapshot.lowPower.platformProfileChoices { w.string(c) } }
+            w.field("power_profiles_daemon", .str(status.snapshot.lowPower.powerProfilesDaemon))
+            w.field("power_profile_origin", .str(status.snapshot.lowPower.powerProfileOrigin?.rawValue))
+            w.field("performance_degraded", .str(status.snapshot.lowPower.performanceDegraded))
             w.array("event_sources") { w in
-                for e in sp.pointee.eventSources {
+                for e in status.eventSources {
                     w.object { w in
                         w.field("name", .string(e.name))
                         w.field("active", .bool(e.active))
@@ -209,10 +201,10 @@ public enum ThermalStatusReport {
                     }
                 }
             }
-            if let t = sp.pointee.assessment.throttle {
+            if let t = status.assessment.throttle {
                 w.object("throttle") { w in
-                    w.field("core_count", .int(sp.pointee.snapshot.throttle?.core))
-                    w.field("package_count", .int(sp.pointee.snapshot.throttle?.package))
+                    w.field("core_count", .int(status.snapshot.throttle?.core))
+                    w.field("package_count", .int(status.snapshot.throttle?.package))
                     w.field("seconds_since_increase", .num(t.secondsSinceIncrease, places: 1))
                     w.field("level", .string(t.level.name))
                 }
@@ -220,7 +212,7 @@ public enum ThermalStatusReport {
                 w.field("throttle", .null)
             }
             w.array("issues") { w in
-                for i in sp.pointee.snapshot.allIssues {
+                for i in status.snapshot.allIssues {
                     w.object { w in
                         w.field("file", .string(i.file))
                         w.field("reason", .string(i.reason.rawValue))
@@ -239,20 +231,17 @@ public enum ThermalStatusReport {
     /// `time`: the snapshot's; `forecast`: the sensor's; `decidesState`: its id is the status's `decidedBy`.
     static func writeSensor(_ a: SensorAssessment, time: Double, forecast: SensorForecast?, decidesState: Bool,
                             into w: inout JSONWriter) {
-        // The sensor read through `a` (a `let s = a.sensor` copied it whole), and inside the
-        // closure through a pointer: a struct a closure captures is copied into it (retaining
-        // its ~40 references), once per sensor.
         let age: Double? = a.sensor.lastReadAt.map { time - $0 }
-        withUnsafePointer(to: a) { ap in
+        do {
             w.object { w in
-                w.field("id", .string(ap.pointee.sensor.id))
-                w.field("name", .string(ap.pointee.sensor.name))
-                w.field("kind", .string(ap.pointee.sensor.kind.rawValue))
-                w.field("celsius", .num(ap.pointee.sensor.celsius))
-                w.field("unknown_reason", .str(ap.pointee.sensor.issue?.reason.rawValue))
-                w.field("level", .str(ap.pointee.reportedLevel?.name))
-                w.field("held_by_hysteresis", .bool(ap.pointee.heldByHysteresis))
-                if let h = ap.pointee.hold {
+                w.field("id", .string(a.sensor.id))
+                w.field("name", .string(a.sensor.name))
+                w.field("kind", .string(a.sensor.kind.rawValue))
+                w.field("celsius", .num(a.sensor.celsius))
+                w.field("unknown_reason", .str(a.sensor.issue?.reason.rawValue))
+                w.field("level", .str(a.reportedLevel?.name))
+                w.field("held_by_hysteresis", .bool(a.heldByHysteresis))
+                if let h = a.hold {
                     w.object("held") { w in
                         w.field("level", .string(h.level.name))
                         w.field("since", .str(h.sinceLabel))
@@ -263,32 +252,32 @@ public enum ThermalStatusReport {
                 } else {
                     w.field("held", .null)
                 }
-                w.field("ignored", .bool(ap.pointee.ignored))
-                w.field("uncorroborated", .bool(ap.pointee.uncorroborated))
+                w.field("ignored", .bool(a.ignored))
+                w.field("uncorroborated", .bool(a.uncorroborated))
                 w.field("decides_state", .bool(decidesState))
-                w.field("fair_celsius", .num(ap.pointee.thresholds.fair.celsius))
-                w.field("serious_celsius", .num(ap.pointee.thresholds.serious.celsius))
-                w.field("serious_rule", .string(ap.pointee.thresholds.serious.rule))
-                w.field("serious_hysteresis_celsius", .num(ap.pointee.thresholds.serious.hysteresis))
-                w.field("critical_celsius", .num(ap.pointee.thresholds.critical.celsius))
-                w.field("critical_rule", .string(ap.pointee.thresholds.critical.rule))
-                w.field("reason", .string(ap.pointee.reason))
+                w.field("fair_celsius", .num(a.thresholds.fair.celsius))
+                w.field("serious_celsius", .num(a.thresholds.serious.celsius))
+                w.field("serious_rule", .string(a.thresholds.serious.rule))
+                w.field("serious_hysteresis_celsius", .num(a.thresholds.serious.hysteresis))
+                w.field("critical_celsius", .num(a.thresholds.critical.celsius))
+                w.field("critical_rule", .string(a.thresholds.critical.rule))
+                w.field("reason", .string(a.reason))
                 w.field("headroom", .num(forecast?.headroom))
                 w.field("trend", .str(forecast?.trend.kind.rawValue))
-                w.field("hidden", .bool(ap.pointee.hidden))
-                w.field("pinned", .bool(ap.pointee.pinned))
-                w.field("location", .string(ap.pointee.sensor.location))
-                w.field("display_name", .string(ap.pointee.sensor.displayName))
-                w.field("group", .string(ap.pointee.sensor.group.rawValue))
-                w.field("headline", .bool(ap.pointee.sensor.isHeadline))
-                w.field("headline_fallback", .bool(ap.pointee.sensor.isFallbackHeadline))
-                w.field("member_of", .str(ap.pointee.sensor.memberOf))
-                w.field("mirror_of", .str(ap.pointee.sensor.mirrorOf))
-                w.field("dummy_reason", .str(ap.pointee.sensor.dummyReason))
-                w.field("device_model", .str(ap.pointee.sensor.deviceInfo?.model))
-                w.field("pci_slot", .str(ap.pointee.sensor.deviceInfo?.pciSlot))
-                w.field("asleep", .str(ap.pointee.sensor.asleep))
-                w.field("last_celsius", .num(ap.pointee.sensor.lastCelsius))
+                w.field("hidden", .bool(a.hidden))
+                w.field("pinned", .bool(a.pinned))
+                w.field("location", .string(a.sensor.location))
+                w.field("display_name", .string(a.sensor.displayName))
+                w.field("group", .string(a.sensor.group.rawValue))
+                w.field("headline", .bool(a.sensor.isHeadline))
+                w.field("headline_fallback", .bool(a.sensor.isFallbackHeadline))
+                w.field("member_of", .str(a.sensor.memberOf))
+                w.field("mirror_of", .str(a.sensor.mirrorOf))
+                w.field("dummy_reason", .str(a.sensor.dummyReason))
+                w.field("device_model", .str(a.sensor.deviceInfo?.model))
+                w.field("pci_slot", .str(a.sensor.deviceInfo?.pciSlot))
+                w.field("asleep", .str(a.sensor.asleep))
+                w.field("last_celsius", .num(a.sensor.lastCelsius))
                 w.field("last_read_age_seconds", .num(age, places: 1))
             }
         }
