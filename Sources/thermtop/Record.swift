@@ -81,8 +81,10 @@ struct Record: AsyncParsableCommand {
             var status = monitor.status
             while true {
                 try writer.write(line: session.line(time: status.snapshot.time, accesses: recorder.take()))
+                // --seconds is the span recorded: stop at the first sample at or past it. A late
+                // sample moves the schedule on, so counting scheduled times could stop short.
+                if let limit = seconds, status.snapshot.time - start >= limit - 1e-6 { break }
                 next += delay
-                if let limit = seconds, next - start > limit + 1e-6 { break }
                 let wait = next - clock.now()
                 if wait > 0 {
                     var ts = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))

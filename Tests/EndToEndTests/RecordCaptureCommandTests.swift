@@ -100,6 +100,29 @@ struct RecordCommandTests {
         }
     }
 
+    @Test("record --seconds 1 covers a whole second even when a sample runs late (a FIFO stalls the first one a read deadline)")
+    func secondsIsTheSpanRecorded() throws {
+        let base = tempPath("tree").deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: base) }
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        let tree = base.appendingPathComponent("tree")
+        try FileManager.default.copyItem(at: Thermtop.fixtures.appendingPathComponent("arm-board"), to: tree)
+        let zone = tree.appendingPathComponent("class/thermal/thermal_zone0/temp").resolvingSymlinksInPath().path
+        try FileManager.default.removeItem(atPath: zone)
+        try #require(mkfifo(zone, 0o644) == 0)
+        let file = base.appendingPathComponent("r.jsonl")
+        let r = try Thermtop.run(["record", file.path, "--seconds", "1", "--delay", "0.2", "--sysfs-root", tree.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let times = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").dropFirst().compactMap { line in
+            (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["t"] as? Double
+        }
+        let last = try #require(times.last)
+        // The late first sample moves the schedule on; the recording still spans --seconds, and
+        // stops at the first sample past it.
+        #expect(last >= 1 && last < 1.5, "sample times \(times)")
+        #expect(times.dropLast().allSatisfy { $0 < 1 }, "sample times \(times)")
+    }
+
     @Test func atPastTheEndAndAtWithoutReplayAreUsageErrors() throws {
         let file = tempPath("r.jsonl")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }

@@ -71,6 +71,7 @@ private func arr(_ v: Any?) -> [[String: Any]] { (v as? [[String: Any]]) ?? [] }
 
 struct FixtureExpectation: Sendable, CustomTestStringConvertible {
     let fixture: String
+    /// `unknown`: nothing measured (no thermal sensor or cooling device), which `status` exits 69 for.
     var state = "nominal"
     var tier = "full"
     var lowPower = false
@@ -82,15 +83,19 @@ struct FixtureExpectation: Sendable, CustomTestStringConvertible {
     var profile: String? = nil
     var sensors: Int
     var testDescription: String { fixture }
+    var measured: Bool { state != "unknown" }
+    /// EX_UNAVAILABLE when nothing was measured (docs/verdict.md), else 0.
+    var exitStatus: Int32 { measured ? 0 : 69 }
 }
 
 @Suite("thermtop status end to end")
 struct StatusCommandTests {
     static let fixtures: [FixtureExpectation] = [
-        FixtureExpectation(fixture: "thinkpad-lgc-45n1-2018-procfs", percent: 98...98, secondsToEmpty: [36857], acOnline: false, sensors: 0),
-        FixtureExpectation(fixture: "thinkpad-lgc-45n1-2019-node-exporter", percent: 81...81, secondsToEmpty: [26327], acOnline: false, sensors: 0),
-        FixtureExpectation(fixture: "legion-go-s-couchside", percent: 58...58, secondsToEmpty: [5166], acOnline: false, profile: "custom", sensors: 0),
-        FixtureExpectation(fixture: "lenovo-lnv-5b11c73244-batterarch", percent: 29...29, secondsToEmpty: [7730], sensors: 0),
+        // Battery-only captures: no thermal sensor, so the state is unknown, never nominal.
+        FixtureExpectation(fixture: "thinkpad-lgc-45n1-2018-procfs", state: "unknown", percent: 98...98, secondsToEmpty: [36857], acOnline: false, sensors: 0),
+        FixtureExpectation(fixture: "thinkpad-lgc-45n1-2019-node-exporter", state: "unknown", percent: 81...81, secondsToEmpty: [26327], acOnline: false, sensors: 0),
+        FixtureExpectation(fixture: "legion-go-s-couchside", state: "unknown", percent: 58...58, secondsToEmpty: [5166], acOnline: false, profile: "custom", sensors: 0),
+        FixtureExpectation(fixture: "lenovo-lnv-5b11c73244-batterarch", state: "unknown", percent: 29...29, secondsToEmpty: [7730], sensors: 0),
         FixtureExpectation(fixture: "amd-ryzen-2x-nvme-telegraf", sensors: 8),
         FixtureExpectation(fixture: "amdgpu-rx5500xt-lact", sensors: 3),
         FixtureExpectation(fixture: "amdgpu-vangogh-steamdeck-lact", sensors: 1),
@@ -107,11 +112,17 @@ struct StatusCommandTests {
     @Test("status --json agrees with each fixture's expectations", arguments: fixtures)
     func json(_ e: FixtureExpectation) throws {
         let r = try Thermtop.status(e.fixture, ["--json"])
-        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.status == e.exitStatus, "stderr: \(r.stderr)")
         let j = try r.json()
         #expect(j["schema"] as? String == "thermtop.status/1")
         #expect(j["thermal_state"] as? String == e.state)
-        #expect(j["measured_thermal_state"] as? String == e.state)
+        #expect(j["measured"] as? Bool == e.measured)
+        #expect(j["nothing_readable"] as? Bool == !e.measured)
+        if e.measured {
+            #expect(j["measured_thermal_state"] as? String == e.state)
+        } else {
+            #expect(j["measured_thermal_state"] is NSNull)
+        }
         #expect(j["thermal_state_simulated"] as? Bool == false)
         #expect(obj(j["source"])?["simulated"] as? Bool == false)
         #expect(j["tier"] as? String == e.tier)
@@ -150,8 +161,8 @@ struct StatusCommandTests {
     @Test("status text names the state and the tier", arguments: fixtures)
     func text(_ e: FixtureExpectation) throws {
         let r = try Thermtop.status(e.fixture)
-        #expect(r.status == 0, "stderr: \(r.stderr)")
-        #expect(r.text.contains("State      \(e.state)"))
+        #expect(r.status == e.exitStatus, "stderr: \(r.stderr)")
+        #expect(r.text.contains("State      \(e.state)\(e.measured ? "\n" : "  (NOT MEASURED")"))
         #expect(r.text.contains("Tier       \(e.tier)"))
         #expect(r.text.contains("Low power  \(e.lowPower ? "on" : "off")"))
         #expect(!r.text.contains("SIMULATED"))
@@ -216,8 +227,13 @@ struct StatusCommandTests {
     @Test("intel-laptop-hot: the JSON carries the deciding sensor, its reason and both low-power reasons")
     func hotReasons() throws {
         let j = try Thermtop.status("intel-laptop-hot", ["--json"]).json()
-        #expect(j["decided_by"] as? String == "platform-coretemp.0/coretemp/Package id 0")
-        #expect((j["reason"] as? String)?.contains("coretemp Package id 0 91.0 °C ≥ x86_pkg_temp passive trip 90.0 °C (clears below 88.0 °C)") == true)
+        // coretemp's max = crit = 100 °C warns of nothing: Core 1 is serious at crit − 15 °C and,
+        // 6 °C past it, decides; the package row is serious at x86_pkg_temp's passive trip.
+        #expect(j["decided_by"] as? String == "platform-coretemp.0/coretemp/Core 1")
+        #expect((j["reason"] as? String)?.contains("coretemp Core 1 91.0 °C ≥ 85.0 °C (hwmon crit 100.0 °C − 15.0 °C)") == true)
+        let package = arr(j["sensors"]).first { $0["id"] as? String == "platform-coretemp.0/coretemp/Package id 0" }
+        #expect(package?["level"] as? String == "serious")
+        #expect((package?["reason"] as? String)?.contains("coretemp Package id 0 91.0 °C ≥ x86_pkg_temp passive trip 90.0 °C (clears below 88.0 °C)") == true)
         let reasons = obj(j["low_power"])?["reasons"] as? [String] ?? []
         #expect(reasons.contains("platform_profile is low-power"))
         #expect(reasons.contains("battery 15 % ≤ 20 % and discharging"))
@@ -316,18 +332,22 @@ struct StatusCommandTests {
         #expect(r.stderr.contains("not a directory"))
     }
 
-    @Test("an empty sysfs root says there are no thermal sensors and exits 0")
+    @Test("an empty sysfs root says there are no thermal sensors, reads unknown (never nominal) and exits 69")
     func emptyRoot() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try Thermtop.run(["status", "--sysfs-root", dir.path])
-        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.status == 69, "stderr: \(r.stderr)")
         #expect(r.text.contains("No thermal sensors"))
-        #expect(r.text.contains("State      nominal"))
-        let j = try Thermtop.run(["status", "--json", "--sysfs-root", dir.path]).json()
+        #expect(r.text.contains("State      unknown  (NOT MEASURED"))
+        #expect(!r.text.contains("State      nominal"))
+        let json = try Thermtop.run(["status", "--json", "--sysfs-root", dir.path])
+        #expect(json.status == 69)
+        let j = try json.json()
         #expect(j["no_sensors"] as? Bool == true)
-        #expect(j["thermal_state"] as? String == "nominal")
+        #expect(j["thermal_state"] as? String == "unknown")
+        #expect(j["measured"] as? Bool == false)
         #expect(j["battery"] is NSNull)
     }
 }

@@ -93,16 +93,21 @@ struct IntelLaptopTests {
 
 @Suite("intel-laptop-hot")
 struct IntelLaptopHotTests {
-    @Test("serious because x86_pkg_temp crossed its passive trip, with that reason")
+    @Test("serious: the package row crossed x86_pkg_temp's passive trip, with that reason; Core 1, furthest past hwmon crit − 15 °C, decides")
     func serious() throws {
         let (_, snap) = Fixture.sample("intel-laptop-hot")
         #expect(snap.zone("thermal_zone1")?.celsius == 91.0)
         let (thermal, _) = Fixture.assess(snap)
         #expect(thermal.state == .serious)
-        // x86_pkg_temp and coretemp Package id 0 are one die: the coretemp row decides, with
-        // the zone's passive trip.
-        #expect(thermal.decidedBy == "platform-coretemp.0/coretemp/Package id 0")
-        #expect(thermal.reason.contains("coretemp Package id 0 91.0 °C ≥ x86_pkg_temp passive trip 90.0 °C (clears below 88.0 °C)"))
+        // x86_pkg_temp and coretemp Package id 0 are one die: the coretemp row takes the zone's
+        // passive trip (a warning limit: serious at the trip itself), not hwmon crit − 15 °C.
+        let package = try #require(thermal.sensors.first { $0.sensor.id == "platform-coretemp.0/coretemp/Package id 0" })
+        #expect(package.level == .serious)
+        #expect(package.reason.contains("coretemp Package id 0 91.0 °C ≥ x86_pkg_temp passive trip 90.0 °C (clears below 88.0 °C)"))
+        // coretemp's max = crit = 100 °C warns of nothing: the cores are serious at crit − 15 °C
+        // (docs/verdict.md), and Core 1, 6 °C past it against the package's 1 °C, decides.
+        #expect(thermal.decidedBy == "platform-coretemp.0/coretemp/Core 1")
+        #expect(thermal.reason.contains("coretemp Core 1 91.0 °C ≥ 85.0 °C (hwmon crit 100.0 °C − 15.0 °C) (clears below 83.0 °C)"))
         // The Processor cooling device at 5/10 is serious too, by the ChromeOS ratio; nothing is critical.
         let cdev0 = try #require(thermal.cooling.first { $0.device.id == "cooling_device0" })
         #expect(cdev0.device.currentState == 5 && cdev0.level == .serious)

@@ -110,10 +110,15 @@ struct IdentityTests {
         let hot = Classifier.assess(SysfsSource(path: Fixture.path("intel-laptop-hot")).sample(at: 0),
                                     config: ThermalConfig(), memory: &memory)
         #expect(hot.state == .serious)
-        let id = try #require(hot.decidedBy)
-        // Same machine after a reboot that renumbered it, 2 °C cooler, below the 90 °C trip: still inside the
-        // hysteresis band (clears below 88 °C), so still serious for the same sensor.
-        try Data("89000\n".utf8).write(to: copy.root.appendingPathComponent("devices/platform/coretemp.0/hwmon/hwmon2/temp1_input"))
+        // The package row, serious at x86_pkg_temp's passive trip (90 °C, clears below 88 °C).
+        let id = "platform-coretemp.0/coretemp/Package id 0"
+        #expect(hot.sensors.first { $0.sensor.id == id }?.level == .serious)
+        // Same machine after a reboot that renumbered it, package 2 °C cooler, below the 90 °C trip: still
+        // inside the hysteresis band, so still serious for the same sensor. The cores (serious at hwmon
+        // crit − 15 °C = 85 °C) cool to 80 °C, clear of their band, so only the held package can decide.
+        let chip = copy.root.appendingPathComponent("devices/platform/coretemp.0/hwmon/hwmon2")
+        try Data("89000\n".utf8).write(to: chip.appendingPathComponent("temp1_input"))
+        for core in 2...5 { try Data("80000\n".utf8).write(to: chip.appendingPathComponent("temp\(core)_input")) }
         try Data("89000\n".utf8).write(to: copy.root.appendingPathComponent("devices/virtual/thermal/thermal_zone0/temp"))
         let again = Classifier.assess(SysfsSource(path: copy.path).sample(at: 1), config: ThermalConfig(), memory: &memory)
         #expect(again.decidedBy == id)
