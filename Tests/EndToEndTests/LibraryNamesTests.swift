@@ -57,7 +57,7 @@ import Testing
           arguments: ["ThermtopCore", "ThermtopLinux"])
     func publicNamesAreDomainPrefixed(module: String) throws {
         let names = try Self.publicNames(module)
-        #expect(names.contains(module == "ThermtopCore" ? "ThermalMonitor" : "SysfsSource"), "symbol graph looks empty: \(names)")
+        #expect(names.contains(module == "ThermtopCore" ? "ThermalClassifier" : "SysfsSource"), "symbol graph looks empty: \(names)")
         let generic = names.filter { name in
             !Self.domainPrefixes.contains { p in
                 // thermalHeadroom(celsius:…) passes through "thermal" + "H".
