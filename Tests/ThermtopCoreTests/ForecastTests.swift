@@ -117,7 +117,8 @@ struct ForecastTests {
             if t == 30 { held = a.sensors[0].heldByHysteresis }
         }
         #expect(held)
-        #expect(f.outlook == .falling(to: .fair, seconds: 10))
+        #expect(f.outlook.name == "falling" && f.outlook.nextState == .fair)
+        #expect(approx(f.outlook.seconds, 10, 1e-9))
     }
 
     @Test func slowCoolingFarFromTheThresholdIsMinutes() {
@@ -382,5 +383,114 @@ struct TrendMedianTests {
             #expect(SensorTrend.median(c) == sortedMedian(c), "\(c)")
         }
         #expect(SensorTrend.median([]) == nil)
+    }
+}
+
+/// Issue 29: the forecast follows the recent slope (`ForecastConfig.recentSeconds`), so a rise
+/// is forecast while it is young and a fall is never read as a hotter state.
+@Suite("Forecast follows the recent slope")
+struct ForecastSlopeTests {
+    @Test("a fast rise from a plateau is forecast from 5 s in at every sample, and from 7 s in at the rate it climbs")
+    func fastRiseIsNeverSteady() {
+        // 60 °C for 30 s, then 1 °C/s: fair (80) at t = 50, serious (90) at t = 60.
+        func temp(_ t: Double) -> Double { t < 30 ? 60 : 60 + (t - 30) }
+        var bad: [String] = []
+        _ = forecastAfter((0...65).map { (Double($0), temp(Double($0))) }) { t, f, _ in
+            guard t >= 35 else { return }
+            let c = temp(t)
+            // From 7 s in the recent window holds more ramp than plateau: the time follows it.
+            let next: Double = c < 80 ? 80 : c < 90 ? 90 : 100
+            guard case .rising(_, let s) = f.outlook else { bad.append("t=\(t): \(f.outlook)"); return }
+            // The recent rate (1 °C/s), not the whole window's flatter mix of plateau and ramp.
+            if t >= 37, abs(s - (next - c)) > 1 { bad.append("t=\(t): \(s) s, true \(next - c) s") }
+        }
+        #expect(bad.isEmpty, "\(bad)")
+    }
+
+    @Test("a fall from 91 to 84 °C through fair never forecasts a hotter state and reads falling within 7 s")
+    func fallThroughFairIsNeverAHotterState() {
+        // 81 + 0.4 t up to 91 at t = 25 (serious), then −0.5 °C/s: 88 (fair) at t = 31, 84 at t = 39.
+        func temp(_ t: Double) -> Double { t <= 25 ? 81 + 0.4 * t : 91 - 0.5 * (t - 25) }
+        var hotter: [String] = [], notFalling: [String] = []
+        _ = forecastAfter((0...39).map { (Double($0), temp(Double($0))) }) { t, f, _ in
+            guard t > 25 else { return }
+            if f.outlook.name == "rising" { hotter.append("t=\(t) \(temp(t)) °C: \(f.summary)") }
+            if t >= 32, f.outlook.name != "falling" { notFalling.append("t=\(t) \(temp(t)) °C: \(f.summary)") }
+        }
+        #expect(hotter.isEmpty, "\(hotter)")
+        #expect(notFalling.isEmpty, "\(notFalling)")
+    }
+
+    @Test("a fast exponential cool-down from 91 °C is never forecast to get hotter")
+    func exponentialCoolDownIsNeverAHotterState() {
+        // A slow climb to 91 at t = 30, then cooling toward 60 with an 8 s time constant
+        // (through fair at 87, 84, 81 in the first three seconds).
+        func temp(_ t: Double) -> Double { t < 30 ? 85 + 0.2 * t : 60 + 31 * exp(-(t - 30) / 8) }
+        var hotter: [String] = []
+        _ = forecastAfter((0...60).map { (Double($0), temp(Double($0))) }) { t, f, _ in
+            if t > 30, f.outlook.name == "rising" { hotter.append("t=\(t) \(temp(t)) °C: \(f.summary)") }
+        }
+        #expect(hotter.isEmpty, "\(hotter)")
+    }
+
+    @Test("whole-degree noise on a plateau is steady at every moment")
+    func quantisedNoiseIsSteady() {
+        var noise = Noise(amplitude: 0.5)
+        var bad: [(Double, ForecastOutlook)] = []
+        _ = forecastAfter((0...300).map { (Double($0), (75 + noise.next()).rounded()) }) { t, f, _ in
+            if f.outlook != .steady && f.outlook != .notEnoughHistory { bad.append((t, f.outlook)) }
+        }
+        #expect(bad.isEmpty, "\(bad)")
+    }
+
+    @Test("a slow drift under noise is steady or minutes away, never a near crossing or a fall")
+    func slowDriftIsNeverANearCrossing() {
+        // 70 + 0.02 °C/s ± 0.3: fair (80) is 8 min away at the end.
+        var noise = Noise(amplitude: 0.3)
+        var bad: [String] = []
+        _ = forecastAfter((0...200).map { (Double($0), 70 + 0.02 * Double($0) + noise.next()) }) { t, f, _ in
+            switch f.outlook {
+            case .falling: bad.append("t=\(t): \(f.summary)")
+            case .rising(_, let s) where s < 120: bad.append("t=\(t): \(f.summary)")
+            default: break
+            }
+        }
+        #expect(bad.isEmpty, "\(bad)")
+    }
+}
+
+@MainActor
+@Suite("Forecast on the simulated laptop")
+struct SimulatedLaptopForecastTests {
+    @Test("seven + then seven −: while every sensor cools no hotter state is forecast, and the way back shows within 8 s whenever sensors alone hold the state")
+    func coolingAfterLoadDropIsNeverAHotterState() {
+        let laptop = SimulatedLaptop(load: 0.25)
+        let clock = ManualClock()
+        let monitor = ThermalMonitor(source: laptop, clock: clock)
+        func temps() -> [Double] { [laptop.packageC, laptop.skinC] }
+        for _ in 0..<30 { monitor.sample(); clock.advance(by: 1) }
+        for _ in 0..<7 { laptop.raiseLoad() }
+        for _ in 0..<60 { monitor.sample(); clock.advance(by: 1) }
+        for _ in 0..<7 { laptop.lowerLoad() }
+        var before = temps()
+        var hotter: [String] = [], noWayBack: [String] = []
+        for second in 1...60 {
+            monitor.sample()
+            let now = temps()
+            let f = monitor.status.forecast
+            if zip(now, before).allSatisfy({ $0 < $1 }), f.outlook.name == "rising" {
+                hotter.append("\(second) s \(now): \(f.summary)")
+            }
+            // The fan's stage follows the skin (stage 2 from 70 °C) and holds fair on its own
+            // until then: no way back is forecast while a cooling device holds the state.
+            let coolingHolds = monitor.status.assessment.cooling.contains { $0.level >= monitor.thermalState }
+            if second >= 8, monitor.thermalState > .nominal, !coolingHolds, f.outlook.name != "falling" {
+                noWayBack.append("\(second) s \(now) \(monitor.thermalState): \(f.summary)")
+            }
+            before = now
+            clock.advance(by: 1)
+        }
+        #expect(hotter.isEmpty, "\(hotter)")
+        #expect(noWayBack.isEmpty, "\(noWayBack)")
     }
 }

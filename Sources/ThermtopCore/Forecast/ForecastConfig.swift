@@ -3,6 +3,11 @@ public struct ForecastConfig: Sendable, Equatable {
     /// Seconds of history the trend is fitted over. Long enough to see through sampling noise
     /// at the default 1 s delay, short enough to follow a load change within seconds.
     public var windowSeconds: Double = 20
+    /// Seconds of the newest history whose slope gives the trend's direction and rate
+    /// (docs/verdict.md#forecast says why 10). Shorter follows a turn sooner but lets ±1.5 °C of
+    /// noise pass for a trend and extrapolates the first seconds of a levelling curve; the whole
+    /// window alone lags a turn by half its length.
+    public var recentSeconds: Double = 10
     /// Fewest samples in the window before any trend is given.
     public var minSamples = 5
     /// Shortest span of those samples, in seconds.
@@ -10,7 +15,13 @@ public struct ForecastConfig: Sendable, Equatable {
     /// Slopes smaller than this (°C per second) are steady: 0.6 °C a minute is drift, not a trend.
     public var minSlope: Double = 0.01
     /// How many (robust) standard errors the slope must stand from zero to count.
+    /// Also how far (in robust standard deviations of the recent fit) the newest reading may lie
+    /// on the wrong side of the fitted line before the trend counts as turning.
     public var minSignificance: Double = 3
+    /// How many standard errors the recent slope must stand from zero to count on its own, when
+    /// the whole window does not confirm it: the first seconds of a rise, or a turn the whole
+    /// window has not followed yet. Twice `minSignificance`: a plateau's noise never gets there.
+    public var recentAloneSignificance: Double = 6
     /// Crossings further ahead than this many seconds are reported as steady, never as a
     /// far-fetched number.
     public var horizonSeconds: Double = 600

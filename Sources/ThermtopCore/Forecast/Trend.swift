@@ -2,16 +2,19 @@
 /// sensor at now, or why there is none.
 ///
 /// Method: the Theil–Sen estimator (the median of the slopes between every pair of samples),
-/// fitted twice, over the whole window and over its newest half; the estimate with the smaller
-/// slope is used, and the trend is steady when the two disagree in sign. Why:
+/// fitted over the whole window (`windowSeconds`) and over its newest `recentSeconds`. The
+/// recent fit gives the direction and the rate; the whole window decides whether to trust it:
+/// - both fits stand out from their scatter and agree in sign: the recent slope is the trend;
+/// - otherwise (the first seconds of a rise, a turn the whole window still lags) the recent
+///   slope counts only when it stands out from its own scatter by `recentAloneSignificance`;
+///   a plateau's noise, or a step seen by one fit and not the other, never does;
+/// - the newest reading that moved against the trend and lies on the wrong side of the fitted
+///   line (below it on a rise, above it on a fall) by more than the scatter means the curve has
+///   just turned: steady, never the old direction's next state;
 /// - the median ignores outliers and steps: a load step that jumps a few degrees in one or two
-///   samples and then levels off moves fewer than half of the pairs, so it does not become a
-///   slope that would forecast "critical in 3 s";
-/// - the temperature after a load step approaches its new level exponentially, fast first and
-///   slower later; the newest half sees the slower part, so taking the smaller slope never
-///   extrapolates the fast first seconds;
-/// - a least-squares line would be pulled by both;
-/// - when the window shows the curve levelling off (the rise over its last third is well under
+///   samples and then levels off moves fewer than half of the pairs of the window that sees it
+///   last, so it does not become a slope that would forecast "critical in 3 s";
+/// - when the recent fit shows the curve levelling off (the rise over its last third is well under
 ///   the rise over its middle third, as an exponential approach gives), the level it is heading
 ///   for is estimated from the three thirds' means (Aitken's extrapolation) and the trend is
 ///   capped there: a sensor levelling off below a threshold is never forecast to cross it.
@@ -106,31 +109,41 @@ public struct SensorTrend: Sendable, Equatable {
         guard window.count >= config.minSamples, span >= config.minSpanSeconds else { return .notEnough(window.count) }
 
         let whole = estimate(window, at: newest.time)
-        let halfStart = newest.time - span / 2
-        let newer = window.filter { $0.time >= halfStart }
-        let recent = newer.count >= 3 ? estimate(newer, at: newest.time) : whole
+        let recentStart = newest.time - Swift.min(config.recentSeconds, span)
+        let recentPoints = window.filter { $0.time >= recentStart }
+        let recent = recentPoints.count >= 3 ? estimate(recentPoints, at: newest.time) : whole
 
-        // The level now: the newest half carried along the slope to now (their median), so a
-        // slope taken from the whole window does not drag the level back to where it was.
+        // The level now: the recent points carried along the slope to now (their median), so a
+        // slope does not drag the level back to where it was.
         func level(_ b: Double) -> Double {
-            median(newer.map { $0.celsius + b * (newest.time - $0.time) }) ?? newest.celsius
+            median(recentPoints.map { $0.celsius + b * (newest.time - $0.time) }) ?? newest.celsius
         }
         func steady(_ note: String) -> SensorTrend {
             SensorTrend(kind: .steady, slope: 0, level: level(0), time: newest.time, samples: window.count, note: note)
         }
-        // Turning (rising then falling, or the reverse): no direction to extrapolate.
-        if whole.slope * recent.slope < 0 { return steady("turning") }
-        let slope = abs(recent.slope) <= abs(whole.slope) ? recent.slope : whole.slope
+        let slope = recent.slope
         if abs(slope) < config.minSlope { return steady("flat") }
-        // Noise: the slope must stand out from the scatter around the line (a t-statistic with
-        // the scatter taken robustly as 1.4826 × the median absolute residual).
-        if whole.scatter > 0 {
-            let t = abs(whole.slope) / (whole.scatter / whole.spread.squareRoot())
-            if t < config.minSignificance { return steady("noisy") }
+        let alone = recent.significance >= config.recentAloneSignificance
+        if whole.slope * slope < 0 {
+            // Turning: the whole window still shows the old direction.
+            if !alone { return steady("turning") }
+        } else if !alone, recent.significance < config.minSignificance || whole.significance < config.minSignificance {
+            return steady("noisy")
         }
-        let cap = asymptote(newer, from: halfStart, span: span / 2, slope: slope, config: config)
+        let now = level(slope)
+        // Just turned: the newest reading moved against the trend since the one before and lies
+        // on the wrong side of the fitted line, further than its scatter (at least a millidegree,
+        // sysfs's resolution: on a perfect line the level is a rounding error off the reading).
+        // Either alone is noise or a curve levelling off: a reading rounded down on a rise.
+        let previous = window[window.count - 2].celsius
+        let offLine = Swift.max(config.minSignificance * recent.scatter, 0.001)
+        if (newest.celsius - previous) * slope < 0, (newest.celsius - now) * slope < 0,
+           abs(newest.celsius - now) > offLine {
+            return steady("turning")
+        }
+        let cap = asymptote(recentPoints, from: recentStart, span: newest.time - recentStart, slope: slope, config: config)
             ?? asymptote(window, from: newest.time - span, span: span, slope: slope, config: config)
-        return SensorTrend(kind: slope > 0 ? .rising : .falling, slope: slope, level: level(slope),
+        return SensorTrend(kind: slope > 0 ? .rising : .falling, slope: slope, level: now,
                            time: newest.time, samples: window.count, asymptote: cap)
     }
 
@@ -162,6 +175,14 @@ public struct SensorTrend: Sendable, Equatable {
         var scatter: Double
         /// Σ(t − t̄)², for the slope's standard error.
         var spread: Double
+
+        /// How many standard errors the slope stands from zero (a t-statistic with the scatter
+        /// taken robustly as 1.4826 × the median absolute residual); infinite on a perfect line.
+        var significance: Double {
+            if slope == 0 { return 0 }
+            if scatter <= 0 { return .infinity }
+            return abs(slope) / (scatter / spread.squareRoot())
+        }
     }
 
     static func estimate(_ pts: [(time: Double, celsius: Double)], at now: Double) -> Estimate {
