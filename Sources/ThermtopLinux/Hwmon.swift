@@ -115,7 +115,7 @@ struct HwmonLayout: Sendable {
             let info = location.info
             let gate = DeviceLocator.gate(root, device: location, link: link, memo: devices)
             let chipName = chip ?? device
-            let files = chosen
+            let files = Set(chosen)
             func optional(_ name: SysfsPath) -> Bool { SysfsRoot.mayHave(name.string, listing: listed ? files : nil) }
 
             let numbers = indices(files, prefix: "temp", suffix: "_input")
@@ -156,14 +156,14 @@ struct HwmonLayout: Sendable {
                 let label = optional("fan\(n)_label")
                     ? root.take("\(dir)/fan\(n)_label", Parse.string, into: &fi, required: false) : nil
                 func rpm(_ name: String) -> Double? {
-                    guard files.holds(name) else { return nil }
+                    guard files.contains(name) else { return nil }
                     return root.take("\(dir)/\(name)", Parse.bounded(0...maxRPM), into: &fi, required: false)
                 }
                 return FanChannel(
                     index: n, label: label, minRPM: rpm("fan\(n)_min"), maxRPM: rpm("fan\(n)_max"),
-                    hasInput: files.holds("fan\(n)_input"), hasTarget: files.holds("fan\(n)_target"),
-                    hasPWM: files.holds("pwm\(n)"), hasPWMEnable: files.holds("pwm\(n)_enable"),
-                    hasEnable: files.holds("fan\(n)_enable"),
+                    hasInput: files.contains("fan\(n)_input"), hasTarget: files.contains("fan\(n)_target"),
+                    hasPWM: files.contains("pwm\(n)"), hasPWMEnable: files.contains("pwm\(n)_enable"),
+                    hasEnable: files.contains("fan\(n)_enable"),
                     stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? "fan\(n)"),
                     staticIssues: fi)
             }
@@ -175,18 +175,18 @@ struct HwmonLayout: Sendable {
                 let label = optional("\(p)_label")
                     ? root.take("\(dir)/\(p)_label", Parse.string, into: &pi, required: false) : nil
                 func watts(_ suffix: String) -> Double? {
-                    guard files.holds("\(p)_\(suffix)") else { return nil }
+                    guard files.contains("\(p)_\(suffix)") else { return nil }
                     return root.take("\(dir)/\(p)_\(suffix)", Parse.micro(max: maxWatts), into: &pi, required: false)
                 }
                 return PowerChannel(
                     index: n, label: label, cap: watts("cap"), capMin: watts("cap_min"), capMax: watts("cap_max"),
-                    hasAverage: files.holds("\(p)_average"), hasInput: files.holds("\(p)_input"),
+                    hasAverage: files.contains("\(p)_average"), hasInput: files.contains("\(p)_input"),
                     stableID: SensorIDs.make(device: info, middle: chipName, channel: label ?? p),
                     staticIssues: pi)
             }
             // Every other `<family>N_input` (in, curr, energy, humidity…): shown, not judged.
             let known: Set<String> = ["temp", "fan", "pwm", "power"]
-            let extras = files.filter { $0.hasSuffix("_input") }.compactMap { name -> ExtraChannel? in
+            let extras = chosen.filter { $0.hasSuffix("_input") }.compactMap { name -> ExtraChannel? in
                 let stem = String(name.dropLast("_input".count))
                 let kind = String(stem.prefix { !$0.isNumber })
                 guard !kind.isEmpty, !known.contains(kind), stem.count > kind.count else { return nil }
@@ -228,7 +228,7 @@ struct HwmonLayout: Sendable {
 
     /// Channel numbers of `<prefix>N<suffix>` files (`temp3_input` → 3), sorted; `or` a second
     /// suffix that also counts.
-    static func indices(_ files: [String], prefix: String, suffix: String, or other: String? = nil) -> [Int] {
+    static func indices(_ files: some Sequence<String>, prefix: String, suffix: String, or other: String? = nil) -> [Int] {
         var out: [Int] = []
         for name in files where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)

@@ -14,7 +14,7 @@ struct SupplyLayout: Sendable {
     var model, manufacturer, technology: String?
     var energyFullDesign, chargeFullDesign, voltageMinDesign, voltageMaxDesign: Double?
     /// Attribute files present at discovery; only these are read per sample.
-    var files: [String]
+    var files: Set<String>
     var staticIssues: [ReadingIssue]
 
     static func discover(_ root: SysfsRoot) -> [SupplyLayout] {
@@ -22,7 +22,7 @@ struct SupplyLayout: Sendable {
         return (root.list(base) ?? []).map { id in
             let dir = path("\(base)/\(id)")
             var issues: [ReadingIssue] = []
-            let listing = root.list(dir)
+            let listing = root.list(dir).map(Set.init)
             let (type, inferred) = resolveType(root, dir: dir, name: id, files: listing ?? [])
             if let inferred { issues.append(inferred) }
             // An adapter has none of these, a battery some: only the ones its folder lists.
@@ -60,8 +60,8 @@ struct SupplyLayout: Sendable {
     }
 
     /// Files that only a battery has.
-    static func hasBatteryFiles(_ files: [String]) -> Bool {
-        files.holds("capacity") || files.holds("capacity_level")
+    static func hasBatteryFiles(_ files: Set<String>) -> Bool {
+        files.contains("capacity") || files.contains("capacity_level")
             || files.contains { $0.hasPrefix("energy_") || $0.hasPrefix("charge_now") || $0.hasPrefix("charge_full") }
     }
 
@@ -69,19 +69,19 @@ struct SupplyLayout: Sendable {
     /// folder holds (battery files → Battery, only `online` → Mains); else the name (`BAT*`,
     /// `*battery*` → Battery; `AC*`, `ADP*` → Mains). Anything but the file is reported as an
     /// `inferred-type` issue saying how.
-    static func resolveType(_ root: SysfsRoot, dir: String, name: String, files: [String])
+    static func resolveType(_ root: SysfsRoot, dir: String, name: String, files: Set<String>)
         -> (String?, ReadingIssue?) {
         var ignored: [ReadingIssue] = []
         if let t = root.take("\(dir)/type", Parse.string, into: &ignored, required: false) { return (t, nil) }
         func inferred(_ t: String, _ how: String) -> (String?, ReadingIssue?) {
             (t, ReadingIssue(file: "\(dir)/type", reason: .inferredType, detail: "\(t) \(how)"))
         }
-        if files.holds("uevent"), let text = root.value("\(dir)/uevent", Parse.string).value,
+        if files.contains("uevent"), let text = root.value("\(dir)/uevent", Parse.string).value,
            let t = ueventValue(text, key: "POWER_SUPPLY_TYPE") {
             return inferred(t, "from uevent POWER_SUPPLY_TYPE")
         }
         if hasBatteryFiles(files) { return inferred("Battery", "from its battery files") }
-        if files.holds("online") { return inferred("Mains", "from its online file") }
+        if files.contains("online") { return inferred("Mains", "from its online file") }
         let lower = name.lowercased()
         if lower.hasPrefix("bat") || lower.hasSubstring("battery") { return inferred("Battery", "from its name") }
         if lower.hasPrefix("ac") || lower.hasPrefix("adp") { return inferred("Mains", "from its name") }
@@ -107,7 +107,7 @@ struct SupplyLayout: Sendable {
     func sampleBattery(_ root: SysfsRoot) -> (Battery?, ReadingIssue?) {
         var issues = staticIssues
         func r<T>(_ name: String, _ parse: (String, String) -> Reading<T>) -> T? {
-            guard files.holds(name) else { return nil }
+            guard files.contains(name) else { return nil }
             return root.take("\(dir)/\(name)", parse, into: &issues)
         }
         let present = r("present", Parse.flag)

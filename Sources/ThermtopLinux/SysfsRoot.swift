@@ -212,10 +212,10 @@ public final class SysfsRoot: Sendable {
     /// Whether a reader should try an optional attribute `name` of a folder it listed
     /// (`listing`, nil when the folder could not be listed): not when the listing lacks it.
     /// Most devices lack most optional attributes, and each failed open is a path lookup; a
-    /// folder that could not be listed has every attribute tried. Names are compared as the
-    /// kernel does, by bytes (`é` composed and decomposed are two files).
-    static func mayHave(_ name: String, listing: [String]?) -> Bool {
-        listing?.holds(name) ?? true
+    /// folder that could not be listed has every attribute tried. A set, because a chip may
+    /// list thousands of files and each channel asks for several.
+    static func mayHave(_ name: String, listing: Set<String>?) -> Bool {
+        listing?.contains(name) ?? true
     }
 
     /// Whether a path exists (following links).
@@ -300,12 +300,6 @@ public final class SysfsRoot: Sendable {
         default: "errno \(code)"
         }
     }
-}
-
-extension Array where Element == String {
-    /// Whether a listing holds `name`, compared as the kernel compares names: by bytes (`é`
-    /// composed and decomposed are two files).
-    func holds(_ name: String) -> Bool { contains { $0.utf8.elementsEqual(name.utf8) } }
 }
 
 /// `a2 < a10`: compare runs of ASCII digits as numbers (of any length: a run is compared by

@@ -20,7 +20,7 @@ struct ZoneLayout: Sendable {
         var zones = (root.list(base) ?? []).filter { $0.hasPrefix("thermal_zone") }.map { id in
             let dir = path("\(base)/\(id)")
             var issues: [ReadingIssue] = []
-            let listed = root.list(dir)
+            let listed = root.list(dir).map(Set.init)
             let type = root.take("\(dir)/type", Parse.string, into: &issues)
             let files = listed ?? []
             func optional(_ name: SysfsPath) -> Bool { SysfsRoot.mayHave(name.string, listing: listed) }
@@ -36,7 +36,7 @@ struct ZoneLayout: Sendable {
             // Only a zone with its own `device` link can belong to a device that sleeps.
             let linked = device.viaLink
             return ZoneLayout(id: id, dir: dir, type: type, policy: policy, trips: trips, staticIssues: issues,
-                              hasMode: files.holds("mode"),
+                              hasMode: files.contains("mode"),
                               stableID: SensorIDs.make(device: info, middle: "thermal", channel: type ?? "zone"),
                               deviceInfo: info,
                               gate: linked ? DeviceLocator.gate(root, device: device, link: link, memo: devices) : nil)
