@@ -38,8 +38,11 @@ let package = Package(
         // Linux sources: the sysfs reader funnel and one file per sysfs class, and the event
         // sources that wake the sampler (uevent and thermal netlink sockets, D-Bus via sd-bus).
         .target(name: "ThermtopLinux", dependencies: [
-            "ThermtopCore", "CLinux", "CSystemd", "CZlib",
+            "ThermtopCore", "CLinux", "CSystemd", "CZlib", "CNVML",
         ]),
+        // NVML (libnvidia-ml.so.1) for NVIDIA GPUs: declared in the shim, dlopen'ed at run time,
+        // never linked (docs/gpu.md).
+        .systemLibrary(name: "CNVML"),
         // sd-bus from libsystemd, for the power-profiles D-Bus source: the few functions used are
         // declared in the shim, and the library is dlopen'ed on first use, so building needs no
         // libsystemd-dev and a machine without libsystemd runs without the D-Bus source.

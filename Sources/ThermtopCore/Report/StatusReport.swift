@@ -108,6 +108,7 @@ public enum ThermalStatusReport {
                 for f in sp.pointee.snapshot.fans { writeFan(f, sp.pointee.assessment.fans.first { $0.fan.id == f.id }, into: &w) }
             }
             w.array("power") { w in for m in sp.pointee.snapshot.powerMeters { writePower(m, into: &w) } }
+            writeGPUs(sp.pointee.snapshot, into: &w)
             w.array("hwmon_other") { w in for x in sp.pointee.snapshot.hwmonExtras { writeExtra(x, into: &w) } }
             // Zones and hwmon channels read in place, by pointer, like the status (see above):
             // an element a loop hands out, or a closure captures, is a copy of it.
