@@ -84,3 +84,21 @@ extension Format {
         return lines
     }
 }
+
+extension MetricsReport {
+    /// `thermtop export`'s GPU families (their temperatures are sensors like any other).
+    static func writeGPUs(_ snap: ThermalSnapshot, into w: inout MetricsWriter) {
+        guard !snap.gpus.isEmpty else { return }
+        func labels(_ g: ThermalGPU) -> [(String, String)] { [("id", g.id), ("name", g.name ?? "")] }
+        w.family("thermtop_gpu_power_watts", .gauge, help: "GPU power draw (NVML), watts.")
+        for g in snap.gpus { if let p = g.powerWatts { w.sample("thermtop_gpu_power_watts", labels(g), p) } }
+        w.family("thermtop_gpu_power_limit_watts", .gauge, help: "GPU enforced power limit (NVML), watts.")
+        for g in snap.gpus { if let p = g.powerLimitWatts { w.sample("thermtop_gpu_power_limit_watts", labels(g), p) } }
+        w.family("thermtop_gpu_clock_event_reason", .gauge, help: "1 for each NVML clock-event reason active on the GPU.")
+        for g in snap.gpus {
+            for r in g.reasonWords ?? [] { w.sample("thermtop_gpu_clock_event_reason", labels(g) + [("reason", r)], 1) }
+        }
+        w.family("thermtop_gpu_up", .gauge, help: "1 when NVML answered for the GPU, 0 while it sleeps or did not answer.")
+        for g in snap.gpus { w.sample("thermtop_gpu_up", labels(g), g.celsius == nil ? 0 : 1) }
+    }
+}

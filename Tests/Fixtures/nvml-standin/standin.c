@@ -11,6 +11,8 @@
      .power_mw, .limit_mw, .reasons, .fans, .fan, .pstate, .util
                                numbers; a key left out is NVML_ERROR_NOT_SUPPORTED
      <bus>.lost=1              every call for the GPU answers NVML_ERROR_GPU_IS_LOST
+     <bus>.lost_after=<n>      ... once the GPU's temperature was read n times (a GPU lost mid-run)
+     <bus>.reasons_seq=a,b,c   the reasons at the 1st, 2nd, 3rd… temperature read (then the last)
      <bus>.hang=1              nvmlDeviceGetTemperature sleeps for 30 s
    Every call is appended to NVML_STANDIN_LOG as "<function> <bus>" (bus "-" for none). */
 #include <stdio.h>
@@ -80,6 +82,10 @@ static unsigned count(void) { unsigned n = 0; while (busOf(n)) n++; return n; }
 
 static const char *busOfHandle(nvmlDevice_t d) { return busOf((unsigned)(size_t)d - 1); }
 
+/* Temperature reads so far, per GPU index: the clock of reasons_seq and lost_after. */
+static unsigned reads[64];
+static unsigned readsOf(nvmlDevice_t d) { size_t i = (size_t)d - 1; return i < 64 ? reads[i] : 0; }
+
 static int number(const char *bus, const char *field, unsigned long long *v) {
     char key[128], val[64];
     snprintf(key, sizeof key, "%s.%s", bus, field);
@@ -92,7 +98,8 @@ static int number(const char *bus, const char *field, unsigned long long *v) {
 #define DEVICE_CALL(fn) \
     load(); const char *bus = busOfHandle(dev); logcall(fn, bus); \
     if (!bus) return 2; \
-    { unsigned long long lost = 0; if (number(bus, "lost", &lost) && lost) return 15; }
+    { unsigned long long lost = 0; if (number(bus, "lost", &lost) && lost) return 15; \
+      if (number(bus, "lost_after", &lost) && readsOf(dev) >= lost) return 15; }
 
 nvmlReturn_t nvmlInit_v2(void) {
     load(); logcall("nvmlInit_v2", NULL);
@@ -157,6 +164,7 @@ nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t dev, int sensor, unsigned *t)
     DEVICE_CALL("nvmlDeviceGetTemperature");
     unsigned long long hang = 0;
     if (number(bus, "hang", &hang) && hang) sleep(30);
+    if ((size_t)dev - 1 < 64) reads[(size_t)dev - 1]++;
     return sensor == 0 ? answer(bus, "temp", t) : 2;
 }
 nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t dev, int kind, unsigned *t) {
@@ -174,19 +182,34 @@ nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t dev, int n, nvmlFieldValue_t 
 }
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t dev, unsigned *mw) { DEVICE_CALL("nvmlDeviceGetPowerUsage"); return answer(bus, "power_mw", mw); }
 nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t dev, unsigned *mw) { DEVICE_CALL("nvmlDeviceGetEnforcedPowerLimit"); return answer(bus, "limit_mw", mw); }
+static nvmlReturn_t reasons(nvmlDevice_t dev, const char *bus, unsigned long long *r) {
+    char key[128], seq[512];
+    snprintf(key, sizeof key, "%s.reasons_seq", bus);
+    if (get(key, seq, sizeof seq)) {
+        unsigned want = readsOf(dev) ? readsOf(dev) - 1 : 0, n = 0;
+        char *save = NULL, *pick = NULL;
+        for (char *t = strtok_r(seq, ",", &save); t; t = strtok_r(NULL, ",", &save), n++) {
+            pick = t;
+            if (n == want) break;
+        }
+        if (pick) { *r = strtoull(pick, NULL, 0); return 0; }
+    }
+    return number(bus, "reasons", r) ? 0 : 3;
+}
+
 #ifdef OLD_DRIVER
 nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t dev, unsigned long long *r) {
     DEVICE_CALL("nvmlDeviceGetCurrentClocksThrottleReasons");
-    return number(bus, "reasons", r) ? 0 : 3;
+    return reasons(dev, bus, r);
 }
 #else
 nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t dev, unsigned long long *r) {
     DEVICE_CALL("nvmlDeviceGetCurrentClocksEventReasons");
-    return number(bus, "reasons", r) ? 0 : 3;
+    return reasons(dev, bus, r);
 }
 nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t dev, unsigned long long *r) {
     DEVICE_CALL("nvmlDeviceGetCurrentClocksThrottleReasons");
-    return number(bus, "reasons", r) ? 0 : 3;
+    return reasons(dev, bus, r);
 }
 #endif
 nvmlReturn_t nvmlDeviceGetNumFans(nvmlDevice_t dev, unsigned *n) { DEVICE_CALL("nvmlDeviceGetNumFans"); return answer(bus, "fans", n); }
