@@ -27,7 +27,7 @@ public final class SysfsSource: SensorSource {
     /// reading, its profile and PerformanceDegraded replace state.ini's profile in each sample.
     public var powerProfiles: PowerProfilesSource?
     /// NVIDIA GPUs: NVML on the live machine, the stored readings elsewhere.
-    public let gpus: GPUReader
+    public let gpus: SysfsGPUReader
     private let gpuDeadlines: (call: Double, start: Double)
 
     /// power-profiles-daemon's state file, read for the live `/sys` only (where it belongs to
@@ -46,7 +46,7 @@ public final class SysfsSource: SensorSource {
     ///   - ppdStatePath: power-profiles-daemon's state file; nil reads none.
     public init(root: SysfsRoot, ppdStatePath: String?) {
         self.root = root
-        gpus = GPUReader(rootPath: root.path)
+        gpus = SysfsGPUReader(rootPath: root.path)
         gpuDeadlines = (root.gate.deadline, ThermalConfig().uninterruptibleReadDeadlineSeconds)
         label = root.path == "/sys" ? "live /sys" : root.path
         ppdState = ppdStatePath.map(LowPowerReader.stateFile)

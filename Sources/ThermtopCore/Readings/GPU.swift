@@ -13,7 +13,7 @@ public struct ThermalGPU: Sendable, Equatable, Identifiable {
     /// Memory (HBM/GDDR) temperature (°C), where the driver reports the field.
     public var memoryCelsius: Double?
     /// NVML's own limits (°C).
-    public var limits = GPULimits()
+    public var limits = ThermalGPULimits()
     public var powerWatts: Double?
     public var powerLimitWatts: Double?
     /// `nvmlDeviceGetCurrentClocksEventReasons` (or its older name), raw bits.
@@ -40,17 +40,17 @@ public struct ThermalGPU: Sendable, Equatable, Identifiable {
 
     /// What the GPU's temperature sensors share: its PCI key, vendor and model.
     public var deviceInfo: ThermalDeviceInfo {
-        ThermalDeviceInfo(key: id, pciSlot: busID, pciVendor: GPULimits.nvidiaVendor, model: name)
+        ThermalDeviceInfo(key: id, pciSlot: busID, pciVendor: ThermalGPULimits.nvidiaVendor, model: name)
     }
 
     /// The decoded clock-event reasons (`["SW power cap"]`); nil when unknown.
-    public var reasonWords: [String]? { clockReasons.map(GPUClockReason.words) }
+    public var reasonWords: [String]? { clockReasons.map(ThermalGPUClockReason.words) }
 
     /// Whether NVML did not answer (a hung call) in this sample.
     public var timedOut: Bool { issues.contains { $0.reason == .timedOut } }
 
     /// The core and memory temperatures as sensors judged like any other, with NVML's limits
-    /// in the hwmon limit kinds (see `GPULimits`), so one margin rule covers every kind.
+    /// in the hwmon limit kinds (see `ThermalGPULimits`), so one margin rule covers every kind.
     public var temperatureSensors: [ThermalSensor] {
         let info = deviceInfo
         let asleepIssue = asleep.map { ReadingIssue(file: "bus/pci/devices/\(busID)/power/runtime_status", reason: .deviceAsleep, detail: $0) }
@@ -80,7 +80,7 @@ public struct ThermalGPU: Sendable, Equatable, Identifiable {
 /// (clocks may drop below base) is `max`, slowdown (hardware slowdown starts) is `crit`,
 /// shutdown is `emergency`; memory max (software slowdown for memory heat) is the memory
 /// sensor's `max`. docs/gpu.md lists the levels this gives.
-public struct GPULimits: Sendable, Equatable {
+public struct ThermalGPULimits: Sendable, Equatable {
     public var slowdown: Double?
     public var shutdown: Double?
     public var gpuMax: Double?
@@ -96,7 +96,7 @@ public struct GPULimits: Sendable, Equatable {
 }
 
 /// The bits of NVML's clock-event (formerly "throttle") reasons, in nvml.h's order.
-public enum GPUClockReason {
+public enum ThermalGPUClockReason {
     public static let idle: UInt64 = 0x1
     public static let applicationsClocks: UInt64 = 0x2
     public static let swPowerCap: UInt64 = 0x4

@@ -24,8 +24,8 @@ extension ThermalStatusReport {
                     w.field("power_limit_watts", .num(g.powerLimitWatts))
                     w.field("clock_event_reasons", .str(g.clockReasons.map { "0x" + String($0, radix: 16) }))
                     w.array("clock_event_reason_names") { w in for r in g.reasonWords ?? [] { w.string(r) } }
-                    w.field("power_limited", g.clockReasons.map { .bool(GPUClockReason.isPowerLimited($0)) } ?? .null)
-                    w.field("thermal_rule", .str(GPUClockRule.assess(g)?.reason))
+                    w.field("power_limited", g.clockReasons.map { .bool(ThermalGPUClockReason.isPowerLimited($0)) } ?? .null)
+                    w.field("thermal_rule", .str(ThermalGPUClockRule.assess(g)?.reason))
                     w.array("fan_percent") { w in for f in g.fanPercent { w.value(.int(f)) } }
                     w.field("performance_state", .int(g.performanceState))
                     w.field("utilisation_percent", .int(g.utilisationPercent))
@@ -72,7 +72,7 @@ extension Format {
             if let words = g.reasonWords {
                 parts.append("reasons: " + (words.isEmpty ? "none" : words.joined(separator: ", ")))
             }
-            if let note = GPUClockRule.powerNote(g) { parts.append(note) }
+            if let note = ThermalGPUClockRule.powerNote(g) { parts.append(note) }
             lines.append("GPU        \(who): \(parts.joined(separator: " · "))")
             var limits: [String] = []
             if let v = g.limits.gpuMax { limits.append("max operating \(units.format(v))") }

@@ -450,7 +450,7 @@ public enum ThermalClassifier {
         if let t = throttle, t.level > state {
             state = t.level; reason = t.reason; decidedBy = "throttle"
         }
-        if let g = GPUClockRule.assess(snapshot.gpus), g.level > state {
+        if let g = ThermalGPUClockRule.assess(snapshot.gpus), g.level > state {
             state = g.level; reason = g.reason; decidedBy = g.gpuID
         }
         if state == .nominal {

@@ -4,7 +4,7 @@
 /// - HW thermal slowdown active: critical (the hardware is already cutting clocks for heat);
 /// - SW thermal slowdown active: at least serious;
 /// - a power cap or power brake is not heat: the GPU is shown as `power-limited`, no level.
-public enum GPUClockRule {
+public enum ThermalGPUClockRule {
     public struct Finding: Sendable, Equatable {
         public var level: ThermalState
         public var reason: String
@@ -16,10 +16,10 @@ public enum GPUClockRule {
     public static func assess(_ g: ThermalGPU) -> Finding? {
         guard let bits = g.clockReasons, g.asleep == nil else { return nil }
         let who = "GPU " + (g.name ?? "NVIDIA") + " (" + g.busID + ")"
-        if bits & GPUClockReason.hwThermalSlowdown != 0 {
+        if bits & ThermalGPUClockReason.hwThermalSlowdown != 0 {
             return Finding(level: .critical, reason: "critical: \(who) HW thermal slowdown active (NVML clock-event reason)", gpuID: g.id)
         }
-        if bits & GPUClockReason.swThermalSlowdown != 0 {
+        if bits & ThermalGPUClockReason.swThermalSlowdown != 0 {
             return Finding(level: .serious, reason: "serious: \(who) SW thermal slowdown active (NVML clock-event reason)", gpuID: g.id)
         }
         return nil
@@ -36,7 +36,7 @@ public enum GPUClockRule {
 
     /// `power-limited` while a power cap or brake holds the clocks, else nil.
     public static func powerNote(_ g: ThermalGPU) -> String? {
-        guard let bits = g.clockReasons, GPUClockReason.isPowerLimited(bits) else { return nil }
+        guard let bits = g.clockReasons, ThermalGPUClockReason.isPowerLimited(bits) else { return nil }
         return "power-limited"
     }
 }

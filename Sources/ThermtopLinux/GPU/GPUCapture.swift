@@ -4,12 +4,12 @@ import Glibc
 import ThermtopCore
 
 extension SysfsCapture {
-    /// Writes the GPUs' NVML readings (`GPUReader.storedFiles`) into the capture, where a
+    /// Writes the GPUs' NVML readings (`SysfsGPUReader.storedFiles`) into the capture, where a
     /// `--sysfs-root` on it reads them back. A GPU's UUID is a serial number: left out unless
     /// `keepSerials`.
     public func store(_ files: [(path: String, text: String)]) {
         guard !files.isEmpty else { return }
-        mkdir(destination + "/" + GPUReader.folder, 0o755)
+        mkdir(destination + "/" + SysfsGPUReader.folder, 0o755)
         for f in files {
             let text = keepSerials ? f.text
                 : f.text.split(separator: "\n").filter { !$0.hasPrefix("uuid=") }.joined(separator: "\n") + "\n"

@@ -9,7 +9,7 @@ import ThermtopCore
 ///
 /// Live, a GPU whose PCI function is runtime-suspended is not asked anything (an NVML query
 /// would wake it), and NVML is not even initialised while every NVIDIA GPU sleeps.
-public final class GPUReader {
+public final class SysfsGPUReader {
     public enum Mode: Sendable, Equatable {
         /// This machine's GPUs, through NVML.
         case live
@@ -36,7 +36,7 @@ public final class GPUReader {
 
     /// `THERMTOP_NVML=live` reads this machine's NVML for a root that is not `/sys` (the tests'
     /// stand-in library on a fixture tree); `off` never loads it.
-    public init(rootPath: String, environment: String? = GPUReader.environment()) {
+    public init(rootPath: String, environment: String? = SysfsGPUReader.environment()) {
         switch environment {
         case "off"?: mode = .off
         case "live"?: mode = .live
@@ -55,7 +55,7 @@ public final class GPUReader {
             for d in root.list("bus/pci/devices") ?? [] {
                 let dir = "bus/pci/devices/" + d
                 guard case .success(let vendor) = root.read(dir + "/vendor"),
-                      vendor.trimmingNewline == GPULimits.nvidiaVendor,
+                      vendor.trimmingNewline == ThermalGPULimits.nvidiaVendor,
                       case .success(let cls) = root.read(dir + "/class"), cls.hasPrefix("0x03") else { continue }
                 found.append(d)
             }

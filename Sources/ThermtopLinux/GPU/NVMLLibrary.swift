@@ -52,7 +52,7 @@ final class NVMLDevice: @unchecked Sendable {
     var handle: nvmlDevice_t?
     var name: String?
     var uuid: String?
-    var limits = GPULimits()
+    var limits = ThermalGPULimits()
     var fanCount: UInt32 = 0
 
     init(busID: String) { self.busID = busID }
@@ -107,7 +107,7 @@ final class NVMLDevice: @unchecked Sendable {
                     var v: UInt32 = 0
                     return !lost && ok(f(h, Int32(kind), &v), "threshold") ? Double(v) : nil
                 }
-                limits = GPULimits(slowdown: limit(Int(NVML_TEMPERATURE_THRESHOLD_SLOWDOWN)),
+                limits = ThermalGPULimits(slowdown: limit(Int(NVML_TEMPERATURE_THRESHOLD_SLOWDOWN)),
                                    shutdown: limit(Int(NVML_TEMPERATURE_THRESHOLD_SHUTDOWN)),
                                    gpuMax: limit(Int(NVML_TEMPERATURE_THRESHOLD_GPU_MAX)),
                                    memoryMax: limit(Int(NVML_TEMPERATURE_THRESHOLD_MEM_MAX)))
@@ -151,7 +151,7 @@ final class NVMLDevice: @unchecked Sendable {
 
     /// A lost GPU's handle is useless: the next query looks it up again (after a reset).
     private func dropIfLost(_ g: ThermalGPU, _ lost: Bool) -> ThermalGPU {
-        if lost { handle = nil; name = nil; uuid = nil; limits = GPULimits(); fanCount = 0 }
+        if lost { handle = nil; name = nil; uuid = nil; limits = ThermalGPULimits(); fanCount = 0 }
         return g
     }
 
