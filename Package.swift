@@ -25,8 +25,11 @@ let package = Package(
         // that wake the sampler (uevent and thermal netlink sockets, D-Bus via sd-bus), and the
         // engine (Engine/: the hub's sampler thread, wake-ups, listeners, the observable monitor).
         .target(name: "ThermtopLinux", dependencies: [
-            "ThermtopCore", "CLinux", "CSystemd", "CZlib",
+            "ThermtopCore", "CLinux", "CSystemd", "CZlib", "CNVML",
         ]),
+        // NVML (libnvidia-ml.so.1) for NVIDIA GPUs: declared in the shim, dlopen'ed at run time,
+        // never linked (docs/gpu.md).
+        .systemLibrary(name: "CNVML"),
         // sd-bus from libsystemd, for the power-profiles D-Bus source: the few functions used are
         // declared in the shim, and the library is dlopen'ed on first use, so building needs no
         // libsystemd-dev and a machine without libsystemd runs without the D-Bus source.

@@ -26,6 +26,9 @@ public final class SysfsSource: SensorSource {
     /// The D-Bus power-profiles source living on the same (sampler) thread: while it has a
     /// reading, its profile and PerformanceDegraded replace state.ini's profile in each sample.
     public var powerProfiles: PowerProfilesSource?
+    /// NVIDIA GPUs: NVML on the live machine, the stored readings elsewhere.
+    public let gpus: SysfsGPUReader
+    private let gpuDeadlines: (call: Double, start: Double)
 
     /// power-profiles-daemon's state file, read for the live `/sys` only (where it belongs to
     /// the same machine).
@@ -43,6 +46,8 @@ public final class SysfsSource: SensorSource {
     ///   - ppdStatePath: power-profiles-daemon's state file; nil reads none.
     public init(root: SysfsRoot, ppdStatePath: String?) {
         self.root = root
+        gpus = SysfsGPUReader(rootPath: root.path)
+        gpuDeadlines = (root.gate.deadline, ThermalConfig().uninterruptibleReadDeadlineSeconds)
         label = root.path == "/sys" ? "live /sys" : root.path
         ppdState = ppdStatePath.map(LowPowerReader.stateFile)
         lowPower = LowPowerReader(hasLegacyProfile: false, classProfiles: [], choices: [], ppdState: nil)
@@ -94,6 +99,7 @@ public final class SysfsSource: SensorSource {
         lowPower = found.lowPower
         throttle = found.throttle
         discoveryIssues = found.issues
+        gpus.rediscover(root)
         let gone = Set(discoveryIssues.map(\.file))
         zones.removeAll { gone.contains($0.dir) }
         cooling.removeAll { gone.contains($0.dir) }
@@ -158,6 +164,7 @@ public final class SysfsSource: SensorSource {
             snap.throttle = throttle.sample(root)
         }
         self.hwmon = hwmon
+        gpus.sample(root, time: time, deadline: gpuDeadlines.call, initDeadline: gpuDeadlines.start, into: &snap)
         // A device whose folder vanished since discovery: its layout is stale.
         let missingDirs = (snap.zones.flatMap(\.issues) + snap.hwmon.flatMap(\.issues) + snap.batteries.flatMap(\.issues))
             .filter { $0.reason == .missing }

@@ -49,6 +49,8 @@ struct Capture: AsyncParsableCommand {
         _ = source.sample(at: 0)
         _ = source.sample(at: 1)
         capture.copy(recorder.take())
+        // NVML's readings are no sysfs files: stored beside the tree, where --sysfs-root reads them.
+        capture.store(source.gpus.storedFiles)
         let r = capture.report
         var lines = ["thermtop capture: \(r.files) files (\(r.bytes) bytes), \(r.links) links, \(r.directories) folders from \(path) into \(directory)"]
         if r.serialsRemoved > 0 { lines.append("  \(r.serialsRemoved) serial numbers left out (--keep-serials keeps them)") }

@@ -58,6 +58,8 @@ struct Record: AsyncParsableCommand {
         let recorder = AccessRecorder()
         root.setTap(recorder.tap)
         let source = SysfsSource(root: root, ppdStatePath: nil)
+        // NVML's readings go into the recording as the files a replay reads back.
+        source.gpus.tap = recorder.tap
         let clock = SystemClock()
         let monitor = ThermalMonitor(source: source, clock: clock)
 

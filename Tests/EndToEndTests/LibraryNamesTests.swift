@@ -14,7 +14,7 @@ import Testing
 
     /// The C modules ThermtopCore and ThermtopLinux import must be findable to load them.
     static var clangMaps: [String] {
-        ["CLinux", "CSystemd", "CZlib"].flatMap {
+        ["CLinux", "CSystemd", "CZlib", "CNVML"].flatMap {
             ["-Xcc", "-fmodule-map-file=" + Thermtop.repo.appendingPathComponent("Sources/\($0)/module.modulemap").path]
         }
     }

@@ -20,6 +20,11 @@ public struct ThermalSnapshot: Sendable, Equatable {
     public var powerMeters: [ThermalPowerMeter] = []
     /// Other hwmon inputs (voltages, currents, energy…), shown, not judged.
     public var hwmonExtras: [HwmonExtra] = []
+    /// NVIDIA GPUs through NVML (`ThermalGPU`); empty without an NVIDIA driver.
+    public var gpus: [ThermalGPU] = []
+    /// One line when an NVIDIA GPU is on the PCI bus but NVML cannot be used (library missing,
+    /// driver not loaded, version mismatch), with NVML's own words.
+    public var gpuNotice: String?
 
     public init(
         time: Double, zones: [ThermalZone] = [], coolingDevices: [CoolingDevice] = [],
@@ -42,7 +47,7 @@ public struct ThermalSnapshot: Sendable, Equatable {
     /// True when the source found no temperature sensor, cooling device or battery at all
     /// (containers, most VMs, CI).
     public var isEmpty: Bool {
-        zones.isEmpty && hwmon.isEmpty && batteries.isEmpty && coolingDevices.isEmpty && fans.isEmpty
+        zones.isEmpty && hwmon.isEmpty && batteries.isEmpty && coolingDevices.isEmpty && fans.isEmpty && gpus.isEmpty
     }
 
     /// The `file` of an issue about the source's whole tree (its root directory is gone).
@@ -66,7 +71,7 @@ public struct ThermalSnapshot: Sendable, Equatable {
         issues + zones.flatMap(\.issues) + coolingDevices.flatMap(\.issues) + hwmon.flatMap(\.issues)
             + fans.flatMap(\.issues) + powerMeters.flatMap(\.issues) + hwmonExtras.flatMap(\.issues)
             + batteries.flatMap(\.issues) + peripherals.flatMap(\.issues) + adapters.flatMap(\.issues)
-            + lowPower.issues
+            + lowPower.issues + gpus.flatMap(\.issues)
     }
 }
 

@@ -159,6 +159,8 @@ extension StatusReport {
                 lines.append("Power      \(Format.clean(m.chip ?? "hwmon")) \(Format.clean(m.label ?? m.location)): \(w)\(cap)")
             }
         }
+        let gpus = Format.gpuLines(snap, units: units)
+        if !gpus.isEmpty { lines.append(""); lines += gpus }
         if !s.assessment.cooling.isEmpty {
             lines.append("")
             lines.append("Cooling devices")

@@ -162,6 +162,8 @@ package enum MetricsReport {
                      help: "Intel package thermal throttle events (thermal_throttle/package_throttle_count).", Double(t.package))
         }
 
+        writeGPUs(snap, into: &w)
+
         let issues = snap.allIssues
         var byReason: [String: Int] = [:]
         for i in issues { byReason[i.reason.rawValue, default: 0] += 1 }

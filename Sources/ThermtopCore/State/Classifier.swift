@@ -460,6 +460,9 @@ public enum ThermalClassifier {
         if let t = throttle, t.level > state {
             state = t.level; reason = t.reason; decidedBy = "throttle"
         }
+        if let g = ThermalGPUClockRule.assess(snapshot.gpus), g.level > state {
+            state = g.level; reason = g.reason; decidedBy = g.gpuID
+        }
         if state == .nominal {
             if let t = indexOfMax(ranked.count, where: { ranked[$0].sensor.celsius != nil && !ranked[$0].ignored && !ranked[$0].sensor.isFolded },
                                   by: { (ranked[$0].headroom ?? -1) < (ranked[$1].headroom ?? -1) }) {

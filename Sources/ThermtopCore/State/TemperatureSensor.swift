@@ -3,7 +3,7 @@
 /// and how to present it (group, readable name, headline, folding).
 public struct ThermalSensor: Sendable, Equatable, Identifiable {
     public enum Kind: String, Sendable, Codable {
-        case zone, hwmon, battery
+        case zone, hwmon, battery, gpu
     }
 
     /// Stable id (`pci-0000:00:18.3/k10temp/Tctl`; see `DeviceInfo`), used for selection,
@@ -152,6 +152,7 @@ extension Snapshot {
             out.append(TemperatureSensor(id: "\(b.id)/temp", name: b.id, kind: .battery, celsius: b.celsius,
                                          isBattery: true, chip: b.id, label: "temp"))
         }
+        for g in gpus { out += g.temperatureSensors }
         return SensorCatalog.annotate(out)
     }
 }
