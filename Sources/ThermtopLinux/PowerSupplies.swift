@@ -38,8 +38,8 @@ struct SupplyLayout: Sendable {
             case "Battery"?:
                 // Mice and keyboards report through HID (`hidpp_battery_0`, `hid-…-battery`)
                 // with scope Device: they are never the system battery.
-                let hid = lower.hasPrefix("hidpp") || lower.hasPrefix("hid-") || lower.hasSubstring("wacom")
-                    || lower.hasSubstring("controller")
+                let hid = lower.hasPrefix("hidpp") || lower.hasPrefix("hid-") || lower.contains("wacom")
+                    || lower.contains("controller")
                 role = (scope == "Device" || hid) ? .peripheral : .battery
             case "Mains"?, "UPS"?: role = .adapter
             case let t? where t.hasPrefix("USB"): role = .adapter
@@ -83,7 +83,7 @@ struct SupplyLayout: Sendable {
         if hasBatteryFiles(files) { return inferred("Battery", "from its battery files") }
         if files.contains("online") { return inferred("Mains", "from its online file") }
         let lower = name.lowercased()
-        if lower.hasPrefix("bat") || lower.hasSubstring("battery") { return inferred("Battery", "from its name") }
+        if lower.hasPrefix("bat") || lower.contains("battery") { return inferred("Battery", "from its name") }
         if lower.hasPrefix("ac") || lower.hasPrefix("adp") { return inferred("Mains", "from its name") }
         return (nil, ReadingIssue(file: "\(dir)/type", reason: .missing, detail: "no type file, uevent TYPE, or telling files"))
     }

@@ -58,7 +58,8 @@ public struct ThermalGPU: Sendable, Equatable, Identifiable {
         var core = ThermalSensor(
             id: id + "/nvidia/gpu", name: name ?? "nvidia " + busID, kind: .gpu, celsius: celsius,
             issue: celsius == nil ? (asleepIssue ?? failure ?? ReadingIssue(file: "nvml/\(busID)/temperature", reason: .noData)) : nil,
-            max: limits.gpuMax, crit: limits.slowdown, emergency: limits.shutdown,
+            hotTrip: limits.slowdown.map { TripPoint(index: 0, kind: .hot, celsius: $0) },
+            max: limits.gpuMax, crit: limits.shutdown,
             location: "nvml/\(busID)/gpu", chip: "nvidia", label: "gpu", deviceInfo: info,
             lastCelsius: lastCelsius, lastReadAt: lastReadAt, asleep: asleep)
         core.displayName = core.name
@@ -76,10 +77,11 @@ public struct ThermalGPU: Sendable, Equatable, Identifiable {
     }
 }
 
-/// NVML's temperature thresholds (°C). As limit kinds of the hwmon path: GPU max operating
-/// (clocks may drop below base) is `max`, slowdown (hardware slowdown starts) is `crit`,
-/// shutdown is `emergency`; memory max (software slowdown for memory heat) is the memory
-/// sensor's `max`. docs/gpu.md lists the levels this gives.
+/// NVML's temperature thresholds (°C), as the limit kinds every sensor is judged by
+/// (docs/verdict.md): GPU max operating (clocks may drop below base) is the warning limit
+/// (`max`); slowdown, where the hardware starts slowing the GPU itself, is its hot point, like a
+/// zone's hot trip; shutdown is the shutdown limit (`crit`); memory max is the memory sensor's
+/// warning limit. docs/gpu.md lists the levels this gives.
 public struct ThermalGPULimits: Sendable, Equatable {
     public var slowdown: Double?
     public var shutdown: Double?

@@ -114,18 +114,6 @@ package enum SensorIDs {
 
     /// Makes ids unique in order: the second `x` becomes `x#2`, the third `x#3`.
     public static func disambiguate(_ ids: [String]) -> [String] {
-        // A few ids (one class's sensors, as a machine has them): each compared with those
-        // before it, which hashes nothing (~450 instructions a lookup of an id this long, and a
-        // dictionary per call); many: counted in a dictionary, which does not grow as the square.
-        if ids.count <= 32 {
-            var out = ids
-            for i in ids.indices {
-                var n = 1
-                for j in 0..<i where ids[j] == ids[i] { n += 1 }
-                if n > 1 { out[i] = "\(ids[i])#\(n)" }
-            }
-            return out
-        }
         var seen = [String: Int](minimumCapacity: ids.count)
         return ids.map { id in
             let n = (seen[id] ?? 0) + 1

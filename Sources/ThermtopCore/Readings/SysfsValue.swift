@@ -21,66 +21,22 @@ package enum SysfsValue {
 
     /// The text with surrounding whitespace and the trailing newline removed: at the end
     /// newlines, spaces, tabs, carriage returns and NULs, at the start spaces, tabs and newlines.
-    /// By bytes (all of them ASCII), not by Characters: every value read goes through here, and
-    /// grapheme breaking is most of the cost of a Character loop. (As bytes, a trailing `\r\n`
-    /// is two bytes and goes; as one Character it was neither `\r` nor `\n` and stayed.)
-    /// (The bytes are read through `withUTF8` and the kept ones made a String by decoding them:
-    /// the ends removed are whole ASCII scalars, so that is the same text as `raw[start..<end]`,
-    /// without the String.Index walk and Substring copy that cost ~600 instructions a value.)
+    /// By scalars, so a trailing `\r\n` (one Character) goes too.
     package static func trimmed(_ raw: String) -> String {
-        var raw = raw
-        let cut = raw.withUTF8 { bytes -> String? in
-            let kept = trimmedBounds(bytes)
-            if kept.count == bytes.count { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[kept]), as: UTF8.self)
-        }
-        return cut ?? raw
-    }
-
-    /// The bytes `trimmed` keeps.
-    private static func trimmedBounds(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        var end = bytes.count
-        while end > 0 {
-            let b = bytes[end - 1]
-            guard b == 0x0A || b == 0x20 || b == 0x09 || b == 0x0D || b == 0x00 else { break }
-            end -= 1
-        }
+        let u = Array(raw.unicodeScalars)
+        var end = u.count
+        while end > 0, "\n \t\r\0".unicodeScalars.contains(u[end - 1]) { end -= 1 }
         var start = 0
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A {
-            start += 1
-        }
-        return start..<end
+        while start < end, " \t\n".unicodeScalars.contains(u[start]) { start += 1 }
+        if start == 0 && end == u.count { return raw }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: u[start..<end])
+        return String(kept)
     }
 
-    /// An integer attribute (`cur_state`, `capacity`, `energy_now`…).
+    /// An integer attribute (`cur_state`, `capacity`, `energy_now`…): an optional sign and
+    /// ASCII digits, as `Int64(_:)` reads them (nil on overflow).
     package static func integer(_ raw: String, file: String) -> Reading<Int64> {
-        // The number read from the trimmed bytes where it is, as `Int64(trimmed(raw))` reads it
-        // (an optional `+` or `-`, then ASCII digits, nil on overflow): the trimmed String and
-        // the generic parse cost ~300 instructions a value, and `status` reads ~100. Anything
-        // else (empty, not a number) takes the String path below, which words the issue.
-        var raw = raw
-        let fast = raw.withUTF8 { bytes -> Int64? in
-            let kept = trimmedBounds(bytes)
-            var i = kept.lowerBound
-            guard i < kept.upperBound else { return nil }
-            let negative = bytes[i] == UInt8(ascii: "-")
-            if negative || bytes[i] == UInt8(ascii: "+") { i += 1 }
-            guard i < kept.upperBound else { return nil }
-            var n: Int64 = 0
-            while i < kept.upperBound {
-                let d = bytes[i] &- UInt8(ascii: "0")
-                guard d < 10 else { return nil }
-                // Accumulated negatively when negative, so Int64.min parses and nothing else overflows.
-                let (times10, o1) = n.multipliedReportingOverflow(by: 10)
-                let (next, o2) = negative ? times10.subtractingReportingOverflow(Int64(d))
-                                          : times10.addingReportingOverflow(Int64(d))
-                guard !o1, !o2 else { return nil }
-                n = next
-                i += 1
-            }
-            return n
-        }
-        if let fast { return .value(fast) }
         let text = trimmed(raw)
         if text.isEmpty { return .unknown(ReadingIssue(file: file, reason: .empty)) }
         guard let n = Int64(text) else {

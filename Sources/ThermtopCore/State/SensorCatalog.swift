@@ -30,24 +30,10 @@ package enum SensorCatalog {
     static let boardPrefixes = ["pch_", "nct", "it87", "it86", "f71", "w83", "sch5", "lm75", "lm85", "acpi", "int340"]
     static let wifiPrefixes = ["iwlwifi", "ath", "mt76", "mt79", "mt7921", "brcmfmac", "rtw", "wil6210"]
 
-    /// Lowercase, `-` → `_`. By bytes when the text is ASCII (chip names and zone types are):
-    /// there `lowercased()` changes A–Z only and every byte is its own Character except CR LF,
-    /// which is neither `-` nor a letter, so the result is the same; the Character map cost
-    /// ~4.5 k instructions a name. Other text goes through `lowercased()` and the map. (The
-    /// hwmon discovery pairs an hwmon copy of a zone with it by this too.)
+    /// Lowercase, `-` → `_` (the hwmon discovery also pairs an hwmon copy of a zone with it by
+    /// this).
     package static func normalised(_ s: String) -> String {
-        var s = s
-        let ascii = s.withUTF8 { bytes -> String? in
-            for b in bytes where b >= 0x80 { return nil }
-            return String(unsafeUninitializedCapacity: bytes.count) { out in
-                for i in bytes.indices {
-                    let b = bytes[i]
-                    out[i] = b == UInt8(ascii: "-") ? UInt8(ascii: "_") : (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b)
-                }
-                return bytes.count
-            }
-        }
-        return ascii ?? String(s.lowercased().map { $0 == "-" ? "_" : $0 })
+        String(s.lowercased().map { $0 == "-" ? "_" : $0 })
     }
 
     /// The group of a sensor from its chip name or zone type (and kind for batteries).
@@ -61,8 +47,8 @@ package enum SensorCatalog {
         if isCPUName(n) || isARMCPUZone(n) { return .cpu }
         if isGPUName(n) || (n.hasPrefix("gpu") && n.hasSuffix("_thermal")) { return .gpu }
         if isDiskName(n) { return .disk }
-        if wifiPrefixes.contains(where: n.hasPrefix) || n.hasSubstring("wifi") || n.hasSubstring("wlan") { return .wifi }
-        if n.hasPrefix("bat") || n.hasSubstring("battery") || n == "sbs" { return .battery }
+        if wifiPrefixes.contains(where: n.hasPrefix) || n.contains("wifi") || n.contains("wlan") { return .wifi }
+        if n.hasPrefix("bat") || n.contains("battery") || n == "sbs" { return .battery }
         if isBoardName(n) || boardPrefixes.contains(where: n.hasPrefix) { return .board }
         return .other
     }

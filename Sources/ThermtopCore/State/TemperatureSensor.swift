@@ -113,7 +113,7 @@ extension TemperatureSensor {
             issue: zone.asleep.map { ReadingIssue(file: "class/thermal/\(zone.id)/device", reason: .deviceAsleep, detail: $0) }
                 ?? (zone.celsius == nil ? zone.issues.first(forFile: "temp") : nil),
             passiveTrips: passive, hotTrip: hot, criticalTrip: critical,
-            isBattery: name.lowercased().hasSubstring("bat"),
+            isBattery: name.lowercased().contains("bat"),
             location: zone.id, chip: zone.type, deviceInfo: zone.deviceInfo, asleep: zone.asleep
         )
     }

@@ -188,11 +188,11 @@ public enum CoolingKind: String, Sendable, Hashable, CaseIterable {
     /// `Fan`, `TFN1`, `pwm-fan`, `TCHG`…).
     public init(type: String) {
         let t = type.lowercased()
-        if t == "processor" || t.hasSubstring("cpufreq") || t.hasPrefix("cpu") || t == "intel_powerclamp" {
+        if t == "processor" || t.contains("cpufreq") || t.hasPrefix("cpu") || t == "intel_powerclamp" {
             self = .processor
-        } else if t.hasSubstring("fan") || t.hasPrefix("tfn") {
+        } else if t.contains("fan") || t.hasPrefix("tfn") {
             self = .fan
-        } else if t.hasSubstring("charger") || t.hasPrefix("tchg") {
+        } else if t.contains("charger") || t.hasPrefix("tchg") {
             self = .charger
         } else {
             self = .other
