@@ -104,6 +104,11 @@ struct Watch: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
+        // A closed pipe is an EPIPE from write, handled where the line is written (exit 0),
+        // not a SIGPIPE death (141). The hook's children get the default action back.
+        signal(SIGPIPE, SIG_IGN)
+        StandardStreams.guardClosedDescriptors()
+        try StandardStreams.requireStdout()
         let cfg = try config.load()
         let delay = self.delay ?? cfg.delay ?? 1
         // The dashboard's engine, started: it samples on its own thread every `delay` and at
@@ -185,16 +190,20 @@ struct Watch: AsyncParsableCommand {
     }
 }
 
-/// One line to stdout, unbuffered, so `watch | while read` sees it at once.
+/// One line to stdout, unbuffered, so `watch | while read` sees it at once. The reader going
+/// away (`watch | head -1`: EPIPE, SIGPIPE being ignored) ends the command quietly with 0, as
+/// a Unix filter does; any other failure (a full disk, /dev/full) is said on stderr and ends
+/// it with 74, as `status` does.
 func writeLine(_ s: String) {
     let bytes = Array((s + "\n").utf8)
     var off = 0
     while off < bytes.count {
-        let n = bytes[off...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        let n = bytes[off...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
         if n < 0 {
-            if errno == EINTR { continue }
-            // The reader went away (`watch | head -1`): nothing left to do.
-            exit(errno == EPIPE ? 0 : 1)
+            let code = errno
+            if code == EINTR { continue }
+            if code == EPIPE { exit(0) }
+            StandardStreams.fail("cannot write to standard output: \(String(cString: strerror(code)))")
         }
         off += n
     }
