@@ -192,8 +192,12 @@ package struct RecordingDecoder: Sendable {
         do {
             try feed(bytes, line: line)
         } catch {
-            // Only a sample line can be cut off harmlessly; a cut header is no recording.
-            guard header != nil, !samples.isEmpty else { throw error }
+            // Only a sample line can be cut off harmlessly; a cut header is no recording, and
+            // a cut first frame leaves no sample to replay.
+            guard header != nil else { throw error }
+            guard !samples.isEmpty else {
+                throw RecordingError(line: line, "the full frame is cut off (the recording was interrupted, by a full disk say, before its first sample was complete): nothing to replay")
+            }
             cutOffLine = line
         }
     }
