@@ -19,7 +19,8 @@ struct OnChangeOptions: ParsableArguments {
         valueName: "seconds"))
     var minInterval: Double?
 
-    @Option(name: .customLong("on-change-timeout"), help: ArgumentHelp(
+    // `.unconditional`: `-1` must reach validate() and get the range message.
+    @Option(name: .customLong("on-change-timeout"), parsing: .unconditional, help: ArgumentHelp(
         "Stop a run of the on-change command that takes longer than this many seconds (0.1 to 86400; default 30): SIGTERM to its process group, SIGKILL 2 s later.",
         valueName: "seconds"))
     var timeout: Double?
@@ -116,7 +117,8 @@ struct Watch: AsyncParsableCommand {
     @ParentCommand var root: Thermtop
 
     func validate() throws {
-        try root.rejectRootOptions(in: "watch", uses: ["--delay", "--on-change", "--on-change-min-interval", "--on-change-timeout"])
+        try root.rejectRootOptions(in: "watch", uses: ["--delay", "--on-change", "--on-change-min-interval", "--on-change-timeout",
+                                                      "--on-change-simulated"])
         if let d = delay, !(d.isFinite && UserConfig.delayRange.contains(d)) {
             throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(d)).")
         }
