@@ -210,7 +210,8 @@ struct AbuseTests {
         #expect(w.stderr.contains(cfg.path))
         #expect(w.wait { w.lines.count >= 1 })
         // The rest of the file applies: the text line is in °F.
-        #expect(w.lines[0].contains("°F"), "\(w.lines[0])")
+        let first = try #require(w.lines.first, "no line; stderr: \(w.stderr)")
+        #expect(first.contains("°F"), "\(first)")
         Thread.sleep(forTimeInterval: 0.5)
         #expect(!FileManager.default.fileExists(atPath: marker.path), "the refused command ran")
 
