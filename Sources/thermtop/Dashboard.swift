@@ -53,7 +53,7 @@ struct Thermtop: AsyncParsableCommand {
             // The range the < and > keys keep to: a speed past it (1e19) has no meaning and once
             // trapped in the number formatting.
             guard speed.isFinite && ReplayState.speedRange.contains(speed) else {
-                throw ValidationError("--speed must be between 1/64 (0.015625) and 1024 (got \(speed)); 1 plays the recording in real time, 2 twice as fast.")
+                throw ValidationError("--speed must be a positive number from 1/64 (0.015625) to 1024 (got \(speed)); 1 plays the recording in real time, 2 twice as fast.")
             }
         }
         if let replay {
