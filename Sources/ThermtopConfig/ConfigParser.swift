@@ -4,7 +4,7 @@ import TOMLKit
 /// Parses `config.toml` with TOMLKit and checks every key, type and value. Pure: text in,
 /// value or problems out (no file access), so it can be fuzzed.
 package enum ConfigParser {
-    public static let topLevelKeys = ["delay", "units", "color", "ascii", "on_change", "on_change_min_interval", "sensor"]
+    public static let topLevelKeys = ["delay", "units", "color", "ascii", "on_change", "on_change_min_interval", "on_change_timeout", "sensor"]
     public static let sensorKeys = ["match", "hide", "name", "pin", "ignore", "fair", "serious", "critical", "hysteresis"]
 
     public static func parse(_ text: String, file: String = "config.toml") -> Result<UserConfig, ConfigError> {
@@ -92,6 +92,8 @@ package enum ConfigParser {
                 }
             case "on_change_min_interval":
                 config.onChangeMinInterval = number(v, key, line: line, range: UserConfig.onChangeIntervalRange, unit: "of seconds ")
+            case "on_change_timeout":
+                config.onChangeTimeout = number(v, key, line: line, range: UserConfig.onChangeTimeoutRange, unit: "of seconds ")
             case "sensor":
                 guard v.type == .array, let arr = v.array else {
                     problem(.wrongType, key, line: line, "got \(describe(v))",

@@ -39,20 +39,63 @@ package enum ConfigFile {
                                                        message: "no such file", expected: "a TOML file (`thermtop config --print-default > \(path)` writes one)")]))
         case .failed(let why):
             return .failure(ConfigError([ConfigProblem(kind: .unreadable, file: path, line: 0, key: nil, message: why)]))
-        case .text(let text):
+        case .text(let text, let st):
             return parse(text, path).map { c in
                 var c = c
                 c.path = path
+                if c.onChange != nil, let why = unsafeForCommands(path, file: st) {
+                    c.onChange = nil
+                    c.onChangeRefused = why
+                }
                 return Optional(c)
             }
         }
+    }
+
+    /// Why a command from the file at `path` (whose `stat` is `file`) must not run: the file
+    /// or its folder can be changed by someone other than this user (or root), so `on_change`
+    /// could be made to run anything as us, as root for a root-run `watch`. A folder with the
+    /// sticky bit (/tmp) is fine: others cannot replace a file there that is not theirs.
+    static func unsafeForCommands(_ path: String, file: stat) -> ConfigProblem? {
+        let me = geteuid()
+        func problem(_ what: String, _ fix: String) -> ConfigProblem {
+            ConfigProblem(kind: .unsafePermissions, file: path, line: 0, key: "on_change",
+                          message: "\(what), so its command is not run (the rest of the file applies); fix: \(fix)")
+        }
+        func mode(_ m: mode_t) -> String { "0" + String(m & 0o7777, radix: 8) }
+        if file.st_uid != me && file.st_uid != 0 {
+            return problem("the file is owned by uid \(file.st_uid), not by this user", "chown \(me) \(path)")
+        }
+        if file.st_mode & 0o022 != 0 {
+            return problem("the file is writable by group or others (mode \(mode(file.st_mode)))", "chmod go-w \(path)")
+        }
+        var dir = ConfigFile.folder(of: path)
+        if let real = realpath(path, nil) {
+            dir = ConfigFile.folder(of: String(cString: real))
+            free(real)
+        }
+        var d = stat()
+        guard stat(dir, &d) == 0 else { return nil }
+        if d.st_uid != me && d.st_uid != 0 && d.st_mode & S_ISVTX == 0 {
+            return problem("its folder \(dir) is owned by uid \(d.st_uid), not by this user", "chown \(me) \(dir)")
+        }
+        if d.st_mode & 0o022 != 0 && d.st_mode & S_ISVTX == 0 {
+            return problem("its folder \(dir) is writable by group or others (mode \(mode(d.st_mode)))", "chmod go-w \(dir)")
+        }
+        return nil
+    }
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let d = String(path[..<slash])
+        return d.isEmpty ? "/" : d
     }
 
     /// The largest config file read (a config is a few hundred bytes; this stops `--config
     /// /dev/zero` or a huge file from eating memory).
     public static let maxBytes = 1 << 20
 
-    enum ReadResult { case text(String), missing, failed(String) }
+    enum ReadResult { case text(String, stat), missing, failed(String) }
 
     static func read(_ path: String) -> ReadResult {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -63,11 +106,10 @@ package enum ConfigFile {
         }
         defer { close(fd) }
         var st = stat()
-        if fstat(fd, &st) == 0 {
-            let kind = st.st_mode & S_IFMT
-            if kind == S_IFDIR { return .failed("is a directory") }
-            if kind != S_IFREG { return .failed("not a regular file") }
-        }
+        guard fstat(fd, &st) == 0 else { return .failed(String(cString: strerror(errno))) }
+        let kind = st.st_mode & S_IFMT
+        if kind == S_IFDIR { return .failed("is a directory") }
+        if kind != S_IFREG { return .failed("not a regular file") }
         var bytes: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -81,7 +123,7 @@ package enum ConfigFile {
             if bytes.count > maxBytes { return .failed("larger than \(maxBytes / 1024) KiB") }
         }
         guard let s = String(validating: bytes, as: UTF8.self) else { return .failed("not UTF-8 text") }
-        return .text(s)
+        return .text(s, st)
     }
 
     /// Rules whose `match` names no sensor the source has now: a typo, or a device that is
@@ -116,6 +158,9 @@ package enum ConfigFile {
         # THERMTOP_LOW_POWER, THERMTOP_REASON, THERMTOP_PREVIOUS_STATE).
         # on_change = "logger -t thermtop state-changed"
         # on_change_min_interval = 10.0   # seconds between two runs; the last change is never lost
+        # on_change_timeout = 30.0        # a run taking longer is stopped (SIGTERM, then SIGKILL)
+        # One run at a time; changes during a run wait, and the latest runs after it. Refused
+        # (with a warning) when this file or its folder can be written by group or others.
 
         # [[sensor]] rules apply in order; a later rule's keys win. `match` is a sensor id
         # (`thermtop status --json | jq -r '.sensors[].id'` lists them) or a glob of ids:

@@ -17,23 +17,30 @@ struct Capture: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The folder to create (or an empty one).", valueName: "dir"))
     var directory: String
 
-    // The root command's --sysfs-root (and the rest of its source options) reach
-    // subcommands through the same option group; only --sysfs-root applies here.
-    @OptionGroup var source: SourceOptions
+    // Only --sysfs-root applies: the simulated laptop and the overrides are not files. They
+    // are not this command's options (so its help does not list them); given anyway, the
+    // root command parses them and validate() refuses them.
+    @Option(name: .customLong("sysfs-root"), help: ArgumentHelp("Read sensors from this sysfs tree instead of /sys.", valueName: "dir"))
+    var sysfsRoot: String?
+
+    @ParentCommand var root: Thermtop
 
     @Flag(name: .customLong("keep-serials"), help: "Keep serial numbers (battery, disk) in the copy.")
     var keepSerials = false
 
     func validate() throws {
+        try root.rejectRootOptions(in: "capture")
         if directory.isEmpty { throw ValidationError("capture needs a folder name.") }
-        if source.simulate || source.simulateState != nil || source.lowPower != nil || source.ppdState != nil {
+        let r = root.source
+        if r.simulate || r.simulateState != nil || r.lowPower != nil || r.ppdState != nil {
             throw ValidationError("capture reads sysfs: only --sysfs-root applies (the simulated laptop and overrides are not files).")
         }
+        if let root = sysfsRoot ?? r.sysfsRoot { try SourceOptions.validateRoot(root) }
     }
 
     @MainActor
     mutating func run() async throws {
-        let path = source.sysfsRoot ?? "/sys"
+        let path = sysfsRoot ?? root.source.sysfsRoot ?? "/sys"
         var capture: SysfsCapture
         do {
             capture = try SysfsCapture(source: path, destination: directory, keepSerials: keepSerials)

@@ -25,11 +25,13 @@ struct ConfigOptions: ParsableArguments {
     func load() throws -> UserConfig { try choice.load() }
 
     /// Warnings for rules that match none of `sensors` (not fatal outside `config --check`).
+    /// Also says when `on_change` was refused (a file or folder others can write).
     static func warnings(_ config: UserConfig, status: MonitorStatus) -> [String] {
+        let refused = config.onChangeRefused.map { [$0.description] } ?? []
         // Without a rule there is nothing to match: the sensors are not listed again (a
         // catalogue pass over the snapshot, a measurable part of a one-shot `status`).
-        guard !config.sensors.isEmpty else { return [] }
-        return ConfigFile.unknownSensors(config, sensors: status.snapshot.temperatureSensors).map(\.description)
+        guard !config.sensors.isEmpty else { return refused }
+        return refused + ConfigFile.unknownSensors(config, sensors: status.snapshot.temperatureSensors).map(\.description)
     }
 }
 
@@ -73,8 +75,9 @@ struct ConfigCommand: AsyncParsableCommand {
         discussion: """
             The file is $XDG_CONFIG_HOME/thermtop/config.toml (~/.config/thermtop/config.toml) \
             unless --config names another. --check reports every problem with file, line and \
-            key (bad TOML, unknown keys, wrong types, bad values, thresholds out of order, and \
-            sensor rules that match no sensor of the current source) and exits 78 when there \
+            key (bad TOML, unknown keys, wrong types, bad values, thresholds out of order, \
+            sensor rules that match no sensor of the current source, and an on_change in a \
+            file or folder that group or others can write) and exits 78 when there \
             is one, 0 when the file is good.
             """)
 
@@ -110,7 +113,9 @@ struct ConfigCommand: AsyncParsableCommand {
         var problems: [ConfigProblem] = []
         var loaded: UserConfig?
         switch result {
-        case .success(let c): loaded = c
+        case .success(let c):
+            loaded = c
+            if let refused = c?.onChangeRefused { problems.append(refused) }
         case .failure(let e): problems = e.problems
         }
         if let c = loaded {

@@ -50,8 +50,10 @@ struct Thermtop: AsyncParsableCommand {
         }
         if let speed {
             guard replay != nil else { throw ValidationError("--speed needs --replay FILE.") }
-            guard speed.isFinite && speed > 0 else {
-                throw ValidationError("--speed must be a positive number (got \(speed)); 1 plays the recording in real time, 2 twice as fast.")
+            // The range the < and > keys keep to: a speed past it (1e19) has no meaning and once
+            // trapped in the number formatting.
+            guard speed.isFinite && ReplayState.speedRange.contains(speed) else {
+                throw ValidationError("--speed must be a positive number from 1/64 (0.015625) to 1024 (got \(speed)); 1 plays the recording in real time, 2 twice as fast.")
             }
         }
         if let replay {

@@ -15,7 +15,11 @@ struct Export: AsyncParsableCommand {
             format to PATH, atomically (a temporary file in the same folder, then rename). Once, \
             or every SECONDS with --every (and at once when the kernel or the desktop reports a change: \
             charger plugged, trip crossed, profile switched). Point node_exporter's \
-            --collector.textfile.directory at the folder; name the file *.prom.
+            --collector.textfile.directory at the folder; name the file *.prom. With --every, a \
+            failed write (a full disk) is said on stderr once and tried again at the next \
+            interval; thermtop_export_last_success_timestamp_seconds and \
+            thermtop_export_write_failures_total tell a scraper. Exit status: 0 written; 64 bad \
+            invocation; 74 the one write (no --every) failed; 78 bad config file.
             """)
 
     @Option(name: .customLong("textfile"), help: ArgumentHelp("The .prom file to write.", valueName: "path"))
@@ -64,13 +68,32 @@ struct Export: AsyncParsableCommand {
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
         if every != nil { hub.start() }
         defer { hub.stop() }
+        var health = ExportHealth()
+        // Failed writes in a row: the error is said once per streak, and its end once.
+        var streak = 0
         while true {
             readErrors += status.snapshot.allIssues.count
+            let now = Double(time(nil))
+            // Written as if this write succeeds: when it does, the file says so; when it does not,
+            // the file on disk still carries the last write that did.
+            var attempt = health
+            attempt.lastSuccess = now
             let text = MetricsReport.prometheus(status, version: ThermtopInfo.version, readErrorsTotal: readErrors,
-                                                unixTime: Double(time(nil)))
+                                                unixTime: now, export: attempt)
             if let why = Self.writeAtomically(text, to: textfile) {
-                printError("thermtop: export: \(why)")
-                throw ExitCode(1)
+                guard every != nil else {
+                    printError("thermtop export: \(why)")
+                    throw ExitCode(74)
+                }
+                // A full disk or a read-only remount is often temporary: keep sampling and try
+                // again at the next interval, so the file is fresh again as soon as it can be.
+                health.failedWrites += 1
+                if streak == 0 { printError("thermtop export: \(why); retrying every \(Format.fixed(every!, places: 0)) s") }
+                streak += 1
+            } else {
+                health = attempt
+                if streak > 0 { printError("thermtop export: writing \(textfile) again after \(streak) failed write\(streak == 1 ? "" : "s")") }
+                streak = 0
             }
             guard every != nil else { return }
             while !waitReadable(hub.wakeDescriptor, until: nil, clock: hub.clock) {}
@@ -80,29 +103,44 @@ struct Export: AsyncParsableCommand {
     }
 
     /// Writes a temporary file next to `path` and renames it over `path`, so the textfile
-    /// collector never reads half a file. The temporary name does not end in `.prom`, so the
-    /// collector ignores it. Returns why it failed, nil on success.
+    /// collector never reads half a file. The temporary file is made by `mkstemp` (a random
+    /// name, created with O_EXCL), so nobody who can write in the folder can plant a link or
+    /// a file there for us to write through; its name does not end in `.prom`, so the collector
+    /// ignores it. Returns why it failed, nil on success.
     static func writeAtomically(_ text: String, to path: String) -> String? {
         let dir = directory(of: path)
         let base = path.split(separator: "/").last.map(String.init) ?? path
-        let tmp = "\(dir)/.\(base).\(getpid()).tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        if fd < 0 { return "cannot create \(tmp): \(String(cString: strerror(errno)))" }
+        var template = Array("\(dir)/.\(base).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 { return "cannot create a temporary file in \(dir): \(String(cString: strerror(errno)))" }
+        // Not inherited by an on-change hook or any other child.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let tmp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        func fail(_ doing: String, _ code: Int32) -> String {
+            close(fd)
+            unlink(tmp)
+            return "cannot \(doing): \(String(cString: strerror(code)))"
+        }
+        // mkstemp makes it 0600; node_exporter often runs as another user.
+        if fchmod(fd, 0o644) != 0 { return fail("set the mode of \(tmp)", errno) }
         let bytes = Array(text.utf8)
         var off = 0
         while off < bytes.count {
             let n = bytes[off...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                let why = String(cString: strerror(errno))
-                close(fd); unlink(tmp)
-                return "cannot write \(tmp): \(why)"
+                return fail("write \(tmp)", errno)
             }
             off += n
         }
-        // On disk before the rename, so a crash leaves the old file or the new one, never an empty one.
-        _ = fsync(fd)
-        close(fd)
+        // On disk before the rename, so a crash leaves the old file or the new one, never an
+        // empty one; a full disk can also first show here (delayed allocation).
+        if fsync(fd) != 0 { return fail("write \(tmp)", errno) }
+        if close(fd) != 0 {
+            let code = errno
+            unlink(tmp)
+            return "cannot write \(tmp): \(String(cString: strerror(code)))"
+        }
         if rename(tmp, path) != 0 {
             let why = String(cString: strerror(errno))
             unlink(tmp)

@@ -162,6 +162,7 @@ extension Thermtop {
         ("--ascii", "the dashboard"),
         ("--on-change", "the dashboard and watch"),
         ("--on-change-min-interval", "the dashboard and watch"),
+        ("--on-change-timeout", "the dashboard and watch"),
         ("--on-change-simulated", "the dashboard and watch"),
     ]
 
@@ -170,6 +171,7 @@ extension Thermtop {
         let given: Set<String> = Set([
             delay != nil ? "--delay" : nil, noColor ? "--no-color" : nil, ascii ? "--ascii" : nil,
             hook.onChange != nil ? "--on-change" : nil, hook.minInterval != nil ? "--on-change-min-interval" : nil,
+            hook.timeout != nil ? "--on-change-timeout" : nil,
             hook.simulated ? "--on-change-simulated" : nil,
         ].compactMap { $0 })
         let unused = Self.rootOnlyOptions.filter { given.contains($0.flag) && !uses.contains($0.flag) }

@@ -25,23 +25,34 @@ struct Record: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (default: until Ctrl-C).", valueName: "seconds"))
     var seconds: Double?
 
-    // `--delay` belongs to the root command (the dashboard's sampling delay, 0.2 to 3600 s)
-    // and is parsed there even after `record`; read it from there.
-    @ParentCommand var root: Thermtop
-    var delay: Double { root.delay ?? 1 }
+    // Listed here so that the help shows it; the root command, which has a --delay of its own,
+    // may be the one that parses it, so both are read.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between samples (0.2 to 3600; default 1).", valueName: "seconds"))
+    var delay: Double?
 
-    // The root command's --sysfs-root (and the rest of its source options) reach
-    // subcommands through the same option group; only --sysfs-root applies here.
-    @OptionGroup var source: SourceOptions
+    @ParentCommand var root: Thermtop
+
+    // Only --sysfs-root applies: the simulated laptop and the overrides are not files. They
+    // are not this command's options (so its help does not list them); given anyway, the
+    // root command parses them and validate() refuses them.
+    @Option(name: .customLong("sysfs-root"), help: ArgumentHelp("Read sensors from this sysfs tree instead of /sys.", valueName: "dir"))
+    var sysfsRoot: String?
 
     func validate() throws {
+        // The root's dashboard options reach here too: refused, not ignored.
+        try root.rejectRootOptions(in: "record", uses: ["--delay"])
+        if let d = delay, !(d.isFinite && UserConfig.delayRange.contains(d)) {
+            throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(d)).")
+        }
         if let s = seconds, !(s.isFinite && s >= 0) {
             throw ValidationError("--seconds must be 0 or more (got \(s)).")
         }
         if file.isEmpty { throw ValidationError("the recording needs a file name.") }
-        if source.simulate || source.simulateState != nil || source.lowPower != nil || source.ppdState != nil {
+        let r = root.source
+        if r.simulate || r.simulateState != nil || r.lowPower != nil || r.ppdState != nil {
             throw ValidationError("record reads sysfs: only --sysfs-root applies (the simulated laptop and overrides are not files).")
         }
+        if let root = sysfsRoot ?? r.sysfsRoot { try SourceOptions.validateRoot(root) }
     }
 
     @MainActor
@@ -53,7 +64,8 @@ struct Record: AsyncParsableCommand {
         for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, s) }
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
-        let path = source.sysfsRoot ?? "/sys"
+        let path = sysfsRoot ?? self.root.source.sysfsRoot ?? "/sys"
+        let delay = self.delay ?? self.root.delay ?? 1
         let root = SysfsRoot(path: path)
         let recorder = AccessRecorder()
         root.setTap(recorder.tap)
@@ -98,7 +110,13 @@ struct Record: AsyncParsableCommand {
                 status = monitor.secondsUntilRefresh() <= 0 ? monitor.refresh() : monitor.sample()
             }
         } catch {
-            printError("thermtop record: \(error) (the recording holds the \(session.samples) samples before it)")
+            // What is on disk: the header, then the sample lines written whole; the line
+            // being written when it failed may be there in part.
+            let whole = max(0, writer.lines - 1)
+            let holds = writer.lines == 0 ? "nothing usable was written (not even the header)"
+                : whole == 0 ? "no complete frame was written, so the recording cannot be replayed"
+                : "the recording holds the \(whole) sample\(whole == 1 ? "" : "s") before it; the last line may be cut off, which replay skips"
+            printError("thermtop record: \(error) (\(holds))")
             throw ExitCode(74)
         }
         writer.close()

@@ -37,7 +37,9 @@ struct Status: AsyncParsableCommand {
         // The root's dashboard options reach here too (`status --delay 5`): refused, not ignored.
         try root.rejectRootOptions(in: "status")
         if at != nil && replayFile == nil { throw ValidationError("--at needs --replay FILE.") }
-        if let a = at, !(a.isFinite && a >= 0) { throw ValidationError("--at must be 0 or more seconds (got \(a)).") }
+        if let a = at, !(a.isFinite && a >= 0 && a <= RecordingFormat.maxSeconds) {
+            throw ValidationError("--at must be between 0 and \(Format.fixed(RecordingFormat.maxSeconds, places: 0)) seconds from the start of the recording (got \(a)).")
+        }
         if replayFile != nil && (source.sysfsRoot != nil || source.simulate) {
             throw ValidationError("--replay reads its sensors from the recording; drop --sysfs-root/--simulate.")
         }

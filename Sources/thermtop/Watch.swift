@@ -6,10 +6,11 @@ import ThermtopCore
 import Glibc
 #endif
 
-/// `--on-change`, `--on-change-min-interval` and `--on-change-simulated`, for the dashboard and `watch`.
+/// `--on-change`, `--on-change-min-interval`, `--on-change-timeout` and
+/// `--on-change-simulated`, for the dashboard and `watch`.
 struct OnChangeOptions: ParsableArguments {
     @Option(name: .customLong("on-change"), help: ArgumentHelp(
-        "Run COMMAND on every change of thermal state, low power or tier (split into words, no shell; values in THERMTOP_STATE, THERMTOP_TIER, THERMTOP_LOW_POWER, THERMTOP_REASON, THERMTOP_PREVIOUS_STATE, THERMTOP_SIMULATED=0|1). Simulated changes (forced state or low power, --simulate) do not run it unless --on-change-simulated is given.",
+        "Run COMMAND on every change of thermal state, low power or tier (split into words, no shell; values in THERMTOP_STATE, THERMTOP_TIER, THERMTOP_LOW_POWER, THERMTOP_REASON, THERMTOP_PREVIOUS_STATE, THERMTOP_SIMULATED=0|1). One run at a time: changes while it runs wait, and the latest runs after it. Simulated changes (forced state or low power, --simulate) do not run it unless --on-change-simulated is given.",
         valueName: "command"))
     var onChange: String?
 
@@ -18,11 +19,18 @@ struct OnChangeOptions: ParsableArguments {
         valueName: "seconds"))
     var minInterval: Double?
 
+    // `.unconditional`: `-1` must reach validate() and get the range message.
+    @Option(name: .customLong("on-change-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "Stop a run of the on-change command that takes longer than this many seconds (0.1 to 86400; default 30): SIGTERM to its process group, SIGKILL 2 s later.",
+        valueName: "seconds"))
+    var timeout: Double?
+
     @Flag(name: .customLong("on-change-simulated"), help: ArgumentHelp(
         "Also run the on-change command for simulated changes (keys 1-4 and l in the dashboard, --simulate-state, --simulate); THERMTOP_SIMULATED=1 tells it so."))
     var simulated = false
 
     static let defaultMinInterval = 10.0
+    static let defaultTimeout = 30.0
 
     func validate() throws {
         if let c = onChange {
@@ -32,6 +40,9 @@ struct OnChangeOptions: ParsableArguments {
         if let m = minInterval, !(m.isFinite && UserConfig.onChangeIntervalRange.contains(m)) {
             throw ValidationError("--on-change-min-interval must be between 0 and 86400 seconds (got \(m)).")
         }
+        if let t = timeout, !(t.isFinite && UserConfig.onChangeTimeoutRange.contains(t)) {
+            throw ValidationError("--on-change-timeout must be between 0.1 and 86400 seconds (got \(t)).")
+        }
     }
 
     /// The command and interval in force: flags win over the config file.
@@ -39,6 +50,9 @@ struct OnChangeOptions: ParsableArguments {
         guard let c = onChange ?? config.onChange else { return nil }
         return (c, minInterval ?? config.onChangeMinInterval ?? Self.defaultMinInterval)
     }
+
+    /// The timeout in force: the flag, else the config file's, else 30 s.
+    func timeout(_ config: UserConfig) -> Double { timeout ?? config.onChangeTimeout ?? Self.defaultTimeout }
 }
 
 /// Runs the on-change command as the schedule allows, for a loop that samples.
@@ -49,8 +63,9 @@ final class OnChangeHook {
     /// `--on-change-simulated`: simulated changes run the command too.
     let simulatedAllowed: Bool
 
-    init(command: String, interval: Double, output: CommandRunner.Output, initial: MonitorStatus, simulatedAllowed: Bool) {
-        runner = CommandRunner(command: command, output: output)
+    init(command: String, interval: Double, output: CommandRunner.Output, initial: MonitorStatus, simulatedAllowed: Bool,
+         timeout: Double = OnChangeOptions.defaultTimeout) {
+        runner = CommandRunner(command: command, output: output, timeout: timeout)
         self.simulatedAllowed = simulatedAllowed
         // Starting on the simulated laptop without the flag: the measured view of a real
         // machine is never seen, so the schedule starts from the status as is and never runs.
@@ -60,14 +75,20 @@ final class OnChangeHook {
 
     /// After every sample (and on wakeups for a pending change).
     func observe(_ status: MonitorStatus, now: Double) {
-        runner.reap()
+        runner.reap(now: now)
         guard let view = ChangeKey.hookView(of: status, simulatedAllowed: simulatedAllowed) else { return }
-        if let r = schedule.observe(view.key, reason: view.reason, at: now) { runner.run(r) }
+        if let r = schedule.observe(view.key, reason: view.reason, at: now) { runner.run(r, now: now) }
     }
 
     func poll(now: Double) {
-        runner.reap()
-        if let r = schedule.due(at: now) { runner.run(r) }
+        runner.reap(now: now)
+        if let r = schedule.due(at: now) { runner.run(r, now: now) }
+    }
+
+    /// When `poll` next has something to do: a change held by the interval, the running
+    /// command's timeout, or a change waiting for the running command.
+    func nextDue(now: Double) -> Double? {
+        [schedule.nextDue, runner.nextDeadline(now: now)].compactMap { $0 }.min()
     }
 }
 
@@ -96,7 +117,8 @@ struct Watch: AsyncParsableCommand {
     @ParentCommand var root: Thermtop
 
     func validate() throws {
-        try root.rejectRootOptions(in: "watch", uses: ["--delay", "--on-change", "--on-change-min-interval"])
+        try root.rejectRootOptions(in: "watch", uses: ["--delay", "--on-change", "--on-change-min-interval", "--on-change-timeout",
+                                                      "--on-change-simulated"])
         if let d = delay, !(d.isFinite && UserConfig.delayRange.contains(d)) {
             throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(d)).")
         }
@@ -104,6 +126,11 @@ struct Watch: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
+        // A closed pipe is an EPIPE from write, handled where the line is written (exit 0),
+        // not a SIGPIPE death (141). The hook's children get the default action back.
+        signal(SIGPIPE, SIG_IGN)
+        StandardStreams.guardClosedDescriptors()
+        try StandardStreams.requireStdout()
         let cfg = try config.load()
         let delay = self.delay ?? cfg.delay ?? 1
         // The dashboard's engine, started: it samples on its own thread every `delay` and at
@@ -121,11 +148,11 @@ struct Watch: AsyncParsableCommand {
         let units = cfg.units ?? .celsius
         emit(status, previous: nil, units: units)
         let hook = hook.resolved(cfg).map { OnChangeHook(command: $0.command, interval: $0.interval, output: .stderr, initial: status,
-                                                         simulatedAllowed: self.hook.simulated) }
+                                                         simulatedAllowed: self.hook.simulated, timeout: self.hook.timeout(cfg)) }
         hub.start()
         defer { hub.stop() }
         while true {
-            if waitReadable(hub.wakeDescriptor, until: hook?.schedule.nextDue, clock: hub.clock) {
+            if waitReadable(hub.wakeDescriptor, until: hook?.nextDue(now: hub.clock.now()), clock: hub.clock) {
                 hub.consumeWake()
                 let previous = status
                 status = hub.current
@@ -185,16 +212,20 @@ struct Watch: AsyncParsableCommand {
     }
 }
 
-/// One line to stdout, unbuffered, so `watch | while read` sees it at once.
+/// One line to stdout, unbuffered, so `watch | while read` sees it at once. The reader going
+/// away (`watch | head -1`: EPIPE, SIGPIPE being ignored) ends the command quietly with 0, as
+/// a Unix filter does; any other failure (a full disk, /dev/full) is said on stderr and ends
+/// it with 74, as `status` does.
 func writeLine(_ s: String) {
     let bytes = Array((s + "\n").utf8)
     var off = 0
     while off < bytes.count {
-        let n = bytes[off...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        let n = bytes[off...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
         if n < 0 {
-            if errno == EINTR { continue }
-            // The reader went away (`watch | head -1`): nothing left to do.
-            exit(errno == EPIPE ? 0 : 1)
+            let code = errno
+            if code == EINTR { continue }
+            if code == EPIPE { exit(0) }
+            StandardStreams.fail("cannot write to standard output: \(String(cString: strerror(code)))")
         }
         off += n
     }

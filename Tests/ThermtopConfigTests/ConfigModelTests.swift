@@ -173,16 +173,19 @@ import ThermtopCore
 
     @Test func theSummaryListsEverySetOption() {
         let c = UserConfig(delay: 2, units: .fahrenheit, color: false, ascii: true, onChange: "x", onChangeMinInterval: 5,
-                           sensors: [SensorRule(match: "a*", name: "A", pin: true)])
+                           onChangeTimeout: 12, sensors: [SensorRule(match: "a*", name: "A", pin: true)])
         #expect(c.summary == ["delay = 2 s", "units = fahrenheit", "color = false", "ascii = true", "on_change = x",
-                              "on_change_min_interval = 5 s", "sensor #1: match a*, name A, pin true"])
+                              "on_change_min_interval = 5 s", "on_change_timeout = 12 s", "sensor #1: match a*, name A, pin true"])
         #expect(UserConfig().summary.isEmpty)
     }
 }
 
 @Suite struct MetricsWriterTests {
-    @Test func labelValuesEscapeBackslashQuoteAndNewline() {
-        #expect(MetricsWriter.escapeLabel("a\"b\\c\nd") == "a\\\"b\\\\c\\nd")
+    @Test("label values: control characters become ? by the screen's rule; backslash and quote are escaped")
+    func labelValuesAreCleanedThenEscaped() {
+        #expect(MetricsWriter.escapeLabel("a\"b\\c\nd") == "a\\\"b\\\\c?d")
+        #expect(MetricsWriter.escapeLabel("x\u{1B}[2J\r\u{08}\u{07}y") == Format.clean("x\u{1B}[2J\r\u{08}\u{07}y"))
+        #expect(MetricsWriter.escapeLabel("x\u{1B}[2J\r\u{08}\u{07}y") == "x?[2J???y")
         #expect(MetricsWriter.escapeHelp("x\\y\nz \"q\"") == "x\\\\y\\nz \"q\"")
     }
 
@@ -198,5 +201,35 @@ import ThermtopCore
         w.family("m_celsius", .gauge, help: "h")
         w.sample("m_celsius", [("id", "x")], 1.5)
         #expect(w.text == "# HELP m_celsius h\n# TYPE m_celsius gauge\nm_celsius{id=\"x\"} 1.5\n")
+    }
+}
+
+@Suite("Formatters are total: huge, infinite and NaN values print, never trap")
+struct FormatTotalityTests {
+    @Test("fixed: huge values in Swift's shortest form, non-numbers as nan/inf")
+    func fixedIsTotal() {
+        #expect(Format.fixed(0.4199, places: 2) == "0.42")
+        #expect(Format.fixed(-1.25, places: 1) == "-1.3" || Format.fixed(-1.25, places: 1) == "-1.2")
+        #expect(Format.fixed(1e19, places: 1) == "1e+19")
+        #expect(Format.fixed(-1e300, places: 0) == "-1e+300")
+        #expect(Format.fixed(.infinity, places: 1) == "inf")
+        #expect(Format.fixed(-.infinity, places: 1) == "-inf")
+        #expect(Format.fixed(.nan, places: 3) == "nan")
+        #expect(Format.fixed(Double.greatestFiniteMagnitude, places: 3) == "\(Double.greatestFiniteMagnitude)")
+    }
+
+    @Test("duration, percent, watts and whole: no integer conversion of a value out of range")
+    func theOthersAreTotal() {
+        #expect(Format.duration(5025) == "1 h 23 min")
+        #expect(Format.duration(.infinity) == "unknown")
+        #expect(Format.duration(.nan) == "unknown")
+        #expect(Format.duration(1e19).hasSuffix(" h"))
+        #expect(Format.percent(72) == "72 %")
+        #expect(Format.percent(.nan) == "? %")
+        #expect(Format.percent(1e300) == "1e+300 %")
+        #expect(Format.watts(.infinity) == "? W")
+        #expect(Format.whole(1180) == "1180")
+        #expect(Format.whole(.nan) == "?")
+        #expect(Format.whole(1e19) == "1e+19")
     }
 }

@@ -50,6 +50,16 @@ private func parsed(_ text: String) throws -> UserConfig {
         #expect(c.sensors[1].line == 8)
     }
 
+    @Test("on_change_timeout is read in seconds and refused outside 0.1 to 86400")
+    func onChangeTimeoutKey() throws {
+        #expect(try parsed("on_change_timeout = 5\n").onChangeTimeout == 5)
+        #expect(try parsed("on_change_timeout = 0.5\n").onChangeTimeout == 0.5)
+        for bad in ["0", "-3", "100000", "\"30\""] {
+            let p = problems("on_change_timeout = \(bad)\n")
+            #expect(p.count == 1 && p.first?.key == "on_change_timeout", "\(bad): \(p)")
+        }
+    }
+
     @Test func integersAreAcceptedWhereNumbersAre() throws {
         let c = try parsed("delay = 2\n[[sensor]]\nmatch = \"x\"\nserious = 80\n")
         #expect(c.delay == 2)

@@ -8,6 +8,7 @@ package struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
         case unknownSensor = "unknown sensor id"
         case thresholdOrder = "threshold order"
         case unreadable = "unreadable file"
+        case unsafePermissions = "unsafe permissions"
     }
 
     public var kind: Kind

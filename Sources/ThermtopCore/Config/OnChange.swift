@@ -21,9 +21,11 @@ package struct ChangeReport: Sendable, Equatable {
     }
 
     /// `THERMTOP_STATE` etc. Values only: nothing here is ever spliced into a command line.
+    /// The reason quotes sysfs names, so it is cleaned by the screen's rule (`Format.clean`):
+    /// a hook that logs or echoes it never passes on an ESC, a BEL or a line break.
     public var environment: [(String, String)] {
         [("THERMTOP_STATE", state.name), ("THERMTOP_TIER", tier.rawValue),
-         ("THERMTOP_LOW_POWER", lowPower ? "on" : "off"), ("THERMTOP_REASON", reason),
+         ("THERMTOP_LOW_POWER", lowPower ? "on" : "off"), ("THERMTOP_REASON", Format.clean(reason)),
          ("THERMTOP_PREVIOUS_STATE", previousState.name), ("THERMTOP_SIMULATED", simulated ? "1" : "0")]
     }
 }

@@ -14,20 +14,26 @@ package struct UserConfig: Sendable, Equatable {
     public var onChange: String?
     /// Seconds between two runs of the on-change command (as `--on-change-min-interval`).
     public var onChangeMinInterval: Double?
+    /// Seconds a run of the on-change command may take (as `--on-change-timeout`).
+    public var onChangeTimeout: Double?
+    /// Why `on_change` was refused (a file or folder others can write): nil when it was not.
+    /// The rest of the file still applies.
+    public var onChangeRefused: ConfigProblem?
     /// `[[sensor]]` rules, in file order; later rules override fields of earlier ones.
     public var sensors: [SensorRule]
     /// The file it came from (for messages), nil for built-in or in-memory configs.
     public var path: String?
 
     public init(delay: Double? = nil, units: TemperatureUnit? = nil, color: Bool? = nil, ascii: Bool? = nil,
-                onChange: String? = nil, onChangeMinInterval: Double? = nil, sensors: [SensorRule] = [],
-                path: String? = nil) {
+                onChange: String? = nil, onChangeMinInterval: Double? = nil, onChangeTimeout: Double? = nil,
+                sensors: [SensorRule] = [], path: String? = nil) {
         self.delay = delay
         self.units = units
         self.color = color
         self.ascii = ascii
         self.onChange = onChange
         self.onChangeMinInterval = onChangeMinInterval
+        self.onChangeTimeout = onChangeTimeout
         self.sensors = sensors
         self.path = path
     }
@@ -39,6 +45,8 @@ package struct UserConfig: Sendable, Equatable {
     public static let delayRange: ClosedRange<Double> = 0.2...3600
     /// Accepted range for `on_change_min_interval`.
     public static let onChangeIntervalRange: ClosedRange<Double> = 0...86400
+    /// Accepted range for `on_change_timeout` (the same as `--on-change-timeout`).
+    public static let onChangeTimeoutRange: ClosedRange<Double> = 0.1...86400
     /// Thresholds a rule may set, in °C: the range a plausible limit lies in.
     public static let thresholdRange: ClosedRange<Double> = 1...150
     /// Hysteresis a rule may set, in °C.
@@ -61,6 +69,7 @@ package struct UserConfig: Sendable, Equatable {
         if let a = ascii { out.append("ascii = \(a)") }
         if let o = onChange { out.append("on_change = \(o)") }
         if let i = onChangeMinInterval { out.append("on_change_min_interval = \(Self.number(i)) s") }
+        if let t = onChangeTimeout { out.append("on_change_timeout = \(Self.number(t)) s") }
         for (n, r) in sensors.enumerated() { out.append("sensor #\(n + 1): \(r.summary)") }
         return out
     }

@@ -20,6 +20,9 @@ package enum RecordingFormat {
     public static let schema = "thermtop.recording/1"
     /// The longest line a reader accepts (a full frame of a big machine is well under 1 MiB).
     public static let maxLineBytes = 64 << 20
+    /// The latest sample time a recording may hold, in seconds from its start (about 31
+    /// years): times past it are refused when read, and so is `status --at` past it.
+    public static let maxSeconds = 1e9
 }
 
 /// The outcome of one file read, as recorded.
@@ -189,8 +192,12 @@ package struct RecordingDecoder: Sendable {
         do {
             try feed(bytes, line: line)
         } catch {
-            // Only a sample line can be cut off harmlessly; a cut header is no recording.
-            guard header != nil, !samples.isEmpty else { throw error }
+            // Only a sample line can be cut off harmlessly; a cut header is no recording, and
+            // a cut first frame leaves no sample to replay.
+            guard header != nil else { throw error }
+            guard !samples.isEmpty else {
+                throw RecordingError(line: line, "the full frame is cut off (the recording was interrupted, by a full disk say, before its first sample was complete): nothing to replay")
+            }
             cutOffLine = line
         }
     }
@@ -225,7 +232,7 @@ package struct RecordingDecoder: Sendable {
 
     static func sample(_ v: JSONValue, line: Int, first: Bool) throws(RecordingError) -> RecordedSample {
         guard let t = v["t"]?.numberValue else { throw RecordingError(line: line, "no time \"t\"") }
-        guard t >= 0, t < 1e9 else { throw RecordingError(line: line, "time \(t) out of range") }
+        guard t >= 0, t < RecordingFormat.maxSeconds else { throw RecordingError(line: line, "time \(t) out of range") }
         let isFrame = v["frame"]?.boolValue ?? false
         if first && !isFrame { throw RecordingError(line: line, "expected the full frame (\"frame\":true) after the header") }
         if !first && isFrame { throw RecordingError(line: line, "a second full frame") }

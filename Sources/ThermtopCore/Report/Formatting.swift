@@ -1,24 +1,37 @@
-/// Small formatters shared by the text report and the dashboard.
+/// Small formatters shared by the text report and the dashboard. Total: a huge, infinite or
+/// NaN value (a hostile recording, a command-line number) prints as text and never traps in an
+/// integer conversion.
 package enum Format {
-    /// `1 h 23 min`, `45 min`, `30 s`.
+    /// Largest magnitude printed digit by digit; above it a Double no longer holds every whole
+    /// number, and `Int` would trap past 2^63.
+    static let exactLimit = 1e15
+
+    /// `1 h 23 min`, `45 min`, `30 s`; `unknown` when not a number.
     package static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "unknown" }
+        if abs(seconds) >= exactLimit { return "\(fixed(seconds / 3600, places: 0)) h" }
         let s = Int(seconds.rounded(.down))
         if s >= 3600 { return "\(s / 3600) h \((s % 3600) / 60) min" }
         if s >= 60 { return "\(s / 60) min" }
         return "\(s) s"
     }
 
-    /// `72 %` / `29.7 %` (one decimal only when not whole).
+    /// `72 %` / `29.7 %` (one decimal only when not whole); `? %` when not a number.
     package static func percent(_ p: Double) -> String {
+        guard p.isFinite else { return "? %" }
         let r = (p * 10).rounded() / 10
-        return r == r.rounded() ? "\(Int(r)) %" : "\(r) %"
+        return r == r.rounded() && abs(r) < exactLimit ? "\(Int(r)) %" : "\(r) %"
     }
 
-    /// `0.42` for `fixed(0.4199, places: 2)`: always `places` decimals (Foundation-free printf `%.Nf`).
+    /// `0.42` for `fixed(0.4199, places: 2)`: always `places` decimals (Foundation-free printf
+    /// `%.Nf`). Beyond 10^15 (after scaling) Swift's shortest form (`1e+19`), and `nan`, `inf`
+    /// or `-inf` for what is not a finite number.
     package static func fixed(_ v: Double, places: Int) -> String {
+        guard v.isFinite else { return v.isNaN ? "nan" : v < 0 ? "-inf" : "inf" }
         var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
+        for _ in 0..<max(0, places) { scale *= 10 }
         let scaled = (abs(v) * scale).rounded()
+        guard scaled < exactLimit else { return "\(v)" }
         let whole = Int(scaled / scale)
         let frac = Int(scaled - Double(whole) * scale)
         var fracText = String(frac)
@@ -27,10 +40,18 @@ package enum Format {
         return places > 0 ? "\(sign)\(whole).\(fracText)" : "\(sign)\(whole)"
     }
 
-    /// `8.01 W`.
+    /// `8.01 W`; `? W` when not a number.
     package static func watts(_ w: Double) -> String {
+        guard w.isFinite else { return "? W" }
         let r = (w * 100).rounded() / 100
         return "\(r) W"
+    }
+
+    /// A whole number for display (`Int(v)` that cannot trap): cut toward zero; Swift's shortest
+    /// form beyond 10^15, and `?` for what is not a finite number.
+    package static func whole(_ v: Double) -> String {
+        guard v.isFinite, abs(v) < exactLimit else { return v.isFinite ? "\(v)" : "?" }
+        return String(Int(v))
     }
 
     /// Text from sysfs made safe for a terminal: control characters (C0, DEL, C1, so also ESC)
@@ -79,7 +100,7 @@ extension StatusReport {
         lines.append("Low power  \(s.lowPowerHeadline)")
         for r in s.lowPowerAssessment.reasons { lines.append("           - \(Format.clean(r))") }
         lines.append("Tier       \(p.tier)")
-        lines.append("Policy     refresh every \(Int(p.refreshIntervalSeconds)) s · animations \(p.animationsEnabled ? "on" : "off") · prefetch \(p.prefetchEnabled ? "on" : "off") · inference \(p.inference)")
+        lines.append("Policy     refresh every \(Format.whole(p.refreshIntervalSeconds)) s · animations \(p.animationsEnabled ? "on" : "off") · prefetch \(p.prefetchEnabled ? "on" : "off") · inference \(p.inference)")
         if p.lowPower { lines.append("           low power: \(p.lowPowerAdjustments.summary.joined(separator: ", "))") }
         lines.append("           work the person asks for is never blocked")
 
@@ -112,7 +133,7 @@ extension StatusReport {
                         level = "\(h.level) HELD (\(Format.clean(units.converting(a.reason))))"
                     } else if let sleep = a.sensor.asleep {
                         let last = a.sensor.lastCelsius.map { c in
-                            ", last \(units.format(c))" + (a.sensor.lastReadAt.map { " \(Int((snap.time - $0).rounded(.down))) s ago" } ?? "")
+                            ", last \(units.format(c))" + (a.sensor.lastReadAt.map { " \(Format.whole((snap.time - $0).rounded(.down))) s ago" } ?? "")
                         } ?? ""
                         level = "asleep (\(Format.clean(sleep)); not read so as not to wake it\(last))"
                     } else {
@@ -133,8 +154,8 @@ extension StatusReport {
             lines.append("Fans" + String(repeating: " ", count: 24) + "    RPM   PWM  control     state       level")
             for f in s.assessment.fans {
                 let fan = f.fan
-                let rpm = fan.rpm.map { String(Int($0)) } ?? "?"
-                let pwm = fan.pwmPercent.map { "\(Int($0.rounded())) %" } ?? "—"
+                let rpm = fan.rpm.map(Format.whole) ?? "?"
+                let pwm = fan.pwmPercent.map { "\(Format.whole($0.rounded())) %" } ?? "—"
                 let mark = fan.id == s.assessment.decidedBy ? "*" : " "
                 lines.append("\(mark) \(DisplayWidth.pad(Format.clean(fan.displayName), 26)) \(Format.padLeft(rpm, 6)) \(Format.padLeft(pwm, 5))  \(Format.pad(fan.control?.rawValue ?? "—", 10))  \(Format.pad(fan.state.rawValue, 10))  \(f.ignored ? "—" : f.level.name)")
             }

@@ -31,8 +31,11 @@ package struct MetricsWriter: Sendable {
         sample(name, [], value)
     }
 
-    /// Label values: backslash, double quote and line feed are escaped (the exposition format's rule).
-    public static func escapeLabel(_ s: String) -> String { escape(s, quotes: true) }
+    /// Label values: control characters become `?` by the screen's rule (`Format.clean`): raw
+    /// ESC, CR, BS or BEL are legal in the format, but common parsers reject the file and `cat`
+    /// of it would drive a terminal. Then backslash and double quote are escaped (the
+    /// exposition format's rule).
+    public static func escapeLabel(_ s: String) -> String { escape(Format.clean(s), quotes: true) }
 
     /// HELP text: backslash and line feed are escaped; quotes stay.
     public static func escapeHelp(_ s: String) -> String { escape(s, quotes: false) }
@@ -59,6 +62,20 @@ package struct MetricsWriter: Sendable {
     }
 }
 
+/// How `export --every`'s own writes went, for its metrics: a scraper that keeps reading an
+/// old file can tell that it is old and why.
+package struct ExportHealth: Sendable, Equatable {
+    /// Unix time of the last write that reached the file; nil before the first.
+    public var lastSuccess: Double?
+    /// Writes that failed since the exporter started (each is retried at the next interval).
+    public var failedWrites = 0
+
+    public init(lastSuccess: Double? = nil, failedWrites: Int = 0) {
+        self.lastSuccess = lastSuccess
+        self.failedWrites = failedWrites
+    }
+}
+
 /// `thermtop export`: the status as Prometheus metrics.
 package enum MetricsReport {
     /// The `_level` gauges' value: the state's raw value, nominal 0 … critical 3.
@@ -66,7 +83,9 @@ package enum MetricsReport {
 
     /// - readErrorsTotal: failed reads summed over every sample this process made.
     /// - unixTime: wall-clock seconds of the sample.
-    public static func prometheus(_ s: MonitorStatus, version: String, readErrorsTotal: Int, unixTime: Double) -> String {
+    /// - export: how the exporter's own writes went (its two families), nil to leave them out.
+    public static func prometheus(_ s: MonitorStatus, version: String, readErrorsTotal: Int, unixTime: Double,
+                                  export: ExportHealth? = nil) -> String {
         var w = MetricsWriter()
         let snap = s.snapshot
 
@@ -172,6 +191,15 @@ package enum MetricsReport {
         w.single("thermtop_read_errors_total", .counter,
                  help: "Values that could not be read, summed over every sample since this exporter started.", Double(readErrorsTotal))
         w.single("thermtop_last_sample_timestamp_seconds", .gauge, help: "Unix time of the sample these metrics come from.", unixTime.rounded())
+        if let e = export {
+            if let t = e.lastSuccess {
+                w.single("thermtop_export_last_success_timestamp_seconds", .gauge,
+                         help: "Unix time of the exporter's last successful write of this file (older than the scrape when writes fail).", t.rounded())
+            }
+            w.single("thermtop_export_write_failures_total", .counter,
+                     help: "Writes of this file that failed (a full disk, say) since the exporter started; each is retried at the next interval.",
+                     Double(e.failedWrites))
+        }
         return w.text
     }
 }

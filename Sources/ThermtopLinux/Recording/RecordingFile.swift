@@ -97,22 +97,23 @@ package enum RecordingFile {
     /// Read and decode a recording (plain or gzip, told apart by its content), streaming it in
     /// chunks: a line longer than `RecordingFormat.maxLineBytes` stops the read with an error
     /// naming it, without reading the rest of that line.
+    /// Its errors do not name the file: the caller does, once (`FILE: line 3: …`).
     public static func read(path: String) -> Result<Recording, RecordingError> {
         var st = stat()
         guard stat(path, &st) == 0 else {
-            return .failure(RecordingError(line: 0, RecordingIOError(path: path, errno: errno, doing: "open").description))
+            return .failure(RecordingError(line: 0, RecordingIOError(path: path, errno: errno, doing: "open").message))
         }
         if (st.st_mode & S_IFMT) == S_IFDIR {
-            return .failure(RecordingError(line: 0, "\(path): is a directory, not a recording"))
+            return .failure(RecordingError(line: 0, "is a directory, not a recording"))
         }
         let d = open(path, O_RDONLY | O_CLOEXEC)
         guard d >= 0 else {
-            return .failure(RecordingError(line: 0, RecordingIOError(path: path, errno: errno, doing: "open").description))
+            return .failure(RecordingError(line: 0, RecordingIOError(path: path, errno: errno, doing: "open").message))
         }
         // gzread reads plain files through unchanged, so one path serves both.
         guard let gz = gzdopen(d, "rb") else {
             close(d)
-            return .failure(RecordingError(line: 0, "\(path): cannot open"))
+            return .failure(RecordingError(line: 0, "cannot open"))
         }
         defer { gzclose(gz) }
         gzbuffer(gz, 1 << 16)
