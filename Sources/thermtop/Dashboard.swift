@@ -117,7 +117,7 @@ struct Thermtop: AsyncParsableCommand {
         }
         if let (command, interval) = hook.resolved(cfg) {
             loop.hook = OnChangeHook(command: command, interval: interval, output: .discard, initial: app.status,
-                                     simulatedAllowed: hook.simulated)
+                                     simulatedAllowed: hook.simulated, timeout: hook.timeout(cfg))
             loop.app.configInfo.onChange = command
         }
         loop.run()
@@ -220,7 +220,7 @@ struct RunLoop {
         // Material statuses wake the loop through the hub's descriptor; only the screen's own
         // clocks are timed here.
         var wake = now + 60
-        if let due = hook?.schedule.nextDue { wake = min(wake, due) }
+        if let due = hook?.nextDue(now: now) { wake = min(wake, due) }
         // A replay's next recorded sample, at the playback speed.
         if !app.paused, let due = app.replay?.nextDue { wake = min(wake, due) }
         // The next step at which routine samples are taken (none come while paused, and a

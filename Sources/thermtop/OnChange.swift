@@ -51,6 +51,14 @@ final class CommandRunner {
     /// Changes the waiting one replaced (said when it starts).
     private var merged = 0
 
+    /// Ends a run still going when the caller leaves (its own process group, which the
+    /// terminal's Ctrl-C does not reach), so no hook outlives the command that started it.
+    func stop() {
+        guard let c = child else { return }
+        kill(-c.pid, SIGTERM)
+        child = nil
+    }
+
     init(command: String, output: Output, timeout: Double = OnChangeOptions.defaultTimeout) {
         self.command = command
         argv = CommandLineWords.split(command)

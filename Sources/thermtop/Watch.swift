@@ -149,9 +149,16 @@ struct Watch: AsyncParsableCommand {
         emit(status, previous: nil, units: units)
         let hook = hook.resolved(cfg).map { OnChangeHook(command: $0.command, interval: $0.interval, output: .stderr, initial: status,
                                                          simulatedAllowed: self.hook.simulated, timeout: self.hook.timeout(cfg)) }
+        // Ctrl-C, a closed terminal or a `kill` ends the loop here, so a running hook is
+        // stopped rather than left behind.
+        WatchStop.install()
         hub.start()
         defer { hub.stop() }
         while true {
+            if let sig = WatchStop.received {
+                hook?.runner.stop()
+                throw ExitCode(128 + sig)
+            }
             if waitReadable(hub.wakeDescriptor, until: hook?.nextDue(now: hub.clock.now()), clock: hub.clock) {
                 hub.consumeWake()
                 let previous = status
@@ -239,3 +246,19 @@ func waitReadable(_ fd: Int32, until deadline: Double?, clock: any MonitorClock)
     return poll(&p, 1, timeout) > 0 && (p.revents & Int16(POLLIN)) != 0
 }
 
+/// The signal that asked `watch` to stop, recorded by its handler and acted on by the loop
+/// (which the signal also wakes from `poll`).
+enum WatchStop {
+    nonisolated(unsafe) private static var signal: sig_atomic_t = 0
+
+    static var received: Int32? { signal == 0 ? nil : signal }
+
+    static func install() {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { WatchStop.signal = $0 }
+            sigemptyset(&action.sa_mask)
+            sigaction(sig, &action, nil)
+        }
+    }
+}

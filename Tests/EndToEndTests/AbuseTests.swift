@@ -176,6 +176,27 @@ struct AbuseTests {
         #expect(w.process.isRunning)
     }
 
+    @Test("a hook still running when watch is told to stop (SIGTERM) is stopped with it, not left behind")
+    func hookEndsWithWatch() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = try Run.fixtureCopy("intel-laptop", in: dir)
+        let pidFile = dir.appendingPathComponent("pids")
+        let hook = "sh -c 'echo $$ >> \"$0\"; exec sleep 1000' \(pidFile.path)"
+        let w = try LiveProcess(["watch", "--sysfs-root", root.path, "--delay", "0.2", "--on-change", hook,
+                                 "--on-change-min-interval", "0"])
+        func pids() -> [pid_t] {
+            ((try? String(contentsOf: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+        }
+        defer { for p in pids() { kill(p, SIGKILL) } }
+        #expect(w.wait { w.lines.count >= 1 })
+        try Run.write("96000\n", to: root.appendingPathComponent("class/thermal/thermal_zone0/temp"))
+        #expect(w.wait(10) { Self.alive(pids()).count == 1 }, "the hook never started: \(w.stderr)")
+        w.stop()
+        #expect(w.process.terminationStatus == 128 + SIGTERM)
+        #expect(w.wait(5) { Self.alive(pids()).isEmpty }, "the hook outlived watch: \(Self.alive(pids()))")
+    }
+
     @Test("--on-change-timeout out of range is a usage error (64)", arguments: ["0", "-1", "nan", "1e9"])
     func hookTimeoutRange(value: String) throws {
         let r = try Run.thermtop(["watch", "--simulate", "--on-change", "true", "--on-change-timeout", value])
