@@ -62,7 +62,8 @@ public final class SysfsSource: SensorSource {
 
     public var readStats: SensorSourceReadStats? {
         SourceReadStats(fileReads: root.readCount, openFiles: root.ioStats?.openFiles ?? 0,
-                        stuckFiles: root.stuckFiles, timedOutReads: root.timedOutReads)
+                        stuckFiles: root.stuckFiles, timedOutReads: root.timedOutReads,
+                        abandonedReaders: root.abandonedReaders)
     }
 
     /// The class folders whose entries are devices.

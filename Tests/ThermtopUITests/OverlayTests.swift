@@ -140,15 +140,15 @@ struct OverlayTests {
         #expect(text.contains(RenderPolicy(tier: .minimal).helpLine))
     }
 
-    @Test("debug says how many sampler threads a hung read retired, and says nothing while none was")
-    func debugShowsRetiredSamplers() {
+    @Test("debug says how many reader threads are left in hung reads, and says nothing while none is")
+    func debugShowsAbandonedReaders() {
         var state = Fixtures.appState([Fixtures.intelLaptop(time: 0, package: 60, skin: 40)], sourceLabel: "/sys", simulated: false)
         state.overlay = .debug
-        #expect(!state.render(.large).text().contains("retired"))
+        #expect(!state.render(.large).text().contains("hung readers"))
         var status = state.status
-        status.sampler.retiredSamplers = 2
+        status.sampler.reads = SensorSourceReadStats(fileReads: 10, abandonedReaders: 2)
         _ = Reducer.reduce(&state, .statusArrived(status, FeedInfo(samples: 1, refreshDueAt: 17)))
-        #expect(state.render(.large).text().contains("sampler threads retired 2"))
+        #expect(state.render(.large).text().contains("hung readers 2"))
     }
 
     @Test("more than six reading issues are summarised with a count")

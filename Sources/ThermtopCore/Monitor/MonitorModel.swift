@@ -92,8 +92,6 @@ public struct MonitorSamplerInfo: Sendable, Equatable {
     public var reads: SensorSourceReadStats?
     /// Whether the sampler thread is running (`start()`), or samples are taken on request.
     public var running = false
-    /// Sampler threads retired by a read that hung past the deadline (each was replaced).
-    public var retiredSamplers = 0
 
     public init() {}
 }

@@ -40,12 +40,17 @@ public struct SensorSourceReadStats: Sendable, Equatable {
     public var stuckFiles: [String]
     /// Reads given up on at the deadline since start.
     public var timedOutReads: Int
+    /// Reader threads left in a read the kernel has not returned from (bounded; they end
+    /// when their read does).
+    public var abandonedReaders: Int
 
-    public init(fileReads: Int, openFiles: Int = 0, stuckFiles: [String] = [], timedOutReads: Int = 0) {
+    public init(fileReads: Int, openFiles: Int = 0, stuckFiles: [String] = [], timedOutReads: Int = 0,
+                abandonedReaders: Int = 0) {
         self.fileReads = fileReads
         self.openFiles = openFiles
         self.stuckFiles = stuckFiles
         self.timedOutReads = timedOutReads
+        self.abandonedReaders = abandonedReaders
     }
 }
 

@@ -60,37 +60,8 @@ public struct ThermalConfig: Sendable, Equatable {
     /// attributes late, a copied tree) is read again within seconds. Counted in samples, not
     /// seconds, so a replay retries exactly where the recorded run did.
     public var missingFileRetrySamples: Int = 5
-    /// Outside sysfs (a fixture or a copied tree) an open value file is checked on every read
-    /// for having been deleted or renamed over (one `fstat` of the descriptor), and every this
-    /// many reads for having been moved away with something else put at its path (one `stat`
-    /// of the path, which costs a walk of the whole path).
-    public var movedFileCheckReads: Int = 5
-    /// Folders a discovery lists are kept open (at most this many) until it ends, so the files
-    /// in them are opened, checked and stat'ed relative to the folder (one path component)
-    /// instead of by a walk of the whole path through the class links. Kept under 64 with the
-    /// process's other descriptors: growing the descriptor table past 64 costs a threaded
-    /// process an RCU grace period (milliseconds).
-    public var discoveryFoldersKeptOpen: Int = 32
-    /// After this many reads on a root have overrun the deadline on the sampler's own thread
-    /// (each retires that thread for a successor), the root reads through short-lived reader
-    /// threads only, as when a file hangs: a tree where reads keep stalling (a loaded
-    /// machine with a fixture being rewritten, a flaky bus) costs hand-offs, not threads.
-    public var inlineReadRetirementLimit: Int = 3
-    /// `inlineReadRetirementLimit` counts the retirements of this many seconds, and a file
-    /// whose read overran on the sampler's thread is read through reader threads for this long:
-    /// a stall that passed (a load that ended, a bus that recovered) does not keep costing a
-    /// hand-off per read, and a reader thread, for the rest of the run.
-    public var inlineReadRetirementWindowSeconds: Double = 300
-    /// A read on the sampler's own thread past `readDeadlineSeconds` that the kernel has asleep
-    /// *uninterruptibly* (state `D`: waiting for a lock, a page, the disk or a bus transfer,
-    /// waits the kernel ends by itself) is given this long, counted from its start, before the
-    /// thread is retired. On a loaded machine such waits pass `readDeadlineSeconds` routinely
-    /// (a directory lock held by a starved writer, an inode freed with a synchronous discard,
-    /// a code page read back under heavy I/O); retiring the sampler for them cost a thread, its
-    /// retained frames and a malloc arena each time. A read asleep *interruptibly* (`S`: a FIFO
-    /// with no writer, a device that never answers) is retired at `readDeadlineSeconds` as
-    /// before. One-shot readings (`status`, a hub's `sample()` without `start()`) and reads
-    /// through reader threads (files that overran) keep the short deadline for every wait.
+    /// A slow start that is still no hang, given longer than `readDeadlineSeconds`: loading and
+    /// initialising NVML (the driver's first contact with the GPU).
     public var uninterruptibleReadDeadlineSeconds: Double = 5
     /// A reader thread with nothing to read for this long ends (the next batch starts one): a
     /// root that went through reader threads for a while (after a stall) keeps no extra thread.
