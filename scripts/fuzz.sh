@@ -83,7 +83,7 @@ module ThermtopCore
 for t in "${targets[@]}"; do
   for m in $(needs "$t"); do
     case $m in
-      ThermtopLinux) module ThermtopLinux -I Sources/CSystemd -I Sources/CZlib ;;
+      ThermtopLinux) module ThermtopLinux -I Sources/CSystemd -I Sources/CZlib -I Sources/CNVML ;;
       ThermtopUI) module ThermtopUI ;;
       ThermtopTerminal) module ThermtopUI; module ThermtopTerminal -I Sources/CNcursesw ;;
       ThermtopConfig) tomlkit; module ThermtopConfig -I "$toml/CTOML/include/CTOML" ;;
@@ -106,7 +106,7 @@ for t in "${targets[@]}"; do
     done
     extra=()
     needs "$t" | grep -qx ThermtopTerminal && extra+=(-I Sources/CNcursesw -lncursesw -ltinfo)
-    needs "$t" | grep -qx ThermtopLinux && extra+=(-I Sources/CSystemd -I Sources/CZlib -lsystemd -lz)
+    needs "$t" | grep -qx ThermtopLinux && extra+=(-I Sources/CSystemd -I Sources/CZlib -I Sources/CNVML -lz)
     # Static archives after the modules that use them.
     post=()
     needs "$t" | grep -qx ThermtopConfig && { extra+=(-I "$toml/CTOML/include/CTOML"); post+=(-lTOMLKit -lCTOML -lstdc++ -lFoundation); }
