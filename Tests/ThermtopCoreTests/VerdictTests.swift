@@ -42,6 +42,18 @@ import Testing
         #expect(metrics.contains("thermtop_thermal_state{state=\"nominal\"} 0"), "\(metrics)")
     }
 
+    @Test("a nominal reason never says every sensor is below fair while one could not be read: it counts them")
+    func nominalCountsUnreadable() {
+        let snap = Snapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 40),
+                                             zone("thermal_zone1", type: "x86_pkg_temp", celsius: nil)])
+        let a = Self.assess(snap)
+        #expect(a.state == .nominal)
+        #expect(!a.reason.contains("every sensor"), "\(a.reason)")
+        #expect(a.reason.hasPrefix("nominal: 1 sensor unreadable, the rest below fair"), "\(a.reason)")
+        let all = Self.assess(Snapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 40)]))
+        #expect(all.reason.hasPrefix("nominal: every sensor below its fair threshold"), "\(all.reason)")
+    }
+
     @Test("a forced state over an unmeasured machine shows the forced state, marked simulated")
     func forcedStateOverUnknown() {
         var o = ThermalOverrides.none
