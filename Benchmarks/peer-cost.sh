@@ -9,7 +9,7 @@
 #
 # Runs thermtop at full (its default on this cool laptop) and at minimal
 # (`--simulate-state serious`), and htop, then prints the means, the ratios to htop and
-# the issue 7 targets (met / missed). Builds thermtop in release mode (the flags the README's
+# the budgets of docs/performance.md (met / missed). Builds thermtop in release mode (the flags the README's
 # install section gives) unless --binary is given. --before PATH adds another build (e.g. main
 # before a change) at full and minimal to the same interleaved run.
 set -euo pipefail
@@ -48,7 +48,7 @@ progs+=(htop htop)
 /usr/bin/python3 "$ROOT/Benchmarks/peer-cost.py" --seconds "$SECS" --repeat "$REPEAT" --out "$OUT" \
   --baseline htop -- "${progs[@]}" | tee "$OUT/report.txt"
 
-# Issue 7's targets, from the RESULT_MEAN lines.
+# The budgets (docs/performance.md), from the RESULT_MEAN lines.
 /usr/bin/python3 - "$OUT/report.txt" <<'PY'
 import sys
 m = {}
@@ -56,18 +56,17 @@ for line in open(sys.argv[1]):
     if line.startswith("RESULT_MEAN "):
         p = line.split()
         m[p[1]] = {k: float(v) for k, v in (x.split("=") for x in p[3:]) if v != "NA"}
-h, full, low = m.get("htop", {}), m.get("thermtop-full", {}), m.get("thermtop-minimal", {})
+h = m.get("htop", {})
 def check(label, ok, detail):
     print(f"  {'met   ' if ok else 'MISSED'} {label}: {detail}")
-print("\nissue 7 targets (same run):")
-for name, t, cpu, tty, wake in (("full", full, 0.5, 0.5, 3.0), ("minimal", low, 0.25, 0.25, 1.5)):
-    if not t or not h:
+print("\nbudgets (same run):")
+for name in ("full", "minimal"):
+    t = m.get(f"thermtop-{name}", {})
+    if not t:
         continue
-    r = t["cpu_pct"] / h["cpu_pct"]
-    check(f"CPU at {name} <= {cpu}x htop", r <= cpu, f"{r:.2f}x ({t['cpu_pct']:.3f} vs {h['cpu_pct']:.3f} % of a core)")
-    r = t["tty_Bps"] / h["tty_Bps"]
-    check(f"terminal bytes at {name} <= {tty}x htop", r <= tty, f"{r:.2f}x ({t['tty_Bps']:.0f} vs {h['tty_Bps']:.0f} B/s)")
-    check(f"wakeups at {name} <= {wake}/s", t["wakeups_per_s"] <= wake, f"{t['wakeups_per_s']:.2f}/s (htop {h['wakeups_per_s']:.2f}/s)")
-    check(f"peak RSS at {name} < 8 MB", t["rss_kb"] < 8 * 1024, f"{t['rss_kb'] / 1024:.1f} MB (htop {h['rss_kb'] / 1024:.1f} MB)")
+    check(f"peak RSS at {name} <= 14 MB", t["rss_kb"] <= 14 * 1024, f"{t['rss_kb'] / 1024:.1f} MB (htop {h.get('rss_kb', 0) / 1024:.1f} MB)")
+    if h:
+        print(f"  CPU at {name}: {t['cpu_pct']:.3f} % of a core, {t['cpu_pct'] / h['cpu_pct']:.2f}x htop; "
+              f"wakeups {t['wakeups_per_s']:.2f}/s (htop {h['wakeups_per_s']:.2f}/s)")
 PY
 echo "raw results: $OUT"
