@@ -257,3 +257,29 @@ extension CellBuffer {
         }.joined(separator: "\n")
     }
 }
+
+@Suite("GPU detail")
+struct GPUDetailTests {
+    @Test("a GPU sensor's detail shows NVML's limits, power against its limit, the clock limits in words, P-state and load")
+    func gpuDetailShowsNVMLFields() {
+        var g = ThermalGPU(busID: "0000:00:06.0")
+        g.name = "NVIDIA H200"
+        g.celsius = 57
+        g.limits = ThermalGPULimits(slowdown: 89, shutdown: 95, gpuMax: 87, memoryMax: 95)
+        g.powerWatts = 690
+        g.powerLimitWatts = 700
+        g.clockReasons = 0x4
+        g.performanceState = 0
+        g.utilisationPercent = 100
+        var snap = Snapshot(time: 0)
+        snap.gpus = [g]
+        var state = Fixtures.appState([snap], sourceLabel: "/sys", simulated: false)
+        let id = g.id + "/nvidia/gpu"
+        #expect(state.status.assessment.sensors.contains { $0.sensor.id == id })
+        state.overlay = .detail(id)
+        let text = state.render(.large).text()
+        #expect(text.contains("NVML limits: GPU max 87.0 °C · slowdown 89.0 °C · shutdown 95.0 °C"), "\(text)")
+        #expect(text.contains("power 690.0 W of 700.0 W · P0 · load 100 %"), "\(text)")
+        #expect(text.contains("clocks limited by: SW power cap"), "\(text)")
+    }
+}

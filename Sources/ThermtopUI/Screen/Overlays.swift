@@ -238,6 +238,9 @@ enum Overlays {
         if s.kind == .hwmon {
             lines.append(("hwmon limits: max \(s.max.map(u.format) ?? "—") · crit \(s.crit.map(u.format) ?? "—") · crit_hyst \(s.critHyst.map(u.format) ?? "—") · emergency \(s.emergency.map(u.format) ?? "—")", .plain))
         }
+        if s.kind == .gpu, let g = state.status.snapshot.gpus.first(where: { s.id.hasPrefix($0.id + "/") }) {
+            lines += gpuLines(g, units: u, theme: theme)
+        }
         let device = s.kind == .hwmon ? String(s.location.split(separator: "/").first ?? "") : s.location
         let issues = state.status.snapshot.allIssues.filter { !device.isEmpty && $0.file.contains(device + "/") }
         if !issues.isEmpty {
@@ -245,5 +248,18 @@ enum Overlays {
             for i in issues { lines.append(("  " + i.description, .plain)) }
         }
         draw(lines, title: "sensor detail (Enter/Esc closes)", into: &buf, theme: theme)
+    }
+
+    /// A GPU sensor's detail: NVML's own limits, power, clock limits in words, P-state, load, fans.
+    static func gpuLines(_ g: ThermalGPU, units u: TemperatureUnit, theme: Theme) -> [(String, CellStyle)] {
+        func t(_ c: Double?) -> String { c.map(u.format) ?? "—" }
+        func w(_ v: Double?) -> String { v.map { Format.watts($0) } ?? "—" }
+        var lines: [(String, CellStyle)] = [("GPU \(g.name ?? "NVIDIA") · PCI \(g.busID)", theme.title)]
+        lines.append(("  NVML limits: GPU max \(t(g.limits.gpuMax)) · slowdown \(t(g.limits.slowdown)) · shutdown \(t(g.limits.shutdown)) · memory max \(t(g.limits.memoryMax))", .plain))
+        lines.append(("  power \(w(g.powerWatts)) of \(w(g.powerLimitWatts)) · P\(g.performanceState.map(String.init) ?? "?") · load \(g.utilisationPercent.map { "\($0) %" } ?? "—")"
+                      + (g.fanPercent.isEmpty ? " · no fan" : " · fan " + g.fanPercent.map { "\($0) %" }.joined(separator: ", ")), .plain))
+        let reasons = g.reasonWords.map { $0.isEmpty ? "none" : $0.joined(separator: ", ") } ?? "not reported"
+        lines.append(("  clocks limited by: \(reasons)", .plain))
+        return lines
     }
 }
