@@ -17,8 +17,8 @@
 # included). Prints one line:
 #   SOAK seconds=600 delay=0.2 samples=… rss_warm_kb=… rss_end_kb=… growth_kb=… … result=pass
 # with the thread count's range and every change of it (`thread_changes=t:n,…`, seconds since
-# start, warm-up included) and the sampler threads retired by reads that hung past their
-# deadline (`retired=`, from the debug overlay at the end).
+# start, warm-up included) and the reader threads left in reads that hung past their
+# deadline (`hung_readers=`, from the debug overlay at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=600; warmup=""; delay=0.2; binary=.build/debug/thermtop; keep_log=""
@@ -122,9 +122,9 @@ done
 tmux -L "$sock" send-keys -t soak d; sleep 1
 overlay=$(tmux -L "$sock" capture-pane -p -t soak)
 keys=no; grep -q "debug (d closes)" <<<"$overlay" && keys=yes
-# The overlay names retired sampler threads only when there were some.
-retired=0; [ "$keys" = yes ] || retired=unknown
-r=$(grep -o 'sampler threads retired [0-9]*' <<<"$overlay" | grep -o '[0-9]*$' || true); [ -n "$r" ] && retired=$r
+# The overlay names reader threads left in hung reads only when there are some.
+hung=0; [ "$keys" = yes ] || hung=unknown
+r=$(grep -o 'hung readers [0-9]*' <<<"$overlay" | grep -o '[0-9]*$' || true); [ -n "$r" ] && hung=$r
 tmux -L "$sock" send-keys -t soak q
 [ -n "$keep_log" ] && cp "$log" "$keep_log"
 thread_changes=$(awk '$4 != last { printf "%s%d:%d", sep, $1, $4; sep = ","; last = $4 }' "$log")
@@ -145,5 +145,5 @@ result=pass
 [ "$fds_last" -le "$fds_first" ] || result=fail
 [ "$threads_moved" = 0 ] || result=fail
 [ "$keys" = yes ] || result=fail
-echo "SOAK seconds=$seconds warmup=$warmup delay=$delay samples=$n rss_start_kb=$rss_0 rss_warm_kb=$rss_w rss_end_kb=$rss_e rss_max_kb=$max_rss growth_kb=$growth fds_max_before=$fds_first fds_max_last_third=$fds_last threads=$thr_w→$thr_e threads_range=$thread_range thread_changes=$thread_changes retired=$retired keys=$keys result=$result date=$(date -u +%Y-%m-%dT%H:%MZ)"
+echo "SOAK seconds=$seconds warmup=$warmup delay=$delay samples=$n rss_start_kb=$rss_0 rss_warm_kb=$rss_w rss_end_kb=$rss_e rss_max_kb=$max_rss growth_kb=$growth fds_max_before=$fds_first fds_max_last_third=$fds_last threads=$thr_w→$thr_e threads_range=$thread_range thread_changes=$thread_changes hung_readers=$hung keys=$keys result=$result date=$(date -u +%Y-%m-%dT%H:%MZ)"
 [ "$result" = pass ]
