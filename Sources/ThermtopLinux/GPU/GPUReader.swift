@@ -54,9 +54,8 @@ public final class SysfsGPUReader {
             var found: [String] = []
             for d in root.list("bus/pci/devices") ?? [] {
                 let dir = "bus/pci/devices/" + d
-                guard case .success(let vendor) = root.read(dir + "/vendor"),
-                      vendor.trimmingNewline == ThermalGPULimits.nvidiaVendor,
-                      case .success(let cls) = root.read(dir + "/class"), cls.hasPrefix("0x03") else { continue }
+                guard root.value(dir + "/vendor", Parse.string).value == ThermalGPULimits.nvidiaVendor,
+                      root.value(dir + "/class", Parse.string).value?.hasPrefix("0x03") == true else { continue }
                 found.append(d)
             }
             busIDs = found
@@ -71,14 +70,14 @@ public final class SysfsGPUReader {
                 if case .success(let text) = root.read(Self.folder + "/" + b) { snap.gpus.append(ThermalGPU(busID: b, recordText: text)) }
             }
             if !busIDs.isEmpty || root.exists(Self.folder + "/" + Self.noticeFile),
-               case .success(let n) = root.read(Self.folder + "/" + Self.noticeFile) {
-                snap.gpuNotice = n.trimmingNewline
+               let n = root.value(Self.folder + "/" + Self.noticeFile, Parse.string).value {
+                snap.gpuNotice = n
             }
         case .live:
             guard !busIDs.isEmpty else { return }
             var asleep: [String: String] = [:]
             for b in busIDs {
-                if case .success(let s) = root.read("bus/pci/devices/" + b + "/power/runtime_status"), s.trimmingNewline == "suspended" {
+                if root.value("bus/pci/devices/" + b + "/power/runtime_status", Parse.string).value == "suspended" {
                     asleep[b] = "suspended"
                 }
             }
@@ -126,9 +125,4 @@ public final class SysfsGPUReader {
             }
         }
     }
-}
-
-extension String {
-    /// Without one trailing new line (sysfs attributes end with one).
-    fileprivate var trimmingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
 }

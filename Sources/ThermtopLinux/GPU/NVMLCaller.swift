@@ -77,22 +77,10 @@ final class NVMLCaller: @unchecked Sendable {   // every mutable field is guarde
         }
     }
 
-    /// A detached thread running `loop`; false when none could be made (the GPU then reads as
-    /// timed out rather than blocking the sampler on a query it cannot bound).
+    /// A thread running `loop`; false when none could be made (the GPU then reads as timed
+    /// out rather than blocking the sampler on a query it cannot bound).
     private func startLoop() -> Bool {
-        let me = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        var attr = pthread_attr_t()
-        pthread_attr_init(&attr)
-        pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_DETACHED))
-        pthread_attr_setstacksize(&attr, 512 * 1024)
-        defer { pthread_attr_destroy(&attr) }
-        let rc = pthread_create(&thread, &attr, { raw in
-            Unmanaged<NVMLCaller>.fromOpaque(raw!).takeRetainedValue().loop()
-            return nil
-        }, me)
-        if rc != 0 { Unmanaged<NVMLCaller>.fromOpaque(me).release() }
-        return rc == 0
+        startThread(name: "thermtop-nvml", inlineOnFailure: false) { [self] in loop() }
     }
 }
 
