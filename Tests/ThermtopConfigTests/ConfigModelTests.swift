@@ -218,7 +218,7 @@ struct FormatTotalityTests {
         #expect(Format.fixed(Double.greatestFiniteMagnitude, places: 3) == "\(Double.greatestFiniteMagnitude)")
     }
 
-    @Test("duration, percent, watts and whole: no integer conversion of a value out of range")
+    @Test("duration, percent and watts: no integer conversion of a value out of range")
     func theOthersAreTotal() {
         #expect(Format.duration(5025) == "1 h 23 min")
         #expect(Format.duration(.infinity) == "unknown")
@@ -228,8 +228,5 @@ struct FormatTotalityTests {
         #expect(Format.percent(.nan) == "? %")
         #expect(Format.percent(1e300) == "1e+300 %")
         #expect(Format.watts(.infinity) == "? W")
-        #expect(Format.whole(1180) == "1180")
-        #expect(Format.whole(.nan) == "?")
-        #expect(Format.whole(1e19) == "1e+19")
     }
 }

@@ -47,13 +47,6 @@ package enum Format {
         return "\(r) W"
     }
 
-    /// A whole number for display (`Int(v)` that cannot trap): cut toward zero; Swift's shortest
-    /// form beyond 10^15, and `?` for what is not a finite number.
-    package static func whole(_ v: Double) -> String {
-        guard v.isFinite, abs(v) < exactLimit else { return v.isFinite ? "\(v)" : "?" }
-        return String(Int(v))
-    }
-
     /// Text from sysfs made safe for a terminal: control characters (C0, DEL, C1, so also ESC)
     /// become `?`, so a zone type like `evil\e[2J` can never move the cursor or clear a screen.
     package static func clean(_ s: String) -> String {
@@ -100,7 +93,7 @@ extension StatusReport {
         lines.append("Low power  \(s.lowPowerHeadline)")
         for r in s.lowPowerAssessment.reasons { lines.append("           - \(Format.clean(r))") }
         lines.append("Tier       \(p.tier)")
-        lines.append("Policy     refresh every \(Format.whole(p.refreshIntervalSeconds)) s · animations \(p.animationsEnabled ? "on" : "off") · prefetch \(p.prefetchEnabled ? "on" : "off") · inference \(p.inference)")
+        lines.append("Policy     refresh every \(Format.fixed(p.refreshIntervalSeconds, places: 0)) s · animations \(p.animationsEnabled ? "on" : "off") · prefetch \(p.prefetchEnabled ? "on" : "off") · inference \(p.inference)")
         if p.lowPower { lines.append("           low power: \(p.lowPowerAdjustments.summary.joined(separator: ", "))") }
         lines.append("           work the person asks for is never blocked")
 
@@ -133,7 +126,7 @@ extension StatusReport {
                         level = "\(h.level) HELD (\(Format.clean(units.converting(a.reason))))"
                     } else if let sleep = a.sensor.asleep {
                         let last = a.sensor.lastCelsius.map { c in
-                            ", last \(units.format(c))" + (a.sensor.lastReadAt.map { " \(Format.whole((snap.time - $0).rounded(.down))) s ago" } ?? "")
+                            ", last \(units.format(c))" + (a.sensor.lastReadAt.map { " \(Format.fixed((snap.time - $0).rounded(.down), places: 0)) s ago" } ?? "")
                         } ?? ""
                         level = "asleep (\(Format.clean(sleep)); not read so as not to wake it\(last))"
                     } else {
@@ -154,8 +147,8 @@ extension StatusReport {
             lines.append("Fans" + String(repeating: " ", count: 24) + "    RPM   PWM  control     state       level")
             for f in s.assessment.fans {
                 let fan = f.fan
-                let rpm = fan.rpm.map(Format.whole) ?? "?"
-                let pwm = fan.pwmPercent.map { "\(Format.whole($0.rounded())) %" } ?? "—"
+                let rpm = fan.rpm.map { Format.fixed($0, places: 0) } ?? "?"
+                let pwm = fan.pwmPercent.map { "\(Format.fixed($0, places: 0)) %" } ?? "—"
                 let mark = fan.id == s.assessment.decidedBy ? "*" : " "
                 lines.append("\(mark) \(DisplayWidth.pad(Format.clean(fan.displayName), 26)) \(Format.padLeft(rpm, 6)) \(Format.padLeft(pwm, 5))  \(Format.pad(fan.control?.rawValue ?? "—", 10))  \(Format.pad(fan.state.rawValue, 10))  \(f.ignored ? "—" : f.level.name)")
             }
