@@ -50,6 +50,10 @@ import Testing
         #expect(a.state == .nominal)
         #expect(!a.reason.contains("every sensor"), "\(a.reason)")
         #expect(a.reason.hasPrefix("nominal: 1 sensor unreadable, the rest below fair"), "\(a.reason)")
+        var asleep = zone("thermal_zone1", type: "x86_pkg_temp", celsius: nil)
+        asleep.asleep = "D3cold"
+        let sleeping = Self.assess(Snapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 40), asleep]))
+        #expect(sleeping.reason.hasPrefix("nominal: every sensor below its fair threshold"), "a sleeping device is not unreadable: \(sleeping.reason)")
         let all = Self.assess(Snapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 40)]))
         #expect(all.reason.hasPrefix("nominal: every sensor below its fair threshold"), "\(all.reason)")
     }

@@ -467,8 +467,11 @@ public enum ThermalClassifier {
             if let t = indexOfMax(ranked.count, where: { ranked[$0].sensor.celsius != nil && !ranked[$0].ignored && !ranked[$0].sensor.isFolded },
                                   by: { (ranked[$0].headroom ?? -1) < (ranked[$1].headroom ?? -1) }) {
                 let top = sensors[t]
-                // Never "every sensor" while some could not be read: they are counted.
-                let unread = ranked.filter { $0.sensor.celsius == nil && !$0.ignored && !$0.sensor.isFolded }.count
+                // Never "every sensor" while some could not be read: they are counted. A sensor
+                // of a sleeping device is not unread by failure (it is off, and not woken).
+                let unread = ranked.filter {
+                    $0.sensor.celsius == nil && $0.sensor.asleep == nil && !$0.ignored && !$0.sensor.isFolded
+                }.count
                 let every = unread == 0 ? "every sensor below its fair threshold"
                     : "\(unread) sensor\(unread == 1 ? "" : "s") unreadable, the rest below fair"
                 reason = "nominal: \(every) (closest: \(top.sensor.displayName) "
