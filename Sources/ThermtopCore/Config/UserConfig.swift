@@ -190,5 +190,5 @@ extension SensorOverride {
 }
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (issue 7 §6: no generic names injected into users' code).
+// (no generic names injected into users' code).
 package typealias PatternOverride = SensorPatternOverride

@@ -30,5 +30,5 @@ public struct EventSourceState: Sendable, Equatable, Hashable {
 }
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (issue 7 §6: no generic names injected into users' code).
+// (no generic names injected into users' code).
 package typealias ChangeHint = MonitorChangeHint

@@ -97,5 +97,5 @@ public struct MonitorSamplerInfo: Sendable, Equatable {
 }
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (issue 7 §6: no generic names injected into users' code).
+// (no generic names injected into users' code).
 package typealias SamplerInfo = MonitorSamplerInfo

@@ -95,11 +95,11 @@ public struct ThermalOverrides: Sendable, Equatable {
 }
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (issue 7 §6: no generic names injected into users' code).
+// (no generic names injected into users' code).
 package typealias Overrides = ThermalOverrides
 package typealias ManualClock = ManualMonitorClock
 package typealias SensorSource = ThermalSensorSource
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (issue 7 §6: no generic names injected into users' code).
+// (no generic names injected into users' code).
 package typealias SourceReadStats = SensorSourceReadStats

@@ -312,7 +312,7 @@ public struct ThermalCombinedBattery: Sendable, Equatable {
 }
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (issue 7 §6: no generic names injected into users' code).
+// (no generic names injected into users' code).
 package typealias Battery = ThermalBattery
 package typealias BatteryStatus = ThermalBatteryStatus
 package typealias CombinedBattery = ThermalCombinedBattery

@@ -189,7 +189,7 @@ public struct HwmonExtra: Sendable, Equatable, Identifiable {
 }
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (issue 7 §6: no generic names injected into users' code).
+// (no generic names injected into users' code).
 package typealias Fan = ThermalFan
 package typealias FanControl = ThermalFanControl
 package typealias FanState = ThermalFanState

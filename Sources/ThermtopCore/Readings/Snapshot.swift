@@ -330,5 +330,5 @@ public struct LowPowerSignals: Sendable, Equatable {
 package typealias Snapshot = ThermalSnapshot
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (issue 7 §6: no generic names injected into users' code).
+// (no generic names injected into users' code).
 package typealias PowerAdapter = ThermalPowerAdapter

@@ -180,5 +180,5 @@ package func formatDegrees(_ c: Double) -> String {
 }
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (issue 7 §6: no generic names injected into users' code).
+// (no generic names injected into users' code).
 package typealias Threshold = ThermalThreshold

@@ -33,5 +33,5 @@ extension MonitorWakeSource {
 }
 
 // thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (issue 7 §6: no generic names injected into users' code).
+// (no generic names injected into users' code).
 package typealias WakeSource = MonitorWakeSource
