@@ -5,6 +5,7 @@ import ThermtopLinux
 /// `thermtop capture DIR`: the sysfs files thermtop reads, as a tree `--sysfs-root DIR` reads.
 struct Capture: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "capture",
         abstract: "Copy the sysfs files thermtop reads into a folder, for a bug report.",
         discussion: """
             Copies the thermal, hwmon, power_supply and platform-profile files thermtop reads, \

@@ -8,6 +8,7 @@ import Glibc
 
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write Prometheus metrics for node_exporter's textfile collector.",
         discussion: """
             Writes the state, tier, low power, every sensor's temperature and thresholds, the \

@@ -9,6 +9,7 @@ import Glibc
 /// `thermtop record FILE`: what the reading layer reads, sample by sample (thermtop.recording/1).
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Record what thermtop reads from sysfs, sample by sample, to replay it later.",
         discussion: """
             Writes newline-delimited JSON (schema thermtop.recording/1): a header, one full \

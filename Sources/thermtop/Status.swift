@@ -7,6 +7,7 @@ import Glibc
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Print the thermal state, low power, tier, policy, sensors and batteries once.",
         discussion: """
             Exit status: 0 the state was measured; 64 bad invocation (unknown flag, bad \

@@ -94,6 +94,7 @@ final class OnChangeHook {
 
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Print one line per change of thermal state, low power or tier (no screen).",
         discussion: """
             Prints the current state first, then a line on every change. With --json, each line \
