@@ -113,6 +113,18 @@ struct ForecastUnitsReplayScreenTests {
         #expect(TemperatureUnit.celsius.converting(celsius) == celsius)
     }
 
+    @Test("in °F a reading and a reason quoting it agree: both convert the °C value as shown, to the tenth")
+    func fahrenheitReadingMatchesItsReason() {
+        // 71.84 °C is shown as 71.8 °C; the reason quotes that text, which converts to 161.2 °F.
+        let reason = TemperatureUnit.fahrenheit.converting("serious: CPU 71.8 °C ≥ warning 70.0 °C")
+        #expect(reason == "serious: CPU 161.2 °F ≥ warning 158.0 °F")
+        #expect(TemperatureUnit.fahrenheit.format(71.84) == "161.2 °F")
+        #expect(TemperatureUnit.fahrenheit.number(71.84) == "161.2")
+        #expect(TemperatureUnit.fahrenheit.formatDelta(2.04) == "3.6 °F")
+        #expect(TemperatureUnit.fahrenheit.format(-0.04) == "32.0 °F")
+        #expect(TemperatureUnit.fahrenheit.format(.infinity) == "? °F")
+    }
+
     // MARK: - replay
 
     static func replay(ended: Bool = false, paused: Bool = false) -> AppState {

@@ -10,9 +10,10 @@ extension TemperatureUnit {
         return String(format(c).dropLast(symbol.count + 1))
     }
 
-    /// `2.0 °C` or `3.6 °F`: a temperature difference (hysteresis, margins).
+    /// `2.0 °C` or `3.6 °F`: a temperature difference (hysteresis, margins), converted from the
+    /// °C difference as shown, like `format`.
     package func formatDelta(_ celsius: Double) -> String {
-        String(formatDegrees(delta(celsius)).dropLast(2)) + symbol
+        String(formatDegrees(delta(Self.asShown(celsius))).dropLast(2)) + symbol
     }
 
     /// `°C` or `°F`, `C` or `F` on an ASCII terminal.

@@ -96,9 +96,18 @@ package enum TemperatureUnit: String, Sendable, Equatable, CaseIterable {
         self == .celsius ? celsius : celsius * 9 / 5
     }
 
-    /// `91.0 °C` or `195.8 °F`, one decimal, like `formatDegrees`.
+    /// `91.0 °C` or `195.8 °F`, one decimal, like `formatDegrees`. °F is converted from the °C
+    /// value as °C shows it (to a tenth): the core's reasons quote temperatures in °C text, which
+    /// `converting` turns into °F, and a reading must show the same °F as the reason quoting it.
     public func format(_ celsius: Double) -> String {
-        self == .celsius ? formatDegrees(celsius) : formatDegrees(value(celsius)).replacingSuffix("°C", with: "°F")
+        guard self == .fahrenheit else { return formatDegrees(celsius) }
+        return formatDegrees(value(Self.asShown(celsius))).replacingSuffix("°C", with: "°F")
+    }
+
+    /// A °C value (or difference) to the tenth `formatDegrees` shows; huge and non-finite values
+    /// as they are.
+    static func asShown(_ celsius: Double) -> Double {
+        abs(celsius) < 1e15 ? (celsius * 10).rounded() / 10 : celsius
     }
 }
 
