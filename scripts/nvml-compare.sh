@@ -4,10 +4,9 @@
 # temperature agrees within 1 °C, power within 5 %, thresholds are equal and the decoded
 # clock-event reasons are equal. CI never runs it (it needs a GPU).
 #
-#   scripts/nvml-compare.sh [THERMTOP]    (default: .build/debug/thermtop; a dynamically linked
-#                                          build: a static one cannot dlopen NVML, docs/gpu.md)
+#   scripts/nvml-compare.sh [THERMTOP]    (default: the release build of scripts/release-build.sh)
 set -eu
-THERMTOP=${1:-.build/debug/thermtop}
+THERMTOP=${1:-.build/release/thermtop}
 PY=${PYTHON:-python3}
 command -v nvidia-smi >/dev/null || { echo "nvidia-smi not found: no NVIDIA driver here" >&2; exit 2; }
 work=$(mktemp -d)
