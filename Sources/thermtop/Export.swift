@@ -97,7 +97,7 @@ struct Export: AsyncParsableCommand {
                 streak = 0
             }
             guard every != nil else { return }
-            while !waitReadable(hub.wakeDescriptor, until: nil, clock: hub.clock) {}
+            while waitReadable(hub.wakeDescriptor, until: nil, clock: hub.clock) != .readable {}
             hub.consumeWake()
             status = hub.current
         }

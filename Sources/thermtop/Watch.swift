@@ -160,7 +160,15 @@ struct Watch: AsyncParsableCommand {
                 hook?.runner.stop()
                 throw ExitCode(128 + sig)
             }
-            if waitReadable(hub.wakeDescriptor, until: hook?.nextDue(now: hub.clock.now()), clock: hub.clock) {
+            let wake = waitReadable(hub.wakeDescriptor, until: hook?.nextDue(now: hub.clock.now()), clock: hub.clock,
+                                    watchingOutput: true)
+            if wake == .outputGone {
+                // `watch | head -1` on a machine whose state does not change: the reader is gone
+                // and no next line would ever tell us, so stop now, as EPIPE would (exit 0).
+                hook?.runner.stop()
+                throw ExitCode.success
+            }
+            if wake == .readable {
                 hub.consumeWake()
                 let previous = status
                 status = hub.current
@@ -221,9 +229,9 @@ struct Watch: AsyncParsableCommand {
 }
 
 /// One line to stdout, unbuffered, so `watch | while read` sees it at once. The reader going
-/// away (`watch | head -1`: EPIPE, SIGPIPE being ignored) ends the command quietly with 0, as
-/// a Unix filter does; any other failure (a full disk, /dev/full) is said on stderr and ends
-/// it with 74, as `status` does.
+/// away (`watch | head -1`: EPIPE, SIGPIPE being ignored; `watch`'s wait also notices it
+/// between lines) ends the command quietly with 0, as a Unix filter does; any other failure
+/// (a full disk, /dev/full) is said on stderr and ends it with 74, as `status` does.
 func writeLine(_ s: String) {
     let bytes = Array((s + "\n").utf8)
     var off = 0
@@ -239,12 +247,28 @@ func writeLine(_ s: String) {
     }
 }
 
-/// Waits in `poll` until `fd` is readable (true) or the `deadline` on `clock` passes (false);
-/// a nil deadline waits for the descriptor alone. A signal ends the wait early (false).
-func waitReadable(_ fd: Int32, until deadline: Double?, clock: any MonitorClock) -> Bool {
-    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+/// What ended a `waitReadable`.
+enum WaitOutcome: Equatable {
+    /// The descriptor is readable.
+    case readable
+    /// The deadline passed, or a signal ended the wait early.
+    case timedOut
+    /// Standard output's reader went away (a pipe whose reader closed, a socket whose peer did).
+    case outputGone
+}
+
+/// Waits in `poll` until `fd` is readable or the `deadline` on `clock` passes; a nil deadline
+/// waits for the descriptor alone. With `watchingOutput`, standard output is watched too: a
+/// pipe whose reader has closed reports POLLERR at once, while a terminal, a file or /dev/null
+/// report nothing, as no events are asked of it.
+func waitReadable(_ fd: Int32, until deadline: Double?, clock: any MonitorClock,
+                  watchingOutput: Bool = false) -> WaitOutcome {
+    var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+    if watchingOutput { fds.append(pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)) }
     let timeout = deadline.map { Int32(clamping: Int((max(0, $0 - clock.now()) * 1000).rounded(.up))) } ?? -1
-    return poll(&p, 1, timeout) > 0 && (p.revents & Int16(POLLIN)) != 0
+    guard poll(&fds, nfds_t(fds.count), timeout) > 0 else { return .timedOut }
+    if watchingOutput, fds[1].revents & Int16(POLLERR | POLLHUP) != 0 { return .outputGone }
+    return fds[0].revents & Int16(POLLIN) != 0 ? .readable : .timedOut
 }
 
 /// The signal that asked `watch` to stop, recorded by its handler and acted on by the loop

@@ -261,6 +261,20 @@ struct AbuseTests {
         #expect(r.stderr.contains("watch-exit=0"), "\(r.stderr)")
     }
 
+    @Test("watch | head -1 on a machine whose state never changes ends with its reader, with 0, not at a next line that never comes")
+    func watchIntoHeadWithoutChangeExitsZero() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = try Run.fixtureCopy("intel-laptop", in: dir)
+        // Nothing in the tree changes, so watch writes no second line: it must notice the
+        // closed pipe while it waits. `timeout` turns the old hang into exit 124.
+        let r = try BadInvocationTests.shell("""
+            { timeout 20 "$0" watch --json --sysfs-root '\(root.path)' --delay 0.2; echo "watch-exit=$?" >&2; } \
+            | head -1 >/dev/null
+            """)
+        #expect(r.stderr.contains("watch-exit=0"), "\(r.stderr)")
+    }
+
     @Test("watch > /dev/full exits 74 and says why")
     func watchToFullDevice() throws {
         let r = try BadInvocationTests.shell("\"$0\" watch --json --simulate > /dev/full")
