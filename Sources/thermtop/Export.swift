@@ -41,6 +41,7 @@ struct Export: AsyncParsableCommand {
         if let e = every, !(e.isFinite && (1...86400).contains(e)) {
             throw ValidationError("--every must be between 1 and 86400 seconds (got \(e)).")
         }
+        if let why = Self.replaceProblem(textfile) { throw ValidationError("--textfile \(why)") }
         let dir = Self.directory(of: textfile)
         var st = stat()
         guard stat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
@@ -49,6 +50,26 @@ struct Export: AsyncParsableCommand {
         guard access(dir, W_OK | X_OK) == 0 else {
             throw ValidationError("--textfile \(textfile): cannot write in \(dir) (permission denied).")
         }
+    }
+
+    /// Why the file at `path` must not be replaced, nil when it may (a regular file, or nothing
+    /// yet). Each write renames a new file over the path, so whatever is there is replaced, not
+    /// written into: `--textfile /dev/null` run as root would put a regular file in place of
+    /// the device, and a link or a FIFO would be swapped for a file just the same.
+    static func replaceProblem(_ path: String) -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        let kind: String
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: kind = "a folder"
+        case S_IFLNK: kind = "a symbolic link"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        return "\(path) is \(kind): export replaces the file at that path with a new one each time, so it must be a regular file or not exist yet."
     }
 
     static func directory(of path: String) -> String {
@@ -141,6 +162,10 @@ struct Export: AsyncParsableCommand {
             let code = errno
             unlink(tmp)
             return "cannot write \(tmp): \(String(cString: strerror(code)))"
+        }
+        if let why = replaceProblem(path) {
+            unlink(tmp)
+            return why
         }
         if rename(tmp, path) != 0 {
             let why = String(cString: strerror(errno))

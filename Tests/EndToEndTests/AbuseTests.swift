@@ -75,6 +75,30 @@ struct AbuseTests {
 
     // MARK: export on a full disk, and its temporary file
 
+    @Test("export refuses a --textfile that is a FIFO, a link or a device (each write replaces the path) with 64, and leaves it as it was")
+    func exportRefusesToReplaceWhatIsNotAFile() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("fifo.prom")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let target = dir.appendingPathComponent("real.prom")
+        try Run.write("# kept\n", to: target)
+        let link = dir.appendingPathComponent("link.prom")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        var cases = [(fifo.path, "a FIFO", S_IFIFO), (link.path, "a symbolic link", S_IFLNK)]
+        // A null device of our own (major 1, minor 3; root only), never the system's /dev/null.
+        let device = dir.appendingPathComponent("null.prom")
+        if mknod(device.path, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 { cases.append((device.path, "a device", S_IFCHR)) }
+        for (path, kind, type) in cases {
+            let r = try Run.thermtop(["export", "--textfile", path, "--simulate"])
+            #expect(r.status == 64, "\(path): \(r.stderr)")
+            #expect(r.stderr.contains("\(path) is \(kind)"), "\(r.stderr)")
+            var st = stat()
+            #expect(lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == type, "\(path) was replaced")
+        }
+        #expect(try String(contentsOf: target, encoding: .utf8) == "# kept\n")
+    }
+
     @Test("export --every keeps running through a full disk, says so once, and writes again with the failures counted")
     func exportSurvivesAFullDisk() throws {
         guard let disk = try Self.smallDisk(kib: 64) else { return }
@@ -205,6 +229,20 @@ struct AbuseTests {
     }
 
     // MARK: a config file others can write
+
+    @Test("a config with a dotted key of 28,000 parts stops every command with 78 and its line, not a segfault")
+    func overlongDottedKeyIsBadTOML() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cfg = dir.appendingPathComponent("deep.toml")
+        try Run.write(String(repeating: "a.", count: 28_000) + "b = 1\n", to: cfg)
+        for command in [["config", "--check"], ["status"]] {
+            let r = try Run.thermtop(command + ["--config", cfg.path, "--simulate"])
+            #expect(r.status == 78, "\(command): \(r.status) \(r.stderr.prefix(300))")
+            #expect(r.stderr.contains("deep.toml:1"), "\(r.stderr.prefix(300))")
+            #expect(r.stderr.contains("dotted key of more than 64 parts"), "\(r.stderr.prefix(300))")
+        }
+    }
 
     @Test("on_change from a config file or folder others can write is refused with the fix; the rest applies; config --check fails",
           arguments: ["file", "folder"])
