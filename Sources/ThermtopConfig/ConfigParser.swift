@@ -19,6 +19,11 @@ package enum ConfigParser {
                                                        message: "a table header without a name after its [",
                                                        expected: "[name] or [[sensor]]")]))
         }
+        if let line = TOMLGuard.overlongDottedKey(text) {
+            return .failure(ConfigError([ConfigProblem(kind: .badTOML, file: file, line: line, key: nil,
+                                                       message: "a dotted key of more than \(TOMLGuard.maxKeyParts) parts",
+                                                       expected: "keys such as delay or [[sensor]] match")]))
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -331,20 +336,87 @@ enum TOMLGuard {
         return nil
     }
 
-    private static func startsKey(_ c: UInt8) -> Bool {
+    /// The most parts a dotted key (`a.b.c`) may have here. toml++ handles each part of a
+    /// dotted key one level deeper in its recursion, with no bound of its own: a 56 kB line of
+    /// `a.a.a…` overflows the stack and kills thermtop. thermtop's own keys have one part, so
+    /// nothing near this bound is a thermtop config.
+    static let maxKeyParts = 64
+
+    /// The 1-based line of the first run of more than `maxKeyParts` dot-separated key parts
+    /// (bare or quoted; in a table header, before `=`, or in an inline table), outside comments
+    /// and multi-line strings; nil if none. A float (`1.5`) is a run of two parts.
+    static func overlongDottedKey(_ text: String) -> Int? {
+        var n = 0
+        var inMultiline: [UInt8]? = nil
+        for raw in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            n += 1
+            let line = Array(raw)
+            if let delim = inMultiline {
+                if contains(raw, delim) { inMultiline = nil }
+                continue
+            }
+            var parts = 0, afterDot = false, i = 0
+            func segment() -> Bool {
+                parts = afterDot ? parts + 1 : 1
+                afterDot = false
+                return parts > maxKeyParts
+            }
+            scan: while i < line.count {
+                let c = line[i]
+                switch c {
+                case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                    if line[i...].starts(with: [c, c, c]) {
+                        // A multi-line string: the rest of this line, and more lines unless it
+                        // closes here, are text.
+                        if !contains(line[(i + 3)...], [c, c, c]) { inMultiline = [c, c, c] }
+                        break scan
+                    }
+                    i += 1
+                    while i < line.count && line[i] != c {
+                        if c == UInt8(ascii: "\"") && line[i] == UInt8(ascii: "\\") { i += 1 }
+                        i += 1
+                    }
+                    i += 1
+                    if segment() { return n }
+                case UInt8(ascii: "."):
+                    afterDot = parts > 0
+                    i += 1
+                case 0x20, 0x09:
+                    i += 1
+                case UInt8(ascii: "#"):
+                    break scan
+                default:
+                    guard startsBareKey(c) else {
+                        parts = 0
+                        afterDot = false
+                        i += 1
+                        continue
+                    }
+                    while i < line.count && startsBareKey(line[i]) { i += 1 }
+                    if segment() { return n }
+                }
+            }
+        }
+        return nil
+    }
+
+    private static func startsBareKey(_ c: UInt8) -> Bool {
         switch c {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "]"): true
+             UInt8(ascii: "_"), UInt8(ascii: "-"): true
         default: false
         }
     }
 
-    private static func contains(_ bytes: Substring.UTF8View.SubSequence, _ needle: [UInt8]) -> Bool {
-        guard bytes.count >= needle.count else { return false }
-        var i = bytes.startIndex
-        while bytes.distance(from: i, to: bytes.endIndex) >= needle.count {
-            if bytes[i...].starts(with: needle) { return true }
-            i = bytes.index(after: i)
+    private static func startsKey(_ c: UInt8) -> Bool {
+        startsBareKey(c) || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") || c == UInt8(ascii: "]")
+    }
+
+    private static func contains<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ needle: [UInt8]) -> Bool {
+        var rest = bytes[...]
+        while rest.count >= needle.count {
+            if rest.starts(with: needle) { return true }
+            rest = rest.dropFirst()
         }
         return false
     }

@@ -1,5 +1,5 @@
 import Testing
-import ThermtopConfig
+@testable import ThermtopConfig
 import ThermtopCore
 
 /// Config inputs found by `scripts/fuzz.sh config` (or while writing its invariants) that once
@@ -18,6 +18,31 @@ struct ConfigFuzzRegressionTests {
         #expect(p.count == 1 && p.first?.kind == .badTOML, "\(p)")
         let wantLine = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).firstIndex { $0.contains(UInt8(ascii: "[")) }.map { $0 + 1 }
         #expect(p.first?.line == wantLine)
+    }
+
+    @Test("a dotted key of tens of thousands of parts is bad TOML on its line, not a stack overflow in toml++",
+          arguments: [String(repeating: "a.", count: 28_000) + "b = 1",
+                      "delay = 1\n[" + String(repeating: "a.", count: 28_000) + "b]",
+                      "x = { " + String(repeating: "\"q\" . ", count: 28_000) + "b = 1 }"])
+    func overlongDottedKey(_ text: String) {
+        let p = problems(text)
+        #expect(p.count == 1 && p.first?.kind == .badTOML, "\(p.map(\.message))")
+        #expect(p.first?.message.contains("dotted key of more than") == true, "\(p.map(\.message))")
+        #expect(p.first?.line == (text.hasPrefix("delay") ? 2 : 1))
+    }
+
+    @Test("floats, dates, dotted strings and short dotted keys are not taken for an overlong dotted key")
+    func shortDotsStillParse() {
+        let text = """
+        delay = 1.5 # a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.a.b.c.d.e.f.g.h.i.j.k.l.m.n
+        on_change = "\(String(repeating: "a.", count: 100))"
+        [[sensor]]
+        match = "x"
+        fair = 70.5
+        """
+        #expect(TOMLGuard.overlongDottedKey(text) == nil)
+        #expect(TOMLGuard.overlongDottedKey(String(repeating: "a.", count: 63) + "b = 1") == nil)
+        #expect(TOMLGuard.overlongDottedKey(String(repeating: "a.", count: 64) + "b = 1") == 1)
     }
 
     @Test("headers and strings that only look like the bad pattern still parse")
