@@ -1,4 +1,5 @@
 import ThermtopCore
+import ThermtopLinux
 
 #if canImport(Glibc)
 import Glibc
@@ -55,8 +56,38 @@ final class CommandRunner {
     /// terminal's Ctrl-C does not reach), so no hook outlives the command that started it.
     func stop() {
         guard let c = child else { return }
-        kill(-c.pid, SIGTERM)
         child = nil
+        Self.end(group: c.pid)
+    }
+
+    /// The process groups of runs still alive. However thermtop ends (a return from `main`,
+    /// `exit` from a failed write, a closed pipe or a signal's handling) the C library runs its
+    /// exit handlers, and the one installed with the first run ends these groups: a hook's own
+    /// process group is out of reach of the terminal's Ctrl-C and of whatever killed us.
+    /// Touched on the main thread only (runs are started and reaped by the loop there).
+    nonisolated(unsafe) private static var liveGroups: Set<pid_t> = []
+    private static let endGroupsAtExit: Void = { atexit { CommandRunner.endLiveGroups() } }()
+
+    private static func endLiveGroups() {
+        for group in liveGroups { end(group: group) }
+    }
+
+    /// SIGTERM to the whole group, and SIGKILL `killGrace` seconds later to whatever is left
+    /// of it (a command that ignores SIGTERM, a child that outlived its shell); the leader is
+    /// reaped.
+    private static func end(group: pid_t) {
+        liveGroups.remove(group)
+        kill(-group, SIGTERM)
+        var status: Int32 = 0
+        let deadline = monotonicSeconds() + killGrace
+        while monotonicSeconds() < deadline {
+            _ = waitpid(group, &status, WNOHANG)
+            if kill(-group, 0) != 0 && errno == ESRCH { return }
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&pause, nil)
+        }
+        kill(-group, SIGKILL)
+        while waitpid(group, &status, 0) < 0 && errno == EINTR {}
     }
 
     init(command: String, output: Output, timeout: Double = OnChangeOptions.defaultTimeout) {
@@ -104,6 +135,7 @@ final class CommandRunner {
             let r = waitpid(c.pid, &status, WNOHANG)
             if r == c.pid || r < 0 {
                 child = nil
+                Self.liveGroups.remove(c.pid)
                 if r == c.pid && c.terminatedAt == nil { judge(status) }
             } else if c.terminatedAt == nil, now - c.startedAt >= timeout {
                 timeouts += 1
@@ -116,6 +148,7 @@ final class CommandRunner {
                 // Collected at once: nothing outlives SIGKILL but a zombie to reap.
                 while waitpid(c.pid, &status, 0) < 0 && errno == EINTR {}
                 child = nil
+                Self.liveGroups.remove(c.pid)
             }
         }
         if child == nil, let w = waiting {
@@ -194,6 +227,8 @@ final class CommandRunner {
             return
         }
         child = Child(pid: pid, startedAt: now)
+        Self.endGroupsAtExit
+        Self.liveGroups.insert(pid)
     }
 
     /// `runs 3 · failures 1 · coalesced 5 · timeouts 1`: the counters, for `watch`'s stderr.

@@ -313,6 +313,40 @@ struct AbuseTests {
         #expect(r.stderr.contains("watch-exit=0"), "\(r.stderr)")
     }
 
+    @Test("an on-change command still running when watch ends is ended with it: on exit 3 (source gone) and on SIGTERM, even one that ignores SIGTERM",
+          arguments: ["source-gone", "sigterm"])
+    func hooksDoNotOutliveWatch(ending: String) throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = try Run.fixtureCopy("intel-laptop", in: dir)
+        let pidFile = dir.appendingPathComponent("hook.pid")
+        // The hook's shell ignores SIGTERM and keeps starting sleeps: only SIGKILL ends it.
+        let hook = "sh -c 'trap \"\" TERM; echo $$ > \(pidFile.path); while :; do sleep 0.1; done'"
+        let w = try LiveProcess(["watch", "--sysfs-root", root.path, "--delay", "0.2", "--on-change", hook,
+                                 "--on-change-min-interval", "0"])
+        defer { w.stop() }
+        #expect(w.wait { w.lines.count >= 1 })
+        try Run.write("96000\n", to: root.appendingPathComponent("class/thermal/thermal_zone0/temp"))
+        #expect(w.wait { ((try? String(contentsOf: pidFile, encoding: .utf8)) ?? "").hasSuffix("\n") }, "\(w.stderr)")
+        let hookPID = try #require(pid_t(try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        if ending == "sigterm" {
+            kill(w.process.processIdentifier, SIGTERM)
+        } else {
+            try FileManager.default.removeItem(at: root)
+        }
+        let ended = w.wait(20) { !w.process.isRunning }
+        #expect(ended, "watch did not end: \(w.stderr)")
+        guard ended else { return }
+        #expect(w.process.terminationStatus == (ending == "sigterm" ? 143 : 3), "\(w.stderr)")
+        // Ended with watch, not left to init: gone (or at most a zombie being reaped) at once.
+        #expect(w.wait(5) { kill(hookPID, 0) != 0 || Self.isZombie(hookPID) }, "the hook \(hookPID) outlived watch")
+    }
+
+    static func isZombie(_ pid: pid_t) -> Bool {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") ?? false
+    }
+
     @Test("watch > /dev/full exits 74 and says why")
     func watchToFullDevice() throws {
         let r = try BadInvocationTests.shell("\"$0\" watch --json --simulate > /dev/full")
