@@ -88,7 +88,10 @@ struct Export: AsyncParsableCommand {
         var readErrors = 0
         var status = hub.current
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
-        if every != nil { hub.start() }
+        if every != nil {
+            WatchStop.install()
+            hub.start()
+        }
         defer { hub.stop() }
         var health = ExportHealth()
         // Failed writes in a row: the error is said once per streak, and its end once.
@@ -118,7 +121,9 @@ struct Export: AsyncParsableCommand {
                 streak = 0
             }
             guard every != nil else { return }
-            while waitReadable(hub.wakeDescriptor, until: nil, clock: hub.clock) != .readable {}
+            while waitReadable(hub.wakeDescriptor, until: nil, clock: hub.clock) != .readable {
+                if let sig = WatchStop.received { throw ExitCode(128 + sig) }
+            }
             hub.consumeWake()
             status = hub.current
         }

@@ -58,12 +58,9 @@ struct Record: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
-        // Ctrl-C / SIGTERM end the recording between samples (the last line stays whole):
-        // block them here, before any reader thread exists, and wait for them in the sleep.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, s) }
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        // Ctrl-C, SIGTERM, SIGHUP and SIGQUIT end the recording between samples (the last line
+        // stays whole), with the summary: caught, and the sleep between samples waits on them.
+        WatchStop.install()
 
         let path = sysfsRoot ?? self.root.source.sysfsRoot ?? "/sys"
         let delay = self.delay ?? self.root.delay ?? 1
@@ -102,12 +99,12 @@ struct Record: AsyncParsableCommand {
                 next += delay
                 let wait = next - clock.now()
                 if wait > 0 {
-                    var ts = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
-                    let sig = sigtimedwait(&stopSignals, nil, &ts)
-                    if sig > 0 { stoppedBy = sig; break }
+                    var stop = pollfd(fd: WatchStop.descriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&stop, 1, Int32(clamping: Int((wait * 1000).rounded(.up))))
                 } else {
                     next = clock.now()
                 }
+                if let sig = WatchStop.received { stoppedBy = sig; break }
                 status = monitor.secondsUntilRefresh() <= 0 ? monitor.refresh() : monitor.sample()
             }
         } catch {

@@ -263,25 +263,50 @@ enum WaitOutcome: Equatable {
 /// report nothing, as no events are asked of it.
 func waitReadable(_ fd: Int32, until deadline: Double?, clock: any MonitorClock,
                   watchingOutput: Bool = false) -> WaitOutcome {
-    var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-    if watchingOutput { fds.append(pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)) }
+    // A stop signal (`WatchStop`, once installed) ends the wait too, as `timedOut`: the caller
+    // looks at `WatchStop.received` on every turn.
+    var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+               pollfd(fd: watchingOutput ? STDOUT_FILENO : -1, events: 0, revents: 0),
+               pollfd(fd: WatchStop.descriptor, events: Int16(POLLIN), revents: 0)]
     let timeout = deadline.map { Int32(clamping: Int((max(0, $0 - clock.now()) * 1000).rounded(.up))) } ?? -1
     guard poll(&fds, nfds_t(fds.count), timeout) > 0 else { return .timedOut }
-    if watchingOutput, fds[1].revents & Int16(POLLERR | POLLHUP) != 0 { return .outputGone }
+    if fds[1].revents & Int16(POLLERR | POLLHUP) != 0 { return .outputGone }
     return fds[0].revents & Int16(POLLIN) != 0 ? .readable : .timedOut
 }
 
-/// The signal that asked `watch` to stop, recorded by its handler and acted on by the loop
-/// (which the signal also wakes from `poll`).
+/// The signal that asked `watch` or `export --every` to stop, recorded by its handler and acted
+/// on by the loop (which the signal also wakes from `poll`). SIGQUIT too: left to the Swift
+/// runtime, it prints a crash report and the process goes on.
 enum WatchStop {
     nonisolated(unsafe) private static var signal: sig_atomic_t = 0
+    /// The read end of a self-pipe the handler writes to: the loop runs on a dispatch thread,
+    /// and the kernel may hand the signal to any other, so `poll` watches this to be woken
+    /// whichever thread took it. -1 before `install()`.
+    nonisolated(unsafe) private(set) static var descriptor: Int32 = -1
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
 
     static var received: Int32? { signal == 0 ? nil : signal }
 
     static func install() {
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
+        if descriptor < 0 {
+            var fds: [Int32] = [-1, -1]
+            if pipe(&fds) == 0 {
+                for fd in fds {
+                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                }
+                (descriptor, writeEnd) = (fds[0], fds[1])
+            }
+        }
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { WatchStop.signal = $0 }
+            action.__sigaction_handler.sa_handler = { sig in
+                let saved = errno
+                WatchStop.signal = sig
+                var byte = UInt8(truncatingIfNeeded: sig)
+                _ = write(WatchStop.writeEnd, &byte, 1)
+                errno = saved
+            }
             sigemptyset(&action.sa_mask)
             sigaction(sig, &action, nil)
         }

@@ -347,6 +347,32 @@ struct AbuseTests {
         return stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") ?? false
     }
 
+    @Test("SIGQUIT (Ctrl-\\) ends watch and export --every with 131, and record with its summary, never a crash report",
+          arguments: ["watch", "export", "record"])
+    func quitSignalEndsLongRunningCommands(command: String) throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent(command == "record" ? "r.jsonl" : "t.prom")
+        let args: [String] = switch command {
+        case "watch": ["watch", "--simulate"]
+        case "export": ["export", "--textfile", out.path, "--every", "1", "--simulate"]
+        default: ["record", out.path, "--sysfs-root", try Run.fixtureCopy("intel-laptop", in: dir).path, "--delay", "0.2"]
+        }
+        let p = try LiveProcess(args)
+        defer { p.stop() }
+        let started = p.wait {
+            command == "watch" ? p.lines.count >= 1 : ((try? Data(contentsOf: out))?.count ?? 0) > 0
+        }
+        #expect(started, "\(p.stderr)")
+        kill(p.process.processIdentifier, SIGQUIT)
+        let ended = p.wait(10) { !p.process.isRunning }
+        #expect(ended, "\(command) kept running after SIGQUIT: \(p.stderr.prefix(400))")
+        guard ended else { return }
+        #expect(p.process.terminationStatus == (command == "record" ? 0 : 131), "\(p.stderr.prefix(400))")
+        #expect(!p.stderr.contains("crashed"), "\(p.stderr.prefix(400))")
+        if command == "record" { #expect(p.stderr.contains("(stopped by signal 3)"), "\(p.stderr)") }
+    }
+
     @Test("watch > /dev/full exits 74 and says why")
     func watchToFullDevice() throws {
         let r = try BadInvocationTests.shell("\"$0\" watch --json --simulate > /dev/full")
