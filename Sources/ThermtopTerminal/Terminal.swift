@@ -15,6 +15,7 @@ public final class Terminal {
     private var needsFullRedraw = true
     private var lastScreenSize = (width: -1, height: -1)
     private let palette: Palette
+    private var pastes = PasteDecoder()
 
     /// Number of colours the terminal offers; 0 when drawing in monochrome (colour not
     /// wanted, or the terminal has none).
@@ -78,6 +79,8 @@ public final class Terminal {
         set_escdelay(25)
         // Clicks and the wheel, as htop and btop take them; endwin turns reporting off again.
         mouse = thermtop_enable_mouse() != 0
+        // Pasted text then arrives marked, as one `Key.paste`, instead of as keys that act.
+        Terminal.bracketedPaste(true)
 
         if color && has_colors() {
             start_color()
@@ -161,33 +164,53 @@ public final class Terminal {
     /// The terminal input's file descriptor, for the run loop's `poll`.
     public var inputDescriptor: Int32 { STDIN_FILENO }
 
+    /// When `readKeys` must run although no input came: the start of a paste marker, or a
+    /// paste without its end yet, waits for the rest until then (see `PasteDecoder`). Nil when
+    /// nothing waits. Monotonic seconds, the clock `readKeys` is given.
+    public var inputDeadline: Double? { active ? pastes.deadline : nil }
+
     /// Every key waiting in the input, without blocking (call when `poll` says the input is
-    /// readable). Drains curses' own buffer too, so no key waits unseen while the loop
-    /// sleeps. Unmapped keys are dropped.
-    public func readKeys() -> [Key] {
+    /// readable, or at `inputDeadline`). Drains curses' own buffer too, so no key waits unseen
+    /// while the loop sleeps. Unmapped keys are dropped; a bracketed paste is one `Key.paste`.
+    /// `now`: the monotonic time, for what waits for the rest of a paste.
+    public func readKeys(now: Double) -> [Key] {
         guard active else { return [] }
         wtimeout(window, 0)
-        var keys: [Key] = []
-        // A bound on one burst (a paste), so a flood of input cannot starve the loop.
-        for _ in 0..<256 {
+        var input: [PasteDecoder.Output] = []
+        pastes.expire(now: now, into: &input)
+        // Bounds on one burst, so a flood of input cannot starve the loop: 256 keys, and more
+        // reads than that only while they are pasted text (kept or dropped, never keys).
+        var reads = 0
+        while input.count < 256 && reads < 1 << 16 {
+            reads += 1
             var code: wint_t = 0
             errno = 0
             let result = wget_wch(window, &code)
             if result == KEY_CODE_YES {
-                if Int32(bitPattern: code) == KEY_MOUSE {
-                    if let m = readMouse() { keys.append(.mouse(m)) }
-                } else if let key = Terminal.functionKey(Int32(bitPattern: code)) {
-                    keys.append(key)
+                let key = Int32(bitPattern: code)
+                if key == KEY_RESIZE {
+                    // Curses' own event, not something the terminal sent: never part of a paste.
+                    input.append(.input(.key(.resize)))
+                } else if key == KEY_MOUSE {
+                    if let m = readMouse() { pastes.decode(.key(.mouse(m)), now: now, into: &input) }
+                } else if let key = Terminal.functionKey(key) {
+                    pastes.decode(.key(key), now: now, into: &input)
                 }
             } else if result == OK {
-                if let key = Terminal.characterKey(code) { keys.append(key) }
+                if let scalar = Unicode.Scalar(UInt32(code)) { pastes.decode(.character(scalar), now: now, into: &input) }
             } else {
                 // ERR: nothing more to read, or the read failed because the terminal hung up.
                 if errno == EIO { inputClosed = true }
                 break
             }
         }
-        return keys
+        return input.compactMap { output in
+            switch output {
+            case .paste(let text): .paste(text)
+            case .input(.key(let key)): key
+            case .input(.character(let scalar)): Terminal.characterKey(wint_t(scalar.value))
+            }
+        }
     }
 
     private func readMouse() -> MouseEvent? {
@@ -221,9 +244,11 @@ public final class Terminal {
     public func suspend() {
         guard active else { return }
         def_prog_mode()
+        Terminal.bracketedPaste(false)
         endwin()
         TerminalSignals.stopProcess()
         reset_prog_mode()
+        Terminal.bracketedPaste(true)
         needsFullRedraw = true
     }
 
@@ -233,8 +258,20 @@ public final class Terminal {
         guard active else { return }
         active = false
         EmergencyRestore.disarm()
+        Terminal.bracketedPaste(false)
         endwin()
         delscreen(screen)
+    }
+
+    /// Turns bracketed paste (xterm's mode 2004) on or off. Curses knows nothing of the mode,
+    /// so it is set beside curses' own modes: on once curses has the terminal, off before
+    /// `endwin` hands it back (the shell would otherwise get pastes wrapped in markers).
+    /// Flushed at once, so the mode has changed before the process stops on Ctrl-Z; curses'
+    /// `putp` would leave it in stdio's buffer.
+    private static func bracketedPaste(_ on: Bool) {
+        let out = thermtop_stdout()
+        fputs(on ? "\u{1B}[?2004h" : "\u{1B}[?2004l", out)
+        fflush(out)
     }
 
     // MARK: - Cells
@@ -265,8 +302,9 @@ public final class Terminal {
             }
         }
         // Mouse reporting off (the xterm modes ncurses may have turned on), so a crash does
-        // not leave the shell receiving mouse reports.
-        bytes.append(contentsOf: Array("\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[?1006l".utf8))
+        // not leave the shell receiving mouse reports; bracketed paste off, so its pastes do
+        // not arrive wrapped in markers.
+        bytes.append(contentsOf: Array("\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[?1006l\u{1B}[?2004l".utf8))
         bytes.append(contentsOf: Array("\r\n".utf8))
         return bytes
     }

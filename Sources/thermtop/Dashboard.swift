@@ -221,6 +221,8 @@ struct RunLoop {
         // clocks are timed here.
         var wake = now + 60
         if let due = hook?.nextDue(now: now) { wake = min(wake, due) }
+        // Input that waits for the rest of a paste (or of its marker) is due on its own.
+        if let due = terminal.inputDeadline { wake = min(wake, due) }
         // A replay's next recorded sample, at the playback speed.
         if !app.paused, let due = app.replay?.nextDue { wake = min(wake, due) }
         // The next step at which routine samples are taken (none come while paused, and a
@@ -256,7 +258,8 @@ struct RunLoop {
             pollfd(fd: TerminalSignals.descriptor, events: Int16(POLLIN), revents: 0),
         ]
         let n = poll(&fds, nfds_t(fds.count), Int32(clamping: timeoutMilliseconds))
-        guard n > 0 else { return }  // timeout, or EINTR: the loop looks at the time again
+        let inputDue = terminal.inputDeadline.map { $0 <= clock.now() } ?? false
+        guard n > 0 || inputDue else { return }  // timeout, or EINTR: the loop looks at the time again
         if fds[1].revents != 0 {
             let (status, info) = feed.drain()
             dispatch(.statusArrived(status, info))
@@ -271,8 +274,8 @@ struct RunLoop {
                 }
             }
         }
-        if fds[0].revents & Int16(POLLIN) != 0 {
-            var keys = terminal.readKeys()[...]
+        if fds[0].revents & Int16(POLLIN) != 0 || inputDue {
+            var keys = terminal.readKeys(now: clock.now())[...]
             while let key = keys.first {
                 // A quit signal (SIGHUP when the terminal closes) ends the burst: the loop
                 // handles it at its next poll, right after.
@@ -283,7 +286,7 @@ struct RunLoop {
                     keys = keys.dropFirst()
                     continue
                 }
-                // Characters typed into the filter in a row are one edit (a paste).
+                // Characters typed into the filter in a row are one edit (an unbracketed paste).
                 let (action, count) = KeyMap.next(keys, in: app)
                 keys = keys.dropFirst(max(1, count))
                 if let action { dispatch(action) }

@@ -710,6 +710,57 @@ struct DashboardTmuxTests {
         #expect(tmux.waitForExitStatus() == 0)
     }
 
+    @Test("a bracketed paste is text, never keys: \"cpu\\nq\" pasted into the filter leaves thermtop running with filter \"cpu q\", \"3q\" pasted outside it does nothing; the mode is off again after q")
+    func pasteIsNeverKeys() throws {
+        let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture("intel-laptop")], width: 120, height: 40)
+        defer { tmux.stop() }
+        let (up, screen) = tmux.waitForDashboard()
+        try #require(up, "the dashboard never appeared:\n\(screen)")
+        let pid = try #require(tmux.thermtopPID(), "cannot find thermtop's pid")
+        // What thermtop writes from here on, to find bracketed paste switched off when it quits.
+        let output = tmux.dir.appendingPathComponent("output")
+        tmux.tmuxCommand(["pipe-pane", "-o", "-t", tmux.session, "cat >> \(TmuxE2E.shellQuote(output.path))"])
+        // `paste-buffer -p` wraps the text in ESC[200~ … ESC[201~ only when the program asked
+        // for bracketed paste; otherwise it arrives as keys (Enter ends the filter, q quits).
+        func paste(_ text: String) {
+            tmux.tmuxCommand(["set-buffer", text])
+            tmux.tmuxCommand(["paste-buffer", "-p", "-t", tmux.session])
+        }
+
+        tmux.send("/")
+        try #require(tmux.waitForScreen { $0.contains("Filter: _") }.matched, "/ did not start the filter:\n\(tmux.capture())")
+        paste("cpu\nq")
+        let (typed, t) = tmux.waitForScreen { $0.contains("Filter: cpu q_") }
+        #expect(typed, "the paste is not the filter's text \"cpu q\":\n\(t)")
+        try #require(TmuxE2E.isRunning(pid) && tmux.format("#{pane_dead}") == "0", "the paste quit thermtop:\n\(t)")
+
+        tmux.send("Escape")
+        try #require(tmux.waitForScreen { !$0.contains("Filter: ") && !$0.contains("filter \"") }.matched,
+                     "Esc did not clear the filter:\n\(tmux.capture())")
+        paste("3q")
+        // Keys are read in order: once d has opened the debug overlay, the paste was read too.
+        tmux.send("d")
+        let (overlay, o) = tmux.waitForScreen { $0.contains("Rule trail") }
+        #expect(overlay, "d after the paste did not open the debug overlay:\n\(o)")
+        #expect(!o.contains("SIMULATED") && PaneText.badge(o) == "NOMINAL", "the paste outside the filter acted as keys:\n\(o)")
+        #expect(TmuxE2E.isRunning(pid), "the paste outside the filter quit thermtop")
+
+        tmux.send("q")
+        #expect(tmux.waitForExitStatus() == 0, "q did not quit with 0 after the pastes")
+        let modes = try #require(tmux.recordedModes(), "the wrapper did not record the terminal modes")
+        #expect(modes.restored, "terminal not restored: \(modes)")
+        // tmux has no format for the mode: thermtop's last word on it must be "off".
+        let deadline = Date().addingTimeInterval(5)
+        var written = ""
+        repeat {
+            written = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if written.contains("\u{1B}[?2004l") { break }
+            usleep(50_000)
+        } while Date() < deadline
+        let last = written.ranges(of: "\u{1B}[?2004").last.map { String(written[$0.upperBound...].prefix(1)) }
+        #expect(last == "l", "bracketed paste was not switched off on quit (last: \(last ?? "never set"))")
+    }
+
     @Test("a sensor's peak and minimum since start stay in its row after the reading falls")
     func peaksSinceStart() throws {
         let tree = try Proof.copyFixture("intel-laptop")

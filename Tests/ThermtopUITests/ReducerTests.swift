@@ -402,6 +402,54 @@ struct ReducerTests {
         #expect(store.state.selectedID == "hwmon2/temp1", "the cursor stays on the sensor found")
     }
 
+    @Test("a paste into the filter types its text as one line: line breaks and tabs become spaces, control characters go, nothing acts")
+    func pasteIntoFilterTypesCleanedText() {
+        var store = TestStore(Self.base)
+        store.press(.char("/")) { $0.filterEditing = true }
+        // q, 1 and l are keys outside the filter; Enter and Esc would end it.
+        store.press(.paste("\r\nnv\n\u{1B}q\t1\u{7}l\r\n")) {
+            $0.filter = "nv q 1l"
+            $0.topID = nil
+        }
+        store.press(.paste("\u{1B}[A")) { $0.filter = "nv q 1l[A" }
+        #expect(store.state.filterEditing && !store.state.quit)
+        // F3's search takes a paste the same way.
+        var search = TestStore(Self.base)
+        search.press(.function(3)) {
+            $0.filterEditing = true
+            $0.searching = true
+        }
+        search.press(.paste("nvme\n")) {
+            $0.search = "nvme"
+            $0.selectedID = "hwmon2/temp1"
+            $0.selectedIndexHint = 2
+        }
+    }
+
+    @Test("a paste outside the filter changes nothing: its characters are never keys", arguments: [
+        "q", "cpu\nq", "1234l", "\u{1B}", "/x\r", "S+0",
+    ])
+    func pasteOutsideFilterChangesNothing(text: String) {
+        var help = Self.base
+        help.overlay = .help
+        var told = Self.base
+        told.message = "Already live: nothing is simulated."
+        for state in [Self.base, help, told] {
+            var store = TestStore(state)
+            store.press(.paste(text))
+        }
+    }
+
+    @Test("a long paste into the filter is cut at the filter's cap, and the cut is said")
+    func longPasteIsCapped() {
+        var state = Self.base
+        state.press(.char("/"))
+        _ = Reducer.reduce(&state, .paste(String(repeating: "ab\n", count: 1000)))
+        #expect(state.filter.count == AppState.filterMaxLength)
+        #expect(state.filter.hasPrefix("ab ab ab"))
+        #expect(state.message?.contains("\(AppState.filterMaxLength)") == true)
+    }
+
     @Test("a filter matches the group too")
     func filterByGroup() {
         var state = Self.base

@@ -40,6 +40,9 @@ public enum Action: Sendable, Equatable {
     case togglePolicy
     /// A click or the wheel: selects, opens, scrolls or sorts by where it lands.
     case mouse(MouseEvent)
+    /// Text pasted in one piece (bracketed paste): typed into the filter or search while it
+    /// takes text, as one line (`pastedLine`); anywhere else it does nothing. Never keys.
+    case paste(String)
     case filterBackspace
     case filterCommit
     case filterCancel
@@ -91,17 +94,18 @@ public enum Reducer {
     /// Apply an action to the state; returns the effects the run loop must perform.
     public static func reduce(_ state: inout AppState, _ action: Action) -> [Effect] {
         switch action {
-        case .filterInput, .filterText: break
+        case .filterInput, .filterText, .paste: break
         default: if isKey(action) { state.message = nil }
         }
         let filter = state.filter
         let effects = apply(&state, action)
         // Only a new status, a resize or a key can change the rows or the page: the loop's own
         // actions (ticks twice a second, render reports) leave the selection as it is, and so
-        // does text typed past the filter's cap (the rest of a long paste).
+        // does text typed past the filter's cap (the rest of a long paste), and a paste outside
+        // the filter.
         switch action {
         case .tick, .rendered, .renderSkipped, .onChangeCounters: break
-        case .filterInput, .filterText: if state.filter != filter || state.searching { normalizeSelection(&state) }
+        case .filterInput, .filterText, .paste: if state.filter != filter || state.searching { normalizeSelection(&state) }
         default: normalizeSelection(&state)
         }
         return effects
@@ -232,6 +236,10 @@ public enum Reducer {
             typeText(&state, String(c))
         case .filterText(let text):
             typeText(&state, text)
+        case .paste(let text):
+            // Outside the filter nothing takes text, and a paste is never keys.
+            guard state.filterEditing else { return [] }
+            typeText(&state, pastedLine(text))
         case .filterBackspace:
             if state.searching {
                 if !state.search.isEmpty { state.search.removeLast() }
@@ -304,6 +312,25 @@ public enum Reducer {
         } else {
             state.filter += kept
         }
+    }
+
+    /// Pasted text as one line of filter text: line breaks and tabs become one space between
+    /// the words they separate (none at the ends), and every other character a key could not
+    /// type into the filter (control characters, ESC, what the screen cannot show in one
+    /// column) is dropped. The filter's length cap is `typeText`'s.
+    static func pastedLine(_ text: String) -> String {
+        var line = ""
+        var space = false
+        for c in text {
+            if c.isNewline || c == "\t" {
+                space = !line.isEmpty
+            } else if CellBuffer.isSafe(c) {
+                if space { line.append(" ") }
+                space = false
+                line.append(c)
+            }
+        }
+        return line
     }
 
     /// F3: the selection moves to the first listed sensor that matches the search text.

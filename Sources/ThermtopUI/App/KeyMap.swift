@@ -55,6 +55,7 @@ public enum KeyMap {
     /// The action for a key, if any.
     public static func action(for key: Key) -> Action? {
         if case .mouse(let m) = key { return .mouse(m) }
+        if case .paste(let text) = key { return .paste(text) }
         return bindings.first { $0.keys.contains(key) }?.action
     }
 

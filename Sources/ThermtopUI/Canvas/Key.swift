@@ -14,6 +14,9 @@ public enum Key: Sendable, Hashable {
     case interrupt
     /// A mouse button or the wheel, at a cell of the screen.
     case mouse(MouseEvent)
+    /// Text the terminal marked as pasted (bracketed paste, see `PasteDecoder`), whole and as
+    /// sent: never keys, whatever characters it holds.
+    case paste(String)
 }
 
 /// What the mouse did, and where (0-based cell coordinates).
