@@ -217,8 +217,9 @@ struct Watch: AsyncParsableCommand {
                 ("time", .string(time)),
             ]).serialized(pretty: false)
         } else {
-            var parts = ["\(time) \(s.thermalState.name)\(s.stateIsSimulated ? " (simulated)" : "")"]
-            if let p = previous, p.thermalState != s.thermalState { parts[0] += " (was \(p.thermalState.name))" }
+            // Unknown says so, as in `status` and `watch --json` (apps are still told nominal).
+            var parts = ["\(time) \(s.shownStateName)\(s.stateIsSimulated ? " (simulated)" : "")"]
+            if let p = previous, p.shownStateName != s.shownStateName { parts[0] += " (was \(p.shownStateName))" }
             parts.append("tier \(s.tier.rawValue)")
             parts.append("low power \(s.isLowPowerModeEnabled ? "on" : "off")")
             parts.append(Format.clean(units.converting(s.reason)))

@@ -373,6 +373,16 @@ struct AbuseTests {
         if command == "record" { #expect(p.stderr.contains("(stopped by signal 3)"), "\(p.stderr)") }
     }
 
+    @Test("watch's text line says unknown when nothing is measured, as status and watch --json do, never nominal")
+    func watchTextSaysUnknown() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try BadInvocationTests.shell("timeout 20 \"$0\" watch --no-config --sysfs-root '\(dir.path)' | head -1")
+        let line = r.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(line.contains(" unknown · tier "), "\(line) \(r.stderr)")
+        #expect(!line.contains(" nominal · tier "), "\(line)")
+    }
+
     @Test("watch > /dev/full exits 74 and says why")
     func watchToFullDevice() throws {
         let r = try BadInvocationTests.shell("\"$0\" watch --json --simulate > /dev/full")

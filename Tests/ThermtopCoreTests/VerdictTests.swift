@@ -39,6 +39,8 @@ import Testing
         #expect(json.contains("\"measured\":false"))
         let metrics = MetricsReport.prometheus(s, version: "t", readErrorsTotal: 0, unixTime: 0)
         #expect(metrics.contains("thermtop_measured 0"))
+        // No measured level at all: a 0 would read as nominal on any dashboard.
+        #expect(!metrics.split(separator: "\n").contains { $0.hasPrefix("thermtop_measured_thermal_state_level ") }, "\(metrics)")
         #expect(metrics.contains("thermtop_thermal_state{state=\"nominal\"} 0"), "\(metrics)")
     }
 

@@ -103,8 +103,14 @@ package enum MetricsReport {
                  s.isSimulated ? 1 : 0)
         w.single("thermtop_thermal_state_simulated", .gauge, help: "1 when the thermal state is forced (simulated), else 0.",
                  s.stateIsSimulated ? 1 : 0)
-        w.single("thermtop_measured_thermal_state_level", .gauge,
-                 help: "Thermal state the sensors say, before any simulation: 0 nominal … 3 critical.", ordinal(s.assessment.state))
+        // What the sensors say: nothing when nothing was measured, never a level of 0 that a
+        // dashboard would draw as nominal.
+        let measuredHelp = "Thermal state the sensors say, before any simulation: 0 nominal … 3 critical; absent when nothing is measured."
+        if let measured = s.assessment.measuredState {
+            w.single("thermtop_measured_thermal_state_level", .gauge, help: measuredHelp, ordinal(measured))
+        } else {
+            w.family("thermtop_measured_thermal_state_level", .gauge, help: measuredHelp)
+        }
 
         let tiers = QualityTier.allCases
         w.single("thermtop_tier_level", .gauge, help: "Quality tier: 0 full, 1 reduced, 2 minimal.",
