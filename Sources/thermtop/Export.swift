@@ -26,7 +26,8 @@ struct Export: AsyncParsableCommand {
     @Option(name: .customLong("textfile"), help: ArgumentHelp("The .prom file to write.", valueName: "path"))
     var textfile: String
 
-    @Option(help: ArgumentHelp("Write again every this many seconds (1 to 86400) instead of once.", valueName: "seconds"))
+    // `.unconditional`: `-1` must reach validate() and get the range message.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Write again every this many seconds (1 to 86400) instead of once.", valueName: "seconds"))
     var every: Double?
 
     @OptionGroup var source: SourceOptions

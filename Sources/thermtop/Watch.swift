@@ -14,7 +14,8 @@ struct OnChangeOptions: ParsableArguments {
         valueName: "command"))
     var onChange: String?
 
-    @Option(name: .customLong("on-change-min-interval"), help: ArgumentHelp(
+    // `.unconditional`: `-1` must reach validate() and get the range message.
+    @Option(name: .customLong("on-change-min-interval"), parsing: .unconditional, help: ArgumentHelp(
         "Run the on-change command at most once per this many seconds (default 10); the last change still runs when the interval ends.",
         valueName: "seconds"))
     var minInterval: Double?

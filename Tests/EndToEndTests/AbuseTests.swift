@@ -221,6 +221,17 @@ struct AbuseTests {
         #expect(w.wait(5) { Self.alive(pids()).isEmpty }, "the hook outlived watch: \(Self.alive(pids()))")
     }
 
+    @Test("a negative --on-change-min-interval or --every gets the range message, not 'Missing value'",
+          arguments: [(["watch", "--simulate", "--on-change", "true", "--on-change-min-interval", "-1"],
+                       "--on-change-min-interval must be between 0 and 86400"),
+                      (["export", "--textfile", "/tmp/thermtop-never-written.prom", "--every", "-1", "--simulate"],
+                       "--every must be between 1 and 86400")])
+    func negativeIntervalGetsTheRange(args: [String], message: String) throws {
+        let r = try Run.thermtop(args)
+        #expect(r.status == 64)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+
     @Test("--on-change-timeout out of range is a usage error (64)", arguments: ["0", "-1", "nan", "1e9"])
     func hookTimeoutRange(value: String) throws {
         let r = try Run.thermtop(["watch", "--simulate", "--on-change", "true", "--on-change-timeout", value])
