@@ -101,8 +101,12 @@ struct ConfigCommand: AsyncParsableCommand {
 
     @MainActor
     mutating func run() async throws {
+        // `config --print-default > config.toml` on a full disk must not end with 0 and half a
+        // file: the text goes out through the report's checked writes (74 on failure).
         if printDefault {
-            print(ConfigFile.defaultText, terminator: "")
+            try StandardStreams.requireStdout()
+            var text = ConfigFile.defaultText
+            try text.withUTF8 { try StandardStreams.write($0) }
             return
         }
         guard let (path, _) = config.path else {
@@ -125,8 +129,10 @@ struct ConfigCommand: AsyncParsableCommand {
         }
         if problems.isEmpty {
             let rules = loaded?.sensors.count ?? 0
-            print("\(path): OK (\((loaded?.summary.count ?? 0) - rules) settings, \(rules) sensor rule\(rules == 1 ? "" : "s"))")
-            for line in loaded?.summary ?? [] { print("  \(line)") }
+            var text = "\(path): OK (\((loaded?.summary.count ?? 0) - rules) settings, \(rules) sensor rule\(rules == 1 ? "" : "s"))\n"
+            for line in loaded?.summary ?? [] { text += "  \(line)\n" }
+            try StandardStreams.requireStdout()
+            try text.withUTF8 { try StandardStreams.write($0) }
             return
         }
         for p in problems.sorted(by: { $0.line < $1.line }) { printError(p.description) }

@@ -394,6 +394,14 @@ struct AbuseTests {
         #expect(!line.contains(" nominal · tier "), "\(line)")
     }
 
+    @Test("config --print-default into a full or closed stdout exits 74 and says why, not 0 with the example lost",
+          arguments: ["> /dev/full", ">&-"])
+    func printDefaultReportsALostWrite(redirect: String) throws {
+        let r = try BadInvocationTests.shell("\"$0\" config --print-default \(redirect)")
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.contains("standard output"), "\(r.stderr)")
+    }
+
     @Test("watch > /dev/full exits 74 and says why")
     func watchToFullDevice() throws {
         let r = try BadInvocationTests.shell("\"$0\" watch --json --simulate > /dev/full")
