@@ -31,6 +31,7 @@ struct Capture: AsyncParsableCommand {
 
     func validate() throws {
         try root.rejectRootOptions(in: "capture")
+        try root.rejectConfigOptions(in: "capture")
         if directory.isEmpty { throw ValidationError("capture needs a folder name.") }
         let r = root.source
         if r.simulate || r.simulateState != nil || r.lowPower != nil || r.ppdState != nil {

@@ -166,6 +166,15 @@ extension Thermtop {
         ("--on-change-simulated", "the dashboard and watch"),
     ]
 
+    /// `record` and `capture` read no config file (they keep what sysfs says; no threshold
+    /// plays a part). `--config` and `--no-config` given to them reach the root command, which
+    /// every other command shares them with, so they are refused here, not silently ignored.
+    func rejectConfigOptions(in command: String) throws {
+        let given = [config.configFile != nil ? "--config" : nil, config.noConfig ? "--no-config" : nil].compactMap { $0 }
+        guard !given.isEmpty else { return }
+        throw ValidationError("`thermtop \(command)` reads no config file, so it does not use \(given.joined(separator: " or ")).")
+    }
+
     /// Throws a usage error naming the root options given to `command` that it does not use.
     func rejectRootOptions(in command: String, uses: Set<String> = []) throws {
         let given: Set<String> = Set([

@@ -42,6 +42,7 @@ struct Record: AsyncParsableCommand {
     func validate() throws {
         // The root's dashboard options reach here too: refused, not ignored.
         try root.rejectRootOptions(in: "record", uses: ["--delay"])
+        try root.rejectConfigOptions(in: "record")
         if let d = delay, !(d.isFinite && UserConfig.delayRange.contains(d)) {
             throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(d)).")
         }

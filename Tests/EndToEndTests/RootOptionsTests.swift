@@ -24,6 +24,18 @@ struct RootOptionsTests {
         #expect(r.stdout.isEmpty)
     }
 
+    @Test("record and capture read no config file: --config and --no-config are refused with 64, even a missing file, not ignored",
+          arguments: [["record", "/tmp/thermtop-never-written.jsonl", "--seconds", "0", "--config", "/nonexistent.toml"],
+                      ["capture", "/tmp/thermtop-never-written-capture", "--no-config"],
+                      ["--no-config", "record", "/tmp/thermtop-never-written.jsonl", "--seconds", "0"]])
+    func configOptionsRefusedWhereNoConfigIsRead(_ args: [String]) throws {
+        let r = try Thermtop.run(args + ["--sysfs-root", Self.fixture])
+        #expect(r.status == 64, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("reads no config file, so it does not use --"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/thermtop-never-written.jsonl"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/thermtop-never-written-capture"))
+    }
+
     @Test("the options a subcommand uses still work: watch --delay and --on-change")
     func watchKeepsItsOwn() throws {
         let r = try Thermtop.run(["watch", "--delay", "0.5", "--on-change", "true", "--sysfs-root", "/nonexistent"])
