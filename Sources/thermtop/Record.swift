@@ -46,8 +46,8 @@ struct Record: AsyncParsableCommand {
         if let d = delay, !(d.isFinite && UserConfig.delayRange.contains(d)) {
             throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(d)).")
         }
-        if let s = seconds, !(s.isFinite && s >= 0) {
-            throw ValidationError("--seconds must be 0 or more (got \(s)).")
+        if let s = seconds, !(s.isFinite && (0...RecordingFormat.maxSeconds).contains(s)) {
+            throw ValidationError("--seconds must be from 0 to \(Format.fixed(RecordingFormat.maxSeconds, places: 0)), the longest a recording may be (got \(s)).")
         }
         if file.isEmpty { throw ValidationError("the recording needs a file name.") }
         let r = root.source

@@ -232,6 +232,14 @@ struct AbuseTests {
         #expect(r.stderr.contains(message), "\(r.stderr)")
     }
 
+    @Test("record --seconds past the longest a recording may be (10⁹ s) is a usage error (64), as --at is", arguments: ["1e19", "-1", "inf"])
+    func recordSecondsRange(value: String) throws {
+        let r = try Run.thermtop(["record", "/tmp/thermtop-never-written.jsonl", "--seconds", value,
+                                  "--sysfs-root", Thermtop.fixtures.appendingPathComponent("intel-laptop").path])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("--seconds must be from 0 to 1000000000"), "\(r.stderr)")
+    }
+
     @Test("--on-change-timeout out of range is a usage error (64)", arguments: ["0", "-1", "nan", "1e9"])
     func hookTimeoutRange(value: String) throws {
         let r = try Run.thermtop(["watch", "--simulate", "--on-change", "true", "--on-change-timeout", value])
