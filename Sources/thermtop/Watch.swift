@@ -276,9 +276,9 @@ func waitReadable(_ fd: Int32, until deadline: Double?, clock: any MonitorClock,
     return fds[0].revents & Int16(POLLIN) != 0 ? .readable : .timedOut
 }
 
-/// The signal that asked `watch` or `export --every` to stop, recorded by its handler and acted
-/// on by the loop (which the signal also wakes from `poll`). SIGQUIT too: left to the Swift
-/// runtime, it prints a crash report and the process goes on.
+/// The signal that asked `watch`, `export --every` or `record` to stop, recorded by its handler
+/// and acted on by the loop (which the signal also wakes from `poll`). SIGQUIT too: left to the
+/// Swift runtime, it prints a crash report and the process goes on.
 enum WatchStop {
     nonisolated(unsafe) private static var signal: sig_atomic_t = 0
     /// The read end of a self-pipe the handler writes to: the loop runs on a dispatch thread,
