@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef int nvmlReturn_t;
 enum {
@@ -118,9 +119,7 @@ static inline int thermtop_nvml_load(thermtop_nvml *t, char *why, size_t whySize
     void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *e = dlerror();
-        size_t i = 0;
-        if (e) for (; e[i] && i + 1 < whySize; i++) why[i] = e[i];
-        if (whySize) why[i] = 0;
+        if (whySize) snprintf(why, whySize, "%s", e ? e : "libnvidia-ml.so.1 could not be loaded");
         return 0;
     }
 #define TT_SYM(field, name, fallback) *(void **)(&t->field) = thermtop_nvml_sym(lib, name, fallback)
@@ -145,10 +144,8 @@ static inline int thermtop_nvml_load(thermtop_nvml *t, char *why, size_t whySize
     TT_SYM(getUtilizationRates, "nvmlDeviceGetUtilizationRates", NULL);
 #undef TT_SYM
     if (!t->initV2) {
-        const char *m = "libnvidia-ml.so.1 has no nvmlInit_v2";
-        size_t i = 0;
-        for (; m[i] && i + 1 < whySize; i++) why[i] = m[i];
-        if (whySize) why[i] = 0;
+        if (whySize) snprintf(why, whySize, "%s", "libnvidia-ml.so.1 has no nvmlInit_v2");
+        dlclose(lib);
         return 0;
     }
     return 1;
