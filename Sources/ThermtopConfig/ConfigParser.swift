@@ -308,6 +308,9 @@ enum TOMLGuard {
     static func headerWithoutKey(_ text: String) -> Int? {
         var n = 0
         var inMultiline: [UInt8]? = nil
+        // Open `[` and `{` of a value spanning lines: a line starting with `[` there is an
+        // element of an array, not a table header.
+        var valueDepth = 0
         for raw in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
             n += 1
             let line = raw.drop { $0 == 0x20 || $0 == 0x09 }
@@ -315,7 +318,8 @@ enum TOMLGuard {
                 if contains(line, delim) { inMultiline = nil }
                 continue
             }
-            if line.first == UInt8(ascii: "[") {
+            if valueDepth > 0 || line.first != UInt8(ascii: "[") { valueDepth = max(0, valueDepth + bracketBalance(line)) }
+            if valueDepth == 0, line.first == UInt8(ascii: "[") {
                 var rest = line.dropFirst()
                 let spaced = rest.first == 0x20 || rest.first == 0x09
                 rest = rest.drop { $0 == 0x20 || $0 == 0x09 }
@@ -334,6 +338,27 @@ enum TOMLGuard {
             }
         }
         return nil
+    }
+
+    /// How many `[` and `{` a line opens, less those it closes, outside strings and comments.
+    private static func bracketBalance(_ line: some Collection<UInt8>) -> Int {
+        var balance = 0
+        var quote: UInt8? = nil
+        var escaped = false
+        for c in line {
+            if let q = quote {
+                if escaped { escaped = false } else if q == UInt8(ascii: "\"") && c == UInt8(ascii: "\\") { escaped = true } else if c == q { quote = nil }
+                continue
+            }
+            switch c {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = c
+            case UInt8(ascii: "#"): return balance
+            case UInt8(ascii: "["), UInt8(ascii: "{"): balance += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): balance -= 1
+            default: break
+            }
+        }
+        return balance
     }
 
     /// The most parts a dotted key (`a.b.c`) may have here. toml++ handles each part of a

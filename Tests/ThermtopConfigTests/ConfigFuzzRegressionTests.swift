@@ -45,6 +45,19 @@ struct ConfigFuzzRegressionTests {
         #expect(TOMLGuard.overlongDottedKey(String(repeating: "a.", count: 64) + "b = 1") == 1)
     }
 
+    @Test("a line starting with [ inside an array or inline table spanning lines is a value, not a header without a name (toml-test's valid files)",
+          arguments: ["nest = [\n\t[\n\t\t[\"a\"],\n\t\t[1, 2, [3]]\n\t]\n]\n",
+                      "arr-tbl-2 = [\n\t[\n\t\t{\n\t\t\t\"\" = 2,\n\t\t},\n\t],\n]\n"])
+    func bracketsInsideValuesAreNotHeaders(_ text: String) {
+        #expect(TOMLGuard.headerWithoutKey(text) == nil)
+    }
+
+    @Test("brackets inside strings and comments do not hide a header without a name after them")
+    func bracketsInStringsDoNotHideHeaders() {
+        #expect(TOMLGuard.headerWithoutKey("x = [ '[' ]\n[=") == 2)
+        #expect(TOMLGuard.headerWithoutKey("x = [ \"\\\"[\" ] # [\n[=") == 2)
+    }
+
     @Test("headers and strings that only look like the bad pattern still parse")
     func goodHeadersStillParse() throws {
         let text = """
