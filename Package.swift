@@ -61,17 +61,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What tests need of the machine (tmux, dbus-daemon, root…), skipped with one prefix
+        // ("needs:") where it is missing and failed under CI=true. Used by test targets only.
+        .target(name: "ThermtopTestSupport", path: "Tests/Support"),
         .testTarget(name: "ThermtopCoreTests", dependencies: ["ThermtopCore", "Thermtop"]),
         // Fixture sysfs trees live in Tests/Fixtures, outside any target: they hold symlinks
         // (into /proc, dangling, cyclic like the real /sys) that SwiftPM must not walk.
-        .testTarget(name: "ThermtopLinuxTests", dependencies: ["ThermtopCore", "ThermtopLinux"]),
+        .testTarget(name: "ThermtopLinuxTests", dependencies: ["ThermtopCore", "ThermtopLinux", "ThermtopTestSupport"]),
         .testTarget(
             name: "ThermtopUITests",
             dependencies: ["ThermtopCore", "ThermtopUI"],
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "ThermtopConfigTests", dependencies: ["ThermtopCore", "ThermtopLinux", "ThermtopConfig"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["thermtop", "thermtop-embedding-check"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["thermtop", "thermtop-embedding-check", "ThermtopTestSupport"]),
         // A program that embeds the library, run by EndToEndTests in a process of its own.
         .executableTarget(name: "thermtop-embedding-check", dependencies: ["Thermtop"], path: "Tests/EmbeddingCheck"),
     ],

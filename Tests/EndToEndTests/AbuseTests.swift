@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -99,7 +100,7 @@ struct AbuseTests {
         #expect(try String(contentsOf: target, encoding: .utf8) == "# kept\n")
     }
 
-    @Test("export --every keeps running through a full disk, says so once, and writes again with the failures counted")
+    @Test("export --every keeps running through a full disk, says so once, and writes again with the failures counted", .needs(.prometheusClient))
     func exportSurvivesAFullDisk() throws {
         guard let disk = try Self.smallDisk(kib: 64) else { return }
         defer { Self.unmount(disk) }
@@ -126,7 +127,7 @@ struct AbuseTests {
         #expect(families.contains { $0["name"] as? String == "thermtop_export_write_failures" && $0["type"] as? String == "counter" })
     }
 
-    @Test("export writes through no link planted at a predictable temporary name (pid 1 in a new pid namespace)")
+    @Test("export writes through no link planted at a predictable temporary name (pid 1 in a new pid namespace)", .needs(.root))
     func exportTemporaryFileIsNotPredictable() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -419,7 +420,7 @@ struct AbuseTests {
 
     // MARK: control characters
 
-    @Test("THERMTOP_REASON and Prometheus labels carry no raw control characters from sysfs names")
+    @Test("THERMTOP_REASON and Prometheus labels carry no raw control characters from sysfs names", .needs(.prometheusClient))
     func controlCharactersAreCleaned() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 /// Bad invocations and lost output, run on the real binary: a clear message on stderr, the
 /// conventional exit status (64 usage, 69 nothing readable, 74 output lost), nothing on stdout.
@@ -119,16 +120,13 @@ struct BadInvocationTests {
         }
     }
 
-    @Test("an unreadable --sysfs-root is refused for a non-root user (setpriv)")
+    @Test("an unreadable --sysfs-root is refused for a non-root user (setpriv)", .needs(.root, .setpriv))
     func unreadableRoot() throws {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            Issue.record("needs root and setpriv to drop to a throwaway uid")
-            return
-        }
+        let binary = try #require(Proof.binaryForAnyUser, "could not copy the binary where any user can run it")
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         chmod(dir.path, 0o700)
-        let r = try Self.shell("exec /usr/bin/setpriv --reuid=64999 --regid=64999 --clear-groups \"$0\" status --sysfs-root '\(dir.path)'")
+        let r = try Self.shell("exec /usr/bin/setpriv --reuid=64999 --regid=64999 --clear-groups \(Proof.quote(binary)) status --sysfs-root '\(dir.path)'")
         #expect(r.status == 64, "stderr: \(r.stderr)")
         #expect(r.stderr.contains("permission denied"), "\(r.stderr)")
     }

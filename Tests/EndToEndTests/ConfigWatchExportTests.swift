@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 /// The real binary with `--config`, `config --check`, `watch`, `export` and `--on-change`.
 enum Run {
@@ -360,7 +361,7 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         return try #require(try JSONSerialization.jsonObject(with: o) as? [[String: Any]])
     }
 
-    @Test func theTextfileParsesWithNamesTypesHelpAndEscapedLabels() throws {
+    @Test(.needs(.prometheusClient)) func theTextfileParsesWithNamesTypesHelpAndEscapedLabels() throws {
         let dir = try Run.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let root = try Run.fixtureCopy("intel-laptop", in: dir)
@@ -415,7 +416,7 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         #expect(samples("thermtop_read_errors").first?["name"] as? String == "thermtop_read_errors_total")
     }
 
-    @Test func fansAreExportedInRPM() throws {
+    @Test(.needs(.prometheusClient)) func fansAreExportedInRPM() throws {
         let dir = try Run.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("fans.prom")
@@ -487,11 +488,11 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         #expect(try Self.shellCheck("bash", ["-n"], script: try Self.script("bash")) == 0)
     }
 
-    @Test func theZshScriptParses() throws {
+    @Test(.needs(.zsh)) func theZshScriptParses() throws {
         #expect(try Self.shellCheck("zsh", ["-n"], script: try Self.script("zsh")) == 0)
     }
 
-    @Test func theFishScriptParses() throws {
+    @Test(.needs(.fish)) func theFishScriptParses() throws {
         #expect(try Self.shellCheck("fish", ["--no-execute"], script: try Self.script("fish")) == 0)
     }
 }

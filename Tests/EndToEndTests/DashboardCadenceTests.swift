@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 /// The dashboard's loop wakes for samples, its pulse frames and keys, nothing else (issue 7 §5,
 /// issue 29): readings are taken at `--delay` at every tier, so a sample wakes it once; the tier
 /// sheds the pulse, so at minimal nothing moves, and nothing redraws, between samples.
 /// Counted, not timed: the main thread's voluntary context switches while five samples a second
 /// arrive.
-@Suite("Dashboard cadence: one wake per sample, the pulse only at full (tmux)", .serialized)
+@Suite("Dashboard cadence: one wake per sample, the pulse only at full (tmux)", .serialized, .needs(.tmux))
 struct DashboardCadenceTests {
     static let zone = "devices/virtual/thermal/thermal_zone0"   // acpitz: not the deciding sensor
 

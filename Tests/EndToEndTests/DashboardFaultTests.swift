@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 /// The real dashboard in tmux on a copy of a fixture, with faults injected while it runs:
 /// it keeps running and answering keys, shows each problem with its reason, recovers, and
 /// never prints anything but text and colours.
-@Suite("Dashboard under faults injected while it runs (tmux)", .serialized)
+@Suite("Dashboard under faults injected while it runs (tmux)", .serialized, .needs(.tmux))
 struct DashboardFaultTests {
     let zone1 = FaultInjectionStatusTests.zone1
     let zone2 = "devices/virtual/thermal/thermal_zone2"   // INT3400 Thermal
@@ -70,9 +71,10 @@ struct DashboardFaultTests {
         #expect(pane.exitStatus() == 0)
     }
 
-    @Test("files made unreadable while it runs, as a non-root user (setpriv, throwaway uid): shown as permission-denied, read again when readable")
+    @Test("files made unreadable while it runs, as a non-root user (setpriv, throwaway uid): shown as permission-denied, read again when readable",
+          .needs(.root, .setpriv))
     func unreadableWhileRunningAsNonRoot() throws {
-        try #require(getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv")
+        let binary = try #require(Proof.binaryForAnyUser, "could not copy the binary where any user can run it")
         let root = try Proof.copyFixture("intel-laptop-hot")
         defer { Proof.discard(root) }
         let q = Proof.quote
@@ -80,7 +82,7 @@ struct DashboardFaultTests {
         try #require(Proof.sh("chmod -R a+rX \(q(root))").status == 0)
         let uid = 64997
         let pane = try ProofPane(arguments: ["--delay", "0.2", "--sysfs-root", root], width: 120, height: 40,
-                                 environment: "/usr/bin/setpriv --reuid=\(uid) --regid=\(uid) --clear-groups env -u NO_COLOR HOME=/nonexistent LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color")
+                                 environment: "/usr/bin/setpriv --reuid=\(uid) --regid=\(uid) --clear-groups env -u NO_COLOR HOME=/nonexistent LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color", binary: binary)
         defer { pane.stop() }
         try #require(pane.waitForDashboard(), "no dashboard:\n\(pane.capture())")
         let pid = try #require(pane.pid, "no thermtop process")

@@ -13,6 +13,7 @@
 
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -400,8 +401,7 @@ fileprivate enum PaneText {
 @Suite(
     "Dashboard end to end in tmux",
     .serialized,
-    .enabled(if: TmuxE2E.tmuxInstalled || TmuxE2E.onCI,
-             "tmux is not installed: skipping the end-to-end dashboard tests (apt-get install tmux); with CI=true they fail instead")
+    .needs(.tmux)
 )
 struct DashboardTmuxTests {
     struct FixtureCase: CustomTestStringConvertible, Sendable {
@@ -819,7 +819,7 @@ struct DashboardTmuxTests {
     }
 
     @Test("Ctrl-Z suspends with the terminal restored; fg resumes and redraws",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs /bin/bash for job control"))
+          .needs(.bash))
     func suspendAndResume() throws {
         let binary = TmuxE2E.binary
         try #require(FileManager.default.isExecutableFile(atPath: binary), "thermtop binary not found at \(binary)")
@@ -936,8 +936,7 @@ struct DashboardTmuxTests {
 @Suite(
     "Dashboard end to end: --replay of a real recording, the forecast before the state, °F",
     .serialized,
-    .enabled(if: TmuxE2E.tmuxInstalled || TmuxE2E.onCI,
-             "tmux is not installed: skipping the end-to-end dashboard tests (apt-get install tmux); with CI=true they fail instead")
+    .needs(.tmux)
 )
 struct DashboardReplayForecastUnitsTests {
     /// `0:01.4 / 0:03` from a replay header, nil when none is shown.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 /// Faults injected into a copy of a fixture, read by the real binary: every broken file is
 /// unknown with its reason, never a crash, never garbage, never a made-up number.
@@ -87,13 +88,13 @@ struct FaultInjectionStatusTests {
         #expect(!r.output.contains("errno 40"))
     }
 
-    @Test("files unreadable to a non-root user (setpriv, throwaway uid) are permission-denied, the rest is read")
+    @Test("files unreadable to a non-root user (setpriv, throwaway uid) are permission-denied, the rest is read", .needs(.root, .setpriv))
     func unreadableAsNonRoot() throws {
-        try #require(getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv")
+        let binary = try #require(Proof.binaryForAnyUser, "could not copy the binary where any user can run it")
         let root = try Proof.copyFixture("intel-laptop-hot")
         defer { Proof.discard(root) }
         Proof.sh("chmod 755 \(Proof.quote(root)) && chmod 000 \(Proof.quote(root + "/" + Self.zone1 + "/temp")) \(Proof.quote(root + "/" + Self.bat + "/energy_now"))")
-        let r = Proof.sh("/usr/bin/setpriv --reuid=64998 --regid=64998 --clear-groups \(Proof.quote(Proof.binary)) status --json --sysfs-root \(Proof.quote(root))", stdoutOnly: true)
+        let r = Proof.sh("/usr/bin/setpriv --reuid=64998 --regid=64998 --clear-groups \(Proof.quote(binary)) status --json --sysfs-root \(Proof.quote(root))", stdoutOnly: true)
         #expect(r.status == 0, "exit \(r.status)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.output.utf8)) as? [String: Any], "not JSON: \(r.output.prefix(300))")
         let sensors = (json["sensors"] as? [[String: Any]]) ?? []

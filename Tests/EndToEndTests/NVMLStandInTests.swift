@@ -1,18 +1,20 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 /// NVIDIA GPUs through NVML with no GPU: a stand-in libnvidia-ml.so.1 built from
 /// Tests/Fixtures/nvml-standin/standin.c, loaded by the real binary through LD_LIBRARY_PATH, on
 /// a small sysfs tree holding the GPUs' PCI functions. The test writes the stand-in's answers
 /// and reads the calls it logged.
-@Suite("NVML stand-in", .serialized)
+@Suite("NVML stand-in", .serialized, .needs(.cCompiler))
 struct NVMLStandInTests {
     /// The two builds of the stand-in (current driver, and one without ...ClocksEventReasons),
     /// each in a folder of its own, made once.
     static let libraries: (current: String, old: String)? = {
         let src = Thermtop.fixtures.appendingPathComponent("nvml-standin/standin.c").path
         let base = "/tmp/thermtop-nvml-\(getpid())"
-        let r = Proof.sh("mkdir -p \(base)/current \(base)/old && cc -shared -fPIC -o \(base)/current/libnvidia-ml.so.1 \(Proof.quote(src)) && cc -shared -fPIC -DOLD_DRIVER -o \(base)/old/libnvidia-ml.so.1 \(Proof.quote(src))")
+        guard let cc = TestMachine.cCompiler.map(Proof.quote) else { return nil }
+        let r = Proof.sh("mkdir -p \(base)/current \(base)/old && \(cc) -shared -fPIC -o \(base)/current/libnvidia-ml.so.1 \(Proof.quote(src)) && \(cc) -shared -fPIC -DOLD_DRIVER -o \(base)/old/libnvidia-ml.so.1 \(Proof.quote(src))")
         return r.status == 0 ? (base + "/current", base + "/old") : nil
     }()
 
@@ -74,7 +76,7 @@ struct NVMLStandInTests {
 
     @Test("several GPUs: each in gpus[] with NVML's values and limits, its temperatures in sensors[], no 'no sensors'")
     func severalGPUs() throws {
-        let libs = try #require(Self.libraries, "cc could not build the stand-in")
+        let libs = try #require(Self.libraries, "the C compiler could not build the stand-in")
         let m = try Machine(gpus: ["0000:01:00.0": "active", "0000:02:00.0": "active"], answers: "gpus=0000:01:00.0,0000:02:00.0\n" + Self.h200 + """
         0000:01:00.0.reasons=0x4
         0000:02:00.0.name=NVIDIA GeForce RTX 4090

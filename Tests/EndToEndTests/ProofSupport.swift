@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 /// Helpers for the fault, abuse, soak and scale tests: fixture copies, a shell runner that
 /// does not depend on SIGCHLD (posix_spawn + waitpid), and one private tmux server per pane.
@@ -8,6 +9,10 @@ enum Proof {
         if let env = ProcessInfo.processInfo.environment["THERMTOP_BINARY"], !env.isEmpty { return env }
         return Thermtop.binary?.path ?? Thermtop.repo.appendingPathComponent(".build/debug/thermtop").path
     }
+
+    /// The binary copied where a throwaway user can run it (a checkout in a private home is
+    /// out of that user's reach).
+    static var binaryForAnyUser: String? { TestMachine.copyForAnyUser(binary) }
 
     static func quote(_ s: String) -> String { TmuxE2E.shellQuote(s) }
 
@@ -62,14 +67,14 @@ final class ProofPane {
     /// shell's to check). The exit status goes to `statusFile`, tmux's view of the terminal
     /// modes (alternate screen, cursor) to `modesFile`, `stty -a` to `dir/stty`.
     init(arguments: [String], width: Int = 100, height: Int = 30, environment: String = "env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color",
-         redirect: String = "") throws {
+         redirect: String = "", binary: String = Proof.binary) throws {
         dir = "/tmp/\(socket)"
         mkdir(dir, 0o755)
         let q = Proof.quote
         let conf = dir + "/tmux.conf"
         try "set -g status off\nset -g remain-on-exit on\nset -g default-terminal tmux-256color\nset -g escape-time 0\n"
             .write(toFile: conf, atomically: true, encoding: .utf8)
-        let cmd = ([Proof.binary] + arguments).map(q).joined(separator: " ")
+        let cmd = ([binary] + arguments).map(q).joined(separator: " ")
         let modes = "#{alternate_on} #{cursor_flag}"
         let script = """
         stty sane; \(environment) \(cmd) \(redirect); s=$?; sleep 0.2; stty -a > \(q(dir + "/stty")) 2>&1; \

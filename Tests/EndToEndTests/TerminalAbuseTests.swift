@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 /// The real dashboard in tmux, abused: resize storms, every quit signal, stop/continue,
 /// hostile sensor names. After each, the terminal must be sane: echo and icanon back,
 /// cursor visible, alternate screen left, and the exit status by the signal convention.
-@Suite("Terminal abuse: resizes, signals, hostile names (tmux)")
+@Suite("Terminal abuse: resizes, signals, hostile names (tmux)", .needs(.tmux))
 struct TerminalAbuseTests {
     static let fixture = Thermtop.fixtures.appendingPathComponent("intel-laptop").path
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -14,12 +15,6 @@ final class DBusPeer {
     static let dbusSendPath = Needs.executable("dbus-send")
     /// Debian's python packages live under /usr/bin/python3, not the `python3` on PATH.
     static let python = "/usr/bin/python3"
-    static var hasDbusmock: Bool {
-        FileManager.default.isExecutableFile(atPath: python)
-            && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/templates/power_profiles_daemon.py")
-    }
-    static var available: Bool { daemonPath != nil && dbusSendPath != nil && hasDbusmock }
-    static let missing = "needs dbus-daemon, dbus-send and python3-dbusmock (apt-get install -y dbus-daemon python3-dbusmock)"
 
     let address: String
     private let daemon: Process

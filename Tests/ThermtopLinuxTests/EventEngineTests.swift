@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import ThermtopTestSupport
 import ThermtopCore
 import ThermtopLinux
 
@@ -25,14 +26,13 @@ struct EventEngineTests {
     }
 
     @Test("charger plugged: a power_supply-style uevent makes the sampler re-read, low power and tier update within 100 ms",
-          .enabled(if: Needs.run(when: Needs.isRoot), "needs root to make the kernel send a uevent"))
+          .needs(.root))
     func chargerPluggedByUevent() throws {
         // One synthetic loopback uevent at a time across suites (see `loopbackUevent`).
         try loopbackUevent.withLock { _ in try chargerPluggedByUeventAlone() }
     }
 
     private func chargerPluggedByUeventAlone() throws {
-        guard Needs.check(Needs.isRoot, "writing /sys/class/net/lo/uevent needs root") else { return }
         let copy = try lowBatteryLaptop()
         defer { copy.remove() }
         // The kernel cannot be made to send a power_supply event without a battery, so the test
@@ -79,9 +79,8 @@ struct EventEngineTests {
     }
 
     @Test("a power-saver switch over D-Bus reaches the engine's status (low power on, reason from D-Bus) within 100 ms",
-          .enabled(if: Needs.run(when: DBusPeer.available), "\(DBusPeer.missing)"))
+          .needs(.dbus))
     func profileSwitchByDBus() throws {
-        guard Needs.check(DBusPeer.available, DBusPeer.missing) else { return }
         let peer = try DBusPeer()
         defer { peer.stop() }
         try peer.startPowerProfilesTemplate(activeProfile: "balanced")

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import ThermtopCore
 import ThermtopLinux
+import ThermtopTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -18,29 +19,23 @@ let eventDrivenBound = 1.0
 /// events; each test that triggers one holds this lock while it writes and waits.
 let loopbackUevent = Mutex(())
 
-/// Tests that need something of the machine (root, a kernel socket, dbus-daemon) run when it is
-/// there; when it is not, they are skipped locally with the reason, and in CI (`CI=true`) they
-/// run anyway and fail with the reason, so a CI machine lacking a peer can never pass silently.
+/// Checks inside a test that runs: what the `.needs(…)` trait (ThermtopTestSupport) cannot know
+/// before the test starts, such as whether the kernel opened a socket.
 enum Needs {
-    static var inCI: Bool {
-        let v = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
-        return v == "true" || v == "1" || v == "yes"
-    }
-
-    static var isRoot: Bool { geteuid() == 0 }
-
-    /// Whether a test needing `available` runs: always in CI, else only when it is available.
-    static func run(when available: Bool) -> Bool { available || inCI }
-
-    /// Records a failure naming what is missing, for a test that runs in CI without it.
-    /// Returns true when the test can go on.
+    /// Records a failure naming what is missing; returns true when the test can go on.
     static func check(_ available: Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        if !available { Issue.record("\(what) (CI=\(inCI))", sourceLocation: sourceLocation) }
+        if !available { Issue.record("\(what) (CI=\(TestMachine.inCI))", sourceLocation: sourceLocation) }
         return available
     }
 
-    static func executable(_ name: String, in dirs: [String] = ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]) -> String? {
-        dirs.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    static func executable(_ name: String) -> String? { TestMachine.executable(name) }
+}
+
+extension MachineNeed {
+    /// `/sys/class/net/lo/uevent` writable: root, outside a container whose /sys is read-only.
+    static let writableLoopbackUevent = MachineNeed("a writable /sys/class/net/lo/uevent",
+                                                    remedy: "run as root, outside a container with a read-only /sys") {
+        access("/sys/class/net/lo/uevent", W_OK) == 0
     }
 }
 

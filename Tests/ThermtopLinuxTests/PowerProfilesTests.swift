@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 import ThermtopCore
 import ThermtopLinux
 
@@ -9,11 +10,10 @@ import Glibc
 
 /// Against a real dbus-daemon with python3-dbusmock's power-profiles-daemon; see DBusPeer.
 @Suite("power profiles over D-Bus: a real dbus-daemon with python3-dbusmock",
-       .enabled(if: Needs.run(when: DBusPeer.available), "\(DBusPeer.missing)"))
+       .needs(.dbus))
 struct PowerProfilesDBusTests {
     @Test("ActiveProfile and PerformanceDegraded are read at creation, through the net.hadess fallback name")
     func readsAtCreation() throws {
-        guard Needs.check(DBusPeer.available, DBusPeer.missing) else { return }
         let peer = try DBusPeer()
         defer { peer.stop() }
         try peer.startPowerProfilesTemplate(activeProfile: "power-saver", performanceDegraded: "lap-detected")
@@ -37,7 +37,6 @@ struct PowerProfilesDBusTests {
 
     @Test("a profile switch arrives as PropertiesChanged and is read within 100 ms")
     func followsProfileSwitch() throws {
-        guard Needs.check(DBusPeer.available, DBusPeer.missing) else { return }
         let peer = try DBusPeer()
         defer { peer.stop() }
         try peer.startPowerProfilesTemplate(activeProfile: "balanced")
@@ -61,7 +60,6 @@ struct PowerProfilesDBusTests {
 
     @Test("PerformanceDegraded set and cleared is followed and becomes (and stops being) a low-power reason")
     func followsPerformanceDegraded() throws {
-        guard Needs.check(DBusPeer.available, DBusPeer.missing) else { return }
         let peer = try DBusPeer()
         defer { peer.stop() }
         try peer.startPowerProfilesTemplate(activeProfile: "performance")
@@ -85,7 +83,6 @@ struct PowerProfilesDBusTests {
 
     @Test("org.freedesktop.UPower.PowerProfiles is preferred when both names are on the bus")
     func prefersNewName() throws {
-        guard Needs.check(DBusPeer.available, DBusPeer.missing) else { return }
         let peer = try DBusPeer()
         defer { peer.stop() }
         try peer.startPowerProfilesTemplate(activeProfile: "balanced")
@@ -105,7 +102,6 @@ struct PowerProfilesDBusTests {
 
     @Test("the daemon leaving drops the reading (state.ini takes over); coming back is read again without waiting")
     func followsDaemonRestart() throws {
-        guard Needs.check(DBusPeer.available, DBusPeer.missing) else { return }
         let peer = try DBusPeer()
         defer { peer.stop() }
         try peer.startPowerProfilesTemplate(activeProfile: "power-saver")
@@ -131,7 +127,6 @@ struct PowerProfilesDBusTests {
 
     @Test("a PropertiesChanged from a process that does not own the name is ignored")
     func ignoresSpoofedSignal() throws {
-        guard Needs.check(DBusPeer.available, DBusPeer.missing) else { return }
         let peer = try DBusPeer()
         defer { peer.stop() }
         try peer.startPowerProfilesTemplate(activeProfile: "balanced")
@@ -160,7 +155,6 @@ struct PowerProfilesDBusTests {
 
     @Test("with no power-profiles service on the bus the source listens and says so")
     func noService() throws {
-        guard Needs.check(DBusPeer.available, DBusPeer.missing) else { return }
         let peer = try DBusPeer()
         defer { peer.stop() }
         let source = PowerProfilesSource(address: peer.address)
@@ -202,7 +196,7 @@ struct PowerProfilesNoBusTests {
 /// The real `thermtop` binary against the private bus, reached through DBUS_SYSTEM_BUS_ADDRESS
 /// as on a real machine.
 @Suite("thermtop status with power profiles over D-Bus",
-       .enabled(if: Needs.run(when: DBusPeer.available), "\(DBusPeer.missing)"))
+       .needs(.dbus))
 struct StatusPowerProfilesTests {
     /// `<root>/.build/debug/thermtop` (`swift build --build-tests` builds it), or $THERMTOP_BINARY.
     static var binary: String? {
@@ -215,8 +209,7 @@ struct StatusPowerProfilesTests {
 
     @Test("status --json takes the profile and PerformanceDegraded from D-Bus and lists the event sources")
     func statusJSON() throws {
-        guard Needs.check(DBusPeer.available, DBusPeer.missing),
-              Needs.check(Self.binary != nil, "the thermtop binary is not built (swift build)") else { return }
+        guard Needs.check(Self.binary != nil, "the thermtop binary is not built (swift build)") else { return }
         let peer = try DBusPeer()
         defer { peer.stop() }
         try peer.startPowerProfilesTemplate(activeProfile: "balanced", performanceDegraded: "lap-detected")

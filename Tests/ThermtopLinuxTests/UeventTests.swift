@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 import ThermtopCore
 @testable import ThermtopLinux
 
@@ -163,15 +164,13 @@ struct UeventKernelTests {
     /// nothing acts on its change events. The test listens to `net` with the production filter
     /// code, and checks the hint arrives within 100 ms of the write.
     @Test("a synthetic uevent from the kernel reaches drain() as a hint within 100 ms",
-          .enabled(if: Needs.run(when: Needs.isRoot && access("/sys/class/net/lo/uevent", W_OK) == 0),
-                   "needs root to write /sys/class/net/lo/uevent"))
+          .needs(.root, .writableLoopbackUevent))
     func kernelDeliversSyntheticChange() throws {
         // One synthetic loopback uevent at a time across suites (see `loopbackUevent`).
         try loopbackUevent.withLock { _ in try kernelDeliversSyntheticChangeAlone() }
     }
 
     private func kernelDeliversSyntheticChangeAlone() throws {
-        guard Needs.check(Needs.isRoot, "writing /sys/class/net/lo/uevent needs root") else { return }
         let filter = UeventFilter(resampleOnChange: ["net"], rediscoverOnAddRemove: [])
         let source = UeventSource(filter: filter)
         guard Needs.check(source.state.active, "uevent socket: \(source.state.detail)") else { return }
@@ -210,14 +209,13 @@ struct UeventKernelTests {
     }
 
     @Test("the production filter ignores the same synthetic net event (no hint, but it is counted)",
-          .enabled(if: Needs.run(when: Needs.isRoot), "needs root to write /sys/class/net/lo/uevent"))
+          .needs(.root, .writableLoopbackUevent))
     func productionFilterIgnoresNet() throws {
         // One synthetic loopback uevent at a time across suites (see `loopbackUevent`).
         try loopbackUevent.withLock { _ in try productionFilterIgnoresNetAlone() }
     }
 
     private func productionFilterIgnoresNetAlone() throws {
-        guard Needs.check(Needs.isRoot, "writing /sys/class/net/lo/uevent needs root") else { return }
         let source = UeventSource()
         guard Needs.check(source.state.active, "uevent socket: \(source.state.detail)") else { return }
         _ = source.drain()
