@@ -78,6 +78,7 @@ else
 fi
 
 mount_into /proc /proc
+mount_into /sys /sys
 mount_into /dev /dev
 mount_into "$swift_dir" /opt/swift ro
 # The machine's git redirects (GitHub URLs to local copies of the packages), as on this machine.

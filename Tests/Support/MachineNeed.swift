@@ -123,11 +123,16 @@ public enum TestMachine {
             let temp = dest + ".\(getpid())"
             do {
                 try fm.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-                try? fm.removeItem(atPath: temp)
-                try fm.copyItem(atPath: path, toPath: temp)
-                try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: temp)
-                guard rename(temp, dest) == 0 else { return nil }
             } catch { return nil }
+            // Copied by another process: a descriptor open for writing here would be inherited by
+            // whatever a parallel test spawns meanwhile, and exec of the copy would then fail
+            // with ETXTBSY for as long as that child lives.
+            let install = Process()
+            install.executableURL = URL(fileURLWithPath: "/usr/bin/install")
+            install.arguments = ["-m", "755", path, temp]
+            do { try install.run() } catch { return nil }
+            install.waitUntilExit()
+            guard install.terminationStatus == 0, rename(temp, dest) == 0 else { return nil }
             copies[path] = dest
             return dest
         }
