@@ -228,6 +228,29 @@ struct FleetFilesTests {
         }
     }
 
+    @Test("every metric family export writes is in docs/fleet.md's metric reference")
+    func everyExportedFamilyIsDocumented() throws {
+        let doc = try String(contentsOf: Thermtop.repo.appendingPathComponent("docs/fleet.md"), encoding: .utf8)
+        let dir = try Run.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var families: Set<String> = []
+        for fixture in ["intel-laptop-hot", "gpu-disk-workstation", "fans-desktop", "two-battery-laptop"] {
+            let out = dir.appendingPathComponent("\(fixture).prom")
+            let r = try Run.thermtop(["export", "--textfile", out.path, "--sysfs-root", Thermtop.fixtures.appendingPathComponent(fixture).path])
+            #expect(r.status == 0, "\(r.stderr)")
+            for line in try String(contentsOf: out, encoding: .utf8).split(separator: "\n") where line.hasPrefix("# TYPE ") {
+                families.insert(String(line.split(separator: " ")[2]))
+            }
+        }
+        #expect(families.count > 20)
+        // A family is documented by its name, or by its suffix after a shared prefix named in
+        // the same table cell (`thermtop_battery_percent`, `_watts`, …).
+        for f in families.sorted() {
+            let suffix = f.split(separator: "_").suffix(f.hasSuffix("_to_empty") || f.hasSuffix("_to_full") ? 3 : 1).joined(separator: "_")
+            #expect(doc.contains("`\(f)`") || doc.contains("`_\(suffix)`"), "docs/fleet.md does not document \(f)")
+        }
+    }
+
     @Test("the Kubernetes DaemonSet is YAML with the host's /sys read-only and the textfile shared with node_exporter")
     func theDaemonSetIsValidYAML() throws {
         let python = "/usr/bin/python3"
@@ -284,6 +307,9 @@ struct FleetDashboard {
             }
         }
         walk((json["panels"] as? [[String: Any]]) ?? [])
+        for a in ((json["annotations"] as? [String: Any])?["list"] as? [[String: Any]]) ?? [] {
+            if let e = a["expr"] as? String { out.append(Query(panel: "annotation \(a["name"] as? String ?? "?")", expr: e)) }
+        }
         return FleetDashboard(json: json, queries: out)
     }
 
@@ -427,6 +453,6 @@ struct FleetEndToEndTests {
         let values = (api("/api/v1/label/instance/values?match[]=" + LoopbackHTTP.encode("thermtop_info"))?["data"] as? [String]) ?? []
         #expect(values == [instance], "label_values(thermtop_info, instance): \(values)")
         #expect(export.running && node.running && prom.running, "a process died\n\(export.tail)\n\(node.tail)\n\(prom.tail)")
-        print("fleet end to end: \(required.count) dashboard queries with data, \(exempt.count) exempt, in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        print("fleet end to end: \(required.count - empty.count) of \(required.count) dashboard queries with data (\(exempt.count) exempt), in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
     }
 }
