@@ -27,6 +27,11 @@ enum Fleet {
         return nil
     }
 
+    /// Debian's /usr/bin/python3 with python3-yaml.
+    static var pythonYAML: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") && run("/usr/bin/python3", ["-c", "import yaml"]).status == 0
+    }
+
     static var prometheusInstalled: Bool {
         tool("prometheus") != nil && tool("promtool") != nil && tool("prometheus-node-exporter", "node_exporter") != nil
     }
@@ -180,7 +185,9 @@ enum LoopbackHTTP {
 
 @Suite("fleet kit: unit, rules, dashboard, DaemonSet")
 struct FleetFilesTests {
-    @Test("systemd-analyze verify accepts the unit without a warning")
+    @Test("systemd-analyze verify accepts the unit without a warning",
+          .enabled(if: Fleet.tool("systemd-analyze") != nil || TmuxE2E.onCI,
+                   "systemd-analyze is not installed: skipping the unit check (apt-get install systemd); with CI=true it fails instead"))
     func systemdAcceptsTheUnit() throws {
         let analyze = try #require(Fleet.tool("systemd-analyze"), "systemd-analyze is not installed (Debian: systemd)")
         // verify refuses an ExecStart binary that does not exist: the one substitution is the
@@ -206,7 +213,9 @@ struct FleetFilesTests {
         }
     }
 
-    @Test("promtool accepts the rules and their unit tests pass")
+    @Test("promtool accepts the rules and their unit tests pass",
+          .enabled(if: Fleet.tool("promtool") != nil || TmuxE2E.onCI,
+                   "promtool is not installed: skipping the rules check (apt-get install prometheus); with CI=true it fails instead"))
     func promtoolChecksAndTestsTheRules() throws {
         let promtool = try #require(Fleet.tool("promtool"), "promtool is not installed (Debian: prometheus; .ci/run installs it)")
         let check = Fleet.run(promtool, ["check", "rules", Fleet.rules])
@@ -251,7 +260,9 @@ struct FleetFilesTests {
         }
     }
 
-    @Test("the Kubernetes DaemonSet is YAML with the host's /sys read-only and the textfile shared with node_exporter")
+    @Test("the Kubernetes DaemonSet is YAML with the host's /sys read-only and the textfile shared with node_exporter",
+          .enabled(if: Fleet.pythonYAML || TmuxE2E.onCI,
+                   "Debian's python3-yaml is not installed: skipping the DaemonSet check (apt-get install python3-yaml); with CI=true it fails instead"))
     func theDaemonSetIsValidYAML() throws {
         let python = "/usr/bin/python3"
         // Debian's python3-yaml: a real YAML parser; the structure is checked on what it parsed.
@@ -280,9 +291,7 @@ struct FleetFilesTests {
         assert sc.get("readOnlyRootFilesystem") is True and sc.get("allowPrivilegeEscalation") is False, sc
         print("ok", len(docs))
         """
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            Issue.record("/usr/bin/python3 is missing"); return
-        }
+        try #require(Fleet.pythonYAML, "Debian's python3-yaml is not installed (.ci/run installs it)")
         let r = Fleet.run(python, ["-c", script, Fleet.daemonSet])
         #expect(r.status == 0 && r.output.hasPrefix("ok"), "\(r.output)")
     }
