@@ -202,6 +202,69 @@ struct FleetFilesTests {
         #expect(r.status == 0 && r.output.isEmpty, "systemd-analyze verify: exit \(r.status)\n\(r.output)")
     }
 
+    /// The system calls a systemd group (`@system-service`) allows, groups inside it expanded.
+    static func syscalls(in group: String, analyze: String, seen: inout Set<String>) -> Set<String> {
+        guard seen.insert(group).inserted else { return [] }
+        let r = Fleet.run(analyze, ["syscall-filter", group])
+        var out: Set<String> = []
+        for line in r.output.split(separator: "\n").dropFirst() {
+            let word = line.trimmingCharacters(in: .whitespaces)
+            if word.isEmpty || word.hasPrefix("#") { continue }
+            if word.hasPrefix("@") { out.formUnion(syscalls(in: word, analyze: analyze, seen: &seen)) } else { out.insert(word) }
+        }
+        return out
+    }
+
+    @Test("every system call export --every makes passes the unit's SystemCallFilter",
+          .enabled(if: (Fleet.tool("systemd-analyze") != nil && Fleet.tool("strace") != nil) || TmuxE2E.onCI,
+                   "systemd-analyze or strace is not installed: skipping the system-call check (apt-get install systemd strace); with CI=true it fails instead"))
+    func exportStaysInsideTheSystemCallFilter() throws {
+        let analyze = try #require(Fleet.tool("systemd-analyze"), "systemd-analyze is not installed")
+        let strace = try #require(Fleet.tool("strace"), "strace is not installed (.ci/run installs it)")
+        // The filter as the unit writes it: allowed groups, then `~` groups taken away.
+        var allowed: Set<String> = [], denied: Set<String> = []
+        for line in try String(contentsOfFile: Fleet.unit, encoding: .utf8).split(separator: "\n") where line.hasPrefix("SystemCallFilter=") {
+            var spec = line.dropFirst("SystemCallFilter=".count)
+            let deny = spec.hasPrefix("~")
+            if deny { spec = spec.dropFirst() }
+            for item in spec.split(separator: " ") {
+                var seen: Set<String> = []
+                let calls = item.hasPrefix("@") ? Self.syscalls(in: String(item), analyze: analyze, seen: &seen) : [String(item)]
+                if deny { denied.formUnion(calls) } else { allowed.formUnion(calls) }
+            }
+        }
+        allowed.subtract(denied)
+        #expect(allowed.count > 300, "systemd-analyze syscall-filter gave \(allowed.count) calls")
+
+        // The running exporter, traced with its threads, until it has written the file twice.
+        let dir = try Run.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trace = dir.appendingPathComponent("trace").path
+        let textfile = dir.appendingPathComponent("t.prom").path
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = "/nonexistent-thermtop-home"
+        let traced = try Daemon(strace, ["-f", "-qq", "-o", trace, Proof.binary, "export", "--every", "1", "--textfile", textfile,
+                                         "--sysfs-root", Thermtop.fixtures.appendingPathComponent("intel-laptop-hot").path],
+                                log: dir.appendingPathComponent("strace.log").path, environment: env)
+        defer { traced.stop() }
+        func text() -> String { (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "" }
+        let wrote = pollUntil(20) { text().components(separatedBy: " rename(").count > 2 }
+        // SIGTERM to thermtop itself (the first pid in the trace), as systemctl stop sends it.
+        if let first = text().split(separator: " ").first, let pid = pid_t(first) { kill(pid, SIGTERM) }
+        #expect(pollUntil(10) { !traced.running }, "export did not end on SIGTERM")
+        #expect(wrote, "export wrote the file fewer than twice\n\(traced.tail)")
+        var used: Set<String> = []
+        for line in text().split(separator: "\n") {
+            let rest = line.drop { $0 != " " }.drop { $0 == " " }
+            if let paren = rest.firstIndex(of: "("), rest[..<paren].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), paren > rest.startIndex {
+                used.insert(String(rest[..<paren]))
+            }
+        }
+        #expect(used.contains("rename") && used.contains("openat"), "no system calls parsed from the trace")
+        let refused = used.subtracting(allowed).sorted()
+        #expect(refused.isEmpty, "export makes system calls the unit's SystemCallFilter refuses: \(refused)")
+    }
+
     @Test("the unit is hardened: read-only system but the textfile folder, no new privileges, own user, restarts on failure")
     func theUnitIsHardened() throws {
         let lines = Set(try String(contentsOfFile: Fleet.unit, encoding: .utf8).split(separator: "\n").map(String.init))
