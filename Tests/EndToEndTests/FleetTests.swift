@@ -418,7 +418,7 @@ struct FleetEndToEndTests {
 
     """
 
-    @Test("a hot machine: the serious alert pends quoting its reason, and every dashboard query returns data",
+    @Test("a hot machine: the serious alert pends quoting its reason, every dashboard query returns data, and a GPU in HW thermal slowdown fires critical at once",
           .enabled(if: Fleet.prometheusInstalled || TmuxE2E.onCI,
                    "prometheus, promtool or prometheus-node-exporter is not installed: skipping the fleet end-to-end test (apt-get install prometheus prometheus-node-exporter); with CI=true it fails instead"))
     func hotMachineAlertsAndFillsTheDashboard() throws {
@@ -501,9 +501,12 @@ struct FleetEndToEndTests {
         }
         #expect(alerted, "no ThermtopThermalStateSerious alert pending or firing\n\(prom.tail)\n\(export.tail)")
         // Its summary quotes thermtop's own reason, as `status --json` gives it for this machine.
-        let status = spawnToCompletion(Proof.binary, ["status", "--json", "--sysfs-root", root], environment: exportEnv, stderr: .discarded)
-        let json = (try? JSONSerialization.jsonObject(with: Data(status.stdout))) as? [String: Any]
-        let reason = try #require(json?["reason"] as? String, "status --json gave no reason")
+        func thermtopReason() throws -> String {
+            let status = spawnToCompletion(Proof.binary, ["status", "--json", "--sysfs-root", root], environment: exportEnv, stderr: .discarded)
+            let json = (try? JSONSerialization.jsonObject(with: Data(status.stdout))) as? [String: Any]
+            return try #require(json?["reason"] as? String, "status --json gave no reason")
+        }
+        let reason = try thermtopReason()
         #expect(reason.hasPrefix("serious: "))
         let summary = (alert?["annotations"] as? [String: String])?["summary"] ?? ""
         let head = "\(instance) has been thermally serious for 5 minutes: "
@@ -524,6 +527,27 @@ struct FleetEndToEndTests {
         #expect(empty.isEmpty, "dashboard queries without data:\n\(missing)")
         let values = (api("/api/v1/label/instance/values?match[]=" + LoopbackHTTP.encode("thermtop_info"))?["data"] as? [String]) ?? []
         #expect(values == [instance], "label_values(thermtop_info, instance): \(values)")
+
+        // The GPU now in HW thermal slowdown: critical at once (the critical alert fires), and
+        // the GPU alert pends for its minute.
+        try Self.gpuAnswers.replacingOccurrences(of: ".reasons=0x4", with: ".reasons=0x40")
+            .write(toFile: dir + "/nvml.conf", atomically: true, encoding: .utf8)
+        var alerts: [[String: Any]] = []
+        func state(_ name: String) -> String? {
+            alerts.first { ($0["labels"] as? [String: String])?["alertname"] == name }?["state"] as? String
+        }
+        let critical = pollUntil(30) {
+            alerts = ((api("/api/v1/alerts")?["data"] as? [String: Any])?["alerts"] as? [[String: Any]]) ?? []
+            return state("ThermtopThermalStateCritical") == "firing" && state("ThermtopGPUThermalSlowdown") != nil
+        }
+        #expect(critical, "after HW thermal slowdown: critical \(state("ThermtopThermalStateCritical") ?? "absent"), GPU \(state("ThermtopGPUThermalSlowdown") ?? "absent")\n\(export.tail)")
+        let gpuSummary = (alerts.first { ($0["labels"] as? [String: String])?["alertname"] == "ThermtopGPUThermalSlowdown" }?["annotations"] as? [String: String])?["summary"] ?? ""
+        let gpuReason = try thermtopReason()
+        #expect(gpuReason == "critical: GPU NVIDIA L4 (0000:01:00.0) HW thermal slowdown active (NVML clock-event reason)")
+        #expect(gpuSummary == "\(instance): \(gpuReason)", "GPU summary: \(gpuSummary)")
+        let criticalSummary = (alerts.first { ($0["labels"] as? [String: String])?["alertname"] == "ThermtopThermalStateCritical" }?["annotations"] as? [String: String])?["summary"] ?? ""
+        #expect(criticalSummary == "\(instance) is thermally critical: \(gpuReason)", "critical summary: \(criticalSummary)")
+
         #expect(export.running && node.running && prom.running, "a process died\n\(export.tail)\n\(node.tail)\n\(prom.tail)")
         print("fleet end to end: \(required.count - empty.count) of \(required.count) dashboard queries with data (\(exempt.count) exempt), in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
     }
