@@ -265,6 +265,26 @@ struct FleetFilesTests {
         #expect(refused.isEmpty, "export makes system calls the unit's SystemCallFilter refuses: \(refused)")
     }
 
+    @Test("systemd-sysusers makes the unit's user thermtop, a member of thermtop-power",
+          .enabled(if: Fleet.tool("systemd-sysusers") != nil || TmuxE2E.onCI,
+                   "systemd-sysusers is not installed: skipping the sysusers check (apt-get install systemd); with CI=true it fails instead"))
+    func sysusersMakesTheUserAndGroup() throws {
+        let sysusers = try #require(Fleet.tool("systemd-sysusers"), "systemd-sysusers is not installed")
+        let dir = try Run.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // An empty /etc of its own (--root): the host's users are not touched.
+        try #require(Proof.sh("mkdir -p \(dir.path)/etc && cd \(dir.path)/etc && touch passwd group shadow gshadow").status == 0)
+        let file = Fleet.contrib.appendingPathComponent("systemd/thermtop.sysusers").path
+        let r = Fleet.run(sysusers, ["--root=\(dir.path)", file])
+        #expect(r.status == 0, "\(r.output)")
+        let passwd = (try? String(contentsOfFile: dir.path + "/etc/passwd", encoding: .utf8)) ?? ""
+        let group = (try? String(contentsOfFile: dir.path + "/etc/group", encoding: .utf8)) ?? ""
+        #expect(passwd.split(separator: "\n").contains { $0.hasPrefix("thermtop:x:") && $0.hasSuffix(":/usr/sbin/nologin") }, "\(passwd)")
+        #expect(group.split(separator: "\n").contains { $0.hasPrefix("thermtop-power:x:") && $0.hasSuffix(":thermtop") }, "\(group)")
+        let unit = try String(contentsOfFile: Fleet.unit, encoding: .utf8)
+        #expect(unit.contains("User=thermtop\n") && unit.contains("SupplementaryGroups=thermtop-power\n"))
+    }
+
     @Test("the unit is hardened: read-only system but the textfile folder, no new privileges, own user, restarts on failure")
     func theUnitIsHardened() throws {
         let lines = Set(try String(contentsOfFile: Fleet.unit, encoding: .utf8).split(separator: "\n").map(String.init))
