@@ -64,6 +64,27 @@ struct PowerCommandTests {
         #expect(!text.contains("\nthermtop_power_watts{"))
     }
 
+    @Test("the config file renames and hides power domains by their ids, and config --check knows those ids")
+    func config() throws {
+        let cfg = "/tmp/thermtop-power-\(UUID().uuidString.prefix(8)).toml"
+        defer { unlink(cfg) }
+        try """
+            [[sensor]]
+            match = "rapl:package-0"
+            name = "CPU package"
+
+            [[sensor]]
+            match = "rapl:psys"
+            hide = true
+            """.write(toFile: cfg, atomically: true, encoding: .utf8)
+        let r = try Thermtop.status("rapl-laptop", ["--config", cfg])
+        #expect(r.text.contains("Power      CPU package (rapl): 0.0 W of 28 W limit"), "\(r.text)")
+        #expect(!r.text.contains("psys"))
+        #expect(!r.stderr.contains("matches no sensor"), "\(r.stderr)")
+        let check = try Thermtop.run(["config", "--check", "--config", cfg, "--sysfs-root", Thermtop.fixtures.appendingPathComponent("rapl-laptop").path])
+        #expect(check.status == 0, "\(check.text) \(check.stderr)")
+    }
+
     /// The binary copied where any user can run it (the checkout may sit in a private home).
     static func publicBinary() throws -> String {
         let dir = "/tmp/thermtop-bin-\(UUID().uuidString.prefix(8))"
