@@ -85,6 +85,25 @@ struct PowerCommandTests {
         #expect(check.status == 0, "\(check.text) \(check.stderr)")
     }
 
+    @Test("watch --json lines carry power domains and the throttling answer; after the first sample the watts are known")
+    func watchJSON() throws {
+        let root = try Proof.copyFixture("rapl-laptop")
+        defer { Proof.discard(root) }
+        let w = try LiveProcess(["watch", "--json", "--delay", "0.2", "--sysfs-root", root])
+        defer { w.stop() }
+        #expect(w.wait { w.lines.count >= 1 }, "\(w.stderr)")
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(w.lines[0].utf8)) as? [String: Any])
+        #expect((first["throttling"] as? [String: Any])?["active"] as? Bool == false, "\(w.lines[0])")
+        #expect(Self.domain(first, "rapl:package-0")?["reason"] as? String == "needs two samples")
+        // A state change makes the next line: by then the package drew 28 W per sample gap.
+        Thread.sleep(forTimeInterval: 0.5)
+        Proof.sh("echo 99000 > \(Proof.quote(root + "/devices/virtual/thermal/thermal_zone0/temp"))")
+        #expect(w.wait { w.lines.count >= 2 }, "\(w.stderr)")
+        let next = try #require(try JSONSerialization.jsonObject(with: Data(w.lines[1].utf8)) as? [String: Any])
+        #expect((Self.domain(next, "rapl:package-0")?["watts"] as? NSNumber)?.doubleValue == 0, "\(w.lines[1])")
+        #expect(next["window_seconds"] is NSNumber)
+    }
+
     /// The binary copied where any user can run it (the checkout may sit in a private home).
     static func publicBinary() throws -> String {
         let dir = "/tmp/thermtop-bin-\(UUID().uuidString.prefix(8))"
