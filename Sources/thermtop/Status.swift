@@ -69,6 +69,13 @@ struct Status: AsyncParsableCommand {
     func report() throws -> Never { try StatusRun(self).report() }
 }
 
+/// Sleeps `seconds` on this thread (a one-shot's window between its two samples).
+func pauseFor(_ seconds: Double) {
+    var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+    var left = timespec()
+    while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+}
+
 /// `thermtop status` as plain values, and the command itself, made from a parsed `Status`.
 struct StatusRun: Equatable {
     var source: SourceChoice
@@ -123,9 +130,7 @@ struct StatusRun: Equatable {
             var live = hub.current(whileReading: { wake = source.makeWakeSources(powerProfiles: powerProfiles) })
             if window > 0 {
                 // The second sample of the window: rates (watts, throttle counters) over it.
-                var pause = timespec(tv_sec: Int(window), tv_nsec: Int((window - window.rounded(.down)) * 1e9))
-                var left = timespec()
-                while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+                pauseFor(window)
                 live = hub.sample().status
             }
             live.eventSources = wake?.states ?? []

@@ -7,26 +7,26 @@ struct EnergyRateTests {
 
     @Test("an advancing counter gives Δenergy / Δtime")
     func advances() {
-        #expect(EnergyRate.between(previous: 1_000_000, current: 29_000_000, seconds: 2, range: Self.range, wraps: true) == .watts(14))
+        #expect(ThermalEnergyRate.between(previous: 1_000_000, current: 29_000_000, seconds: 2, range: Self.range, wraps: true) == .watts(14))
     }
 
     @Test("a wrap at max_energy_range_uj is corrected: (range − previous) + current")
     func wraps() {
-        let r = EnergyRate.between(previous: Self.range - 10_000_000, current: 18_000_000, seconds: 1, range: Self.range, wraps: true)
+        let r = ThermalEnergyRate.between(previous: Self.range - 10_000_000, current: 18_000_000, seconds: 1, range: Self.range, wraps: true)
         #expect(r == .watts(28))
     }
 
     @Test("a counter that went backwards is unknown, never negative and never a spike")
     func backwards() {
-        #expect(EnergyRate.between(previous: 50_000_000, current: 49_000_000, seconds: 1, range: Self.range, wraps: true)
+        #expect(ThermalEnergyRate.between(previous: 50_000_000, current: 49_000_000, seconds: 1, range: Self.range, wraps: true)
             == .unknown("counter went backwards"))
-        #expect(EnergyRate.between(previous: 50_000_000, current: 49_000_000, seconds: 1, range: nil, wraps: false)
+        #expect(ThermalEnergyRate.between(previous: 50_000_000, current: 49_000_000, seconds: 1, range: nil, wraps: false)
             == .unknown("counter went backwards"))
     }
 
     @Test("an unreadable range makes the rate unknown: a wrap could hide in any rise")
     func unknownRange() {
-        guard case .unknown(let why) = EnergyRate.between(previous: 1, current: 2_000_000, seconds: 1, range: nil, wraps: true) else {
+        guard case .unknown(let why) = ThermalEnergyRate.between(previous: 1, current: 2_000_000, seconds: 1, range: nil, wraps: true) else {
             Issue.record("a rate without a range"); return
         }
         #expect(why.contains("max_energy_range_uj"))
@@ -35,16 +35,16 @@ struct EnergyRateTests {
     @Test("a gap long enough for two wraps at the highest plausible power is not trusted")
     func longGap() {
         // 262 kJ goes round in 131 s at 2000 W.
-        guard case .unknown(let why) = EnergyRate.between(previous: 1, current: 2, seconds: 200, range: Self.range, wraps: true) else {
+        guard case .unknown(let why) = ThermalEnergyRate.between(previous: 1, current: 2, seconds: 200, range: Self.range, wraps: true) else {
             Issue.record("a rate over a gap that may hold two wraps"); return
         }
         #expect(why.contains("too long"))
-        #expect(EnergyRate.between(previous: 1, current: 100_000_001, seconds: 100, range: Self.range, wraps: true) == .watts(1))
+        #expect(ThermalEnergyRate.between(previous: 1, current: 100_000_001, seconds: 100, range: Self.range, wraps: true) == .watts(1))
     }
 
     @Test("the first sample has no rate: it needs two samples")
     func first() {
-        #expect(EnergyRate.between(previous: nil, current: 5, seconds: 0, range: Self.range, wraps: true) == .unknown("needs two samples"))
+        #expect(ThermalEnergyRate.between(previous: nil, current: 5, seconds: 0, range: Self.range, wraps: true) == .unknown("needs two samples"))
     }
 }
 
@@ -65,7 +65,7 @@ struct PowerDomainTests {
     @Test("a root-only counter is unknown with the reason and the fix, never 0 and never missing")
     func rootOnly() {
         let denied = [ReadingIssue(file: "class/powercap/intel-rapl:0/energy_uj", reason: .permissionDenied, detail: "EACCES")]
-        let d = PowerDomains.measure(Self.snap(1, nil, issues: denied), previous: Self.snap(0, nil, issues: denied))
+        let d = ThermalPowerDomains.measure(Self.snap(1, nil, issues: denied), previous: Self.snap(0, nil, issues: denied))
         #expect(d.count == 1)
         #expect(d.first?.watts == nil)
         #expect(d.first?.reason == "needs root, or the udev rule in contrib/")
@@ -74,7 +74,7 @@ struct PowerDomainTests {
 
     @Test("28 W against a 28 W long-term limit reads `28 W of 28 W limit` and is at its limit")
     func atLimit() {
-        let d = PowerDomains.measure(Self.snap(1, 28_000_000), previous: Self.snap(0, 0))
+        let d = ThermalPowerDomains.measure(Self.snap(1, 28_000_000), previous: Self.snap(0, 0))
         #expect(d.first?.valueText == "28 W of 28 W limit")
         #expect(d.first?.atLimit == true)
     }
@@ -88,7 +88,7 @@ struct PowerDomainTests {
         g.powerLimitWatts = 700
         s.gpus = [g]
         s.batteries = [ThermalBattery(id: "BAT0", powerNow: 9.5)]
-        let d = PowerDomains.measure(s, previous: nil)
+        let d = ThermalPowerDomains.measure(s, previous: nil)
         #expect(d.map(\.id) == ["rapl:package-0", "gpu:0", "battery:BAT0"])
         #expect(d.map(\.source) == [.rapl, .nvml, .battery])
         #expect(d[0].reason == "needs two samples")
@@ -103,7 +103,7 @@ struct PowerDomainTests {
                    SensorRule(match: "battery:*", hide: true).patternOverride]
         var s = Self.snap(1, 5)
         s.batteries = [ThermalBattery(id: "BAT0")]
-        let d = PowerDomains.measure(s, previous: nil, config: c)
+        let d = ThermalPowerDomains.measure(s, previous: nil, config: c)
         #expect(d[0].name == "CPU package" && !d[0].hidden)
         #expect(d[1].hidden)
     }

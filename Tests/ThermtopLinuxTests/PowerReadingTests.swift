@@ -25,7 +25,7 @@ struct PowerReadingTests {
         try copy.write(pkg, "\(package.1)\n")
         try copy.write(Self.core, "\(core.1)\n")
         let second = source.sample(at: 10 + seconds)
-        return PowerDomains.measure(second, previous: first)
+        return ThermalPowerDomains.measure(second, previous: first)
     }
 
     @Test("every zone is named by its `name` file, subzones under their package, and mmio's package counted once")
@@ -83,7 +83,7 @@ struct PowerReadingTests {
         // 40 more package throttle events (the counter repeats on every CPU of a package).
         for n in 0..<4 { try copy.write("devices/system/cpu/cpu\(n)/thermal_throttle/package_throttle_count", "2080\n") }
         let second = source.sample(at: 2)
-        let v = ThermalThrottling.assess(second, previous: first, power: PowerDomains.measure(second, previous: first))
+        let v = ThermalThrottling.assess(second, previous: first, power: ThermalPowerDomains.measure(second, previous: first))
         #expect(v.active == true && v.causes == [.thermal])
         #expect(v.text == "yes — thermal: CPU 2.1 of 4.7 GHz, package throttled 40× in 2 s, Processor 5/10")
     }
@@ -93,7 +93,7 @@ struct PowerReadingTests {
         let source = SysfsSource(path: Fixture.path("rapl-laptop"))
         let first = source.sample(at: 0)
         let second = source.sample(at: 1)
-        let v = ThermalThrottling.assess(second, previous: first, power: PowerDomains.measure(second, previous: first))
+        let v = ThermalThrottling.assess(second, previous: first, power: ThermalPowerDomains.measure(second, previous: first))
         #expect(v.active == false)
         #expect(v.text == "no — CPU 4.6 of 4.7 GHz")
     }
@@ -102,7 +102,7 @@ struct PowerReadingTests {
     func absent() {
         let snap = Fixture.sample("amdgpu-rx5500xt-lact").1
         #expect(snap.energyCounters.isEmpty && snap.cpuFrequencies.isEmpty)
-        let d = PowerDomains.measure(snap, previous: nil)
+        let d = ThermalPowerDomains.measure(snap, previous: nil)
         #expect(d.map(\.id) == ["hwmon:amdgpu:ppt"])
         #expect(d.first?.valueText == "16 W of 130 W limit")
     }

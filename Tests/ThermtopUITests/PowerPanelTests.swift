@@ -18,7 +18,7 @@ struct PowerPanelTests {
             snap.cpuFrequencies = [ThermalCPUFrequency(id: "policy0", currentKHz: hot ? 2_100_000 : 4_600_000, maxKHz: 4_700_000)]
             snap.coolingDevices = [CoolingDevice(id: "cooling_device0", type: "Processor", currentState: hot ? 5 : 0, maxState: 10)]
             var s = Fixtures.appState([snap], sourceLabel: "/sys", simulated: false).status
-            s.power = PowerDomains.measure(snap, previous: previous)
+            s.power = ThermalPowerDomains.measure(snap, previous: previous)
             s.throttling = ThermalThrottling.assess(snap, previous: previous, power: s.power)
             previous = snap
             if state == nil { state = Fixtures.appState([snap], sourceLabel: "/sys", simulated: false) }

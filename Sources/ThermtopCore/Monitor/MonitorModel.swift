@@ -29,7 +29,7 @@ package struct MonitorModel {
         status.sampler = sampler
         let previous = last?.snapshot
         status.window = previous.map { snap.time - $0.time }
-        status.power = PowerDomains.measure(snap, previous: previous, config: config)
+        status.power = ThermalPowerDomains.measure(snap, previous: previous, config: config)
         status.throttling = ThermalThrottling.assess(snap, previous: previous, power: status.power)
         return status
     }

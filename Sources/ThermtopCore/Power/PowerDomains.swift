@@ -1,7 +1,7 @@
 /// Watts from two readings of an energy counter: Δenergy / Δtime, corrected for one wrap at
 /// the counter's range. Anything that cannot be trusted is an unknown sample with its reason,
 /// never a negative or a spike.
-public enum EnergyRate: Sendable, Equatable {
+public enum ThermalEnergyRate: Sendable, Equatable {
     case watts(Double)
     case unknown(String)
 
@@ -12,7 +12,7 @@ public enum EnergyRate: Sendable, Equatable {
     /// - seconds: the time between them;
     /// - range: where the counter wraps (nil: unreadable); ignored when `wraps` is false.
     public static func between(previous: Int64?, current: Int64?, seconds: Double, range: Int64?,
-                               wraps: Bool) -> EnergyRate {
+                               wraps: Bool) -> ThermalEnergyRate {
         guard let current else { return .unknown("no reading") }
         guard let previous, seconds > 0, seconds.isFinite else { return .unknown(needsTwoSamples) }
         let maxWatts = ThermalConfig.maximumPlausibleWatts
@@ -101,7 +101,7 @@ extension Format {
 
 /// Every power domain of a sample, in one order (RAPL, hwmon, NVML, battery), with rates from
 /// the previous sample. Pure: the same two snapshots give the same domains.
-public enum PowerDomains {
+public enum ThermalPowerDomains {
     public static func measure(_ snap: ThermalSnapshot, previous: ThermalSnapshot?,
                                config: ThermalConfig = ThermalConfig()) -> [ThermalPowerDomain] {
         var out: [ThermalPowerDomain] = []
@@ -112,7 +112,7 @@ public enum PowerDomains {
                 d.reason = why
             } else {
                 let before = previous?.energyCounters.first { $0.id == c.id }?.microjoules
-                switch EnergyRate.between(previous: before, current: c.microjoules, seconds: seconds,
+                switch ThermalEnergyRate.between(previous: before, current: c.microjoules, seconds: seconds,
                                           range: c.rangeMicrojoules, wraps: c.wraps) {
                 case .watts(let w): d.watts = w; d.reason = nil
                 case .unknown(let why): d.reason = why

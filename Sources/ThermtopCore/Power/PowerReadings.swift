@@ -25,7 +25,7 @@ public struct ThermalPowerLimit: Sendable, Equatable {
 }
 
 /// A cumulative energy counter as read in one sample: a RAPL zone's `energy_uj` or an hwmon
-/// `energyN_input`. Watts come from two samples (`EnergyRate`), never from one.
+/// `energyN_input`. Watts come from two samples (`ThermalEnergyRate`), never from one.
 public struct ThermalEnergyCounter: Sendable, Equatable, Identifiable {
     /// The domain's stable id: `rapl:package-0`, `rapl:package-0:core`, `hwmon:xe:pkg`.
     public var id: String

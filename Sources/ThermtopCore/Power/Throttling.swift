@@ -89,7 +89,7 @@ public struct ThermalThrottling: Sendable, Equatable {
             if d.atLimit && slowed && d.parent == nil { limited.append(text) } else if d.parent == nil { clear.append(text) }
         }
         guard told else {
-            if snap.throttle != nil { return ThermalThrottling(active: nil, evidence: [EnergyRate.needsTwoSamples]) }
+            if snap.throttle != nil { return ThermalThrottling(active: nil, evidence: [ThermalEnergyRate.needsTwoSamples]) }
             return .unknown
         }
         var causes: [Cause] = []

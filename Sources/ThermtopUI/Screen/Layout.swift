@@ -1,7 +1,7 @@
 import ThermtopCore
 
 /// Where each panel goes for a state and a size, by priority: the header and key line, the
-/// low-power line and the state's reason, the simulation banner, the sensors (at least three
+/// low-power line and the state's reason, the Throttling answer, the simulation banner, the sensors (at least three
 /// rows), the battery, then the rest of the reason and banner, the selection line, cooling and
 /// the policy's tier line, the rest of the sensor list, the battery's detail line and (after
 /// `i`) the policy's, and, when rows are left over, a history graph. Built from `Rect` splits, so adding a panel
