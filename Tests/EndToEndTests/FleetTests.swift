@@ -87,6 +87,9 @@ final class Daemon {
 
     struct DaemonError: Error, CustomStringConvertible { let message: String; var description: String { message } }
 
+    /// The caller has reaped it with its own waitpid.
+    func markReaped() { reaped = true }
+
     /// Still running (reaps it when it has exited).
     var running: Bool {
         if reaped { return false }
@@ -285,13 +288,88 @@ struct FleetFilesTests {
         #expect(unit.contains("User=thermtop\n") && unit.contains("SupplementaryGroups=thermtop-power\n"))
     }
 
+    /// `Environment=` and `Exec…=` lines of the unit, as systemd reads them.
+    static func unitSettings() throws -> (env: [String: String], pre: String, start: String) {
+        var env: [String: String] = [:], pre = "", start = ""
+        for line in try String(contentsOfFile: Fleet.unit, encoding: .utf8).split(separator: "\n").map(String.init) {
+            if line.hasPrefix("Environment=") {
+                for pair in line.dropFirst("Environment=".count).split(separator: " ") {
+                    let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                    if kv.count == 2 { env[kv[0]] = kv[1] }
+                }
+            }
+            if line.hasPrefix("ExecStartPre=") { pre = String(line.dropFirst("ExecStartPre=".count)) }
+            if line.hasPrefix("ExecStart=") { start = String(line.dropFirst("ExecStart=".count)) }
+        }
+        return (env, pre, start)
+    }
+
+    @Test("the unit's own commands, as an unprivileged user, write into a root-owned folder and stop on SIGTERM with the status it counts as success",
+          .enabled(if: (getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")) || TmuxE2E.onCI,
+                   "needs root and setpriv to drop to a throwaway user: skipping; with CI=true it fails instead"))
+    func theUnitsCommandsWorkUnprivileged() throws {
+        try #require(getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv")
+        let unit = try Self.unitSettings()
+        let dir = "/tmp/thermtop-unit-\(UUID().uuidString.prefix(8))"
+        defer { Proof.discard(dir) }
+        // A folder as Debian's package leaves it (root:root 0755), a copy of the binary and of a
+        // hot machine that any user can read; the unit's user and group are a throwaway 64996.
+        let setup = Proof.sh("mkdir -p -m 755 \(dir) \(dir)/textfile && cp \(Proof.quote(Proof.binary)) \(dir)/thermtop && chmod 755 \(dir)/thermtop && cp -a \(Proof.quote(Thermtop.fixtures.appendingPathComponent("intel-laptop-hot").path)) \(dir)/sys && chmod -R a+rX \(dir)/sys")
+        try #require(setup.status == 0, "\(setup.output)")
+        func expand(_ command: String) -> [String] {
+            var words = command.split(separator: " ").map(String.init)
+            words = words.map { w in
+                var w = w
+                for (k, v) in unit.env { w = w.replacingOccurrences(of: "${\(k)}", with: v) }
+                return w.replacingOccurrences(of: "/var/lib/prometheus/node-exporter", with: "\(dir)/textfile")
+            }
+            return words
+        }
+        // ExecStartPre (`+`: as root), with the group by number.
+        var pre = expand(String(unit.pre.drop { $0 == "+" }))
+        pre = pre.map { $0 == "thermtop" ? "64996" : $0 }
+        let prepared = Fleet.run(pre[0], Array(pre.dropFirst()))
+        #expect(prepared.status == 0, "\(unit.pre): \(prepared.output)")
+        // ExecStart as User=/Group= would run it, with the test's machine.
+        var start = expand(unit.start)
+        #expect(start.first == "/usr/local/bin/thermtop" && start.contains("--every") && start.contains("\(dir)/textfile/thermtop.prom"), "\(start)")
+        start[0] = "\(dir)/thermtop"
+        start += ["--sysfs-root", "\(dir)/sys"]
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = "/nonexistent-thermtop-home"
+        for (k, v) in unit.env { env[k] = v }
+        let service = try Daemon("/usr/bin/setpriv", ["--reuid=64996", "--regid=64996", "--clear-groups"] + start,
+                                 log: "\(dir)/service.log", environment: env)
+        defer { service.stop() }
+        let wrote = pollUntil(15) {
+            ((try? String(contentsOfFile: "\(dir)/textfile/thermtop.prom", encoding: .utf8)) ?? "").contains("thermtop_thermal_state_level 2")
+        }
+        #expect(wrote, "the unit's ExecStart wrote no file as an unprivileged user\n\(service.tail)")
+        // systemctl stop: SIGTERM, and the exit status the unit's SuccessExitStatus= names.
+        kill(service.pid, SIGTERM)
+        var status: Int32 = 0
+        var exited = false
+        _ = pollUntil(10) {
+            if waitpid(service.pid, &status, WNOHANG) == service.pid { exited = true }
+            return exited
+        }
+        if exited { service.markReaped() }
+        try #require(exited, "export did not stop on SIGTERM")
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let success = try String(contentsOfFile: Fleet.unit, encoding: .utf8).split(separator: "\n")
+            .first { $0.hasPrefix("SuccessExitStatus=") }.map { $0.dropFirst("SuccessExitStatus=".count).split(separator: " ").map(String.init) } ?? []
+        #expect(code == 0 || success.contains(String(code)), "exit \(code) on SIGTERM, SuccessExitStatus=\(success)")
+    }
+
     @Test("the unit is hardened: read-only system but the textfile folder, no new privileges, own user, restarts on failure")
     func theUnitIsHardened() throws {
         let lines = Set(try String(contentsOfFile: Fleet.unit, encoding: .utf8).split(separator: "\n").map(String.init))
         for required in ["ProtectSystem=strict", "ReadWritePaths=/var/lib/prometheus/node-exporter", "NoNewPrivileges=yes",
                          "ProtectHome=yes", "PrivateTmp=yes", "Restart=on-failure", "User=thermtop",
                          "SupplementaryGroups=thermtop-power", "CapabilityBoundingSet=",
-                         "Environment=THERMTOP_TEXTFILE_DIR=/var/lib/prometheus/node-exporter"] {
+                         "Environment=THERMTOP_TEXTFILE_DIR=/var/lib/prometheus/node-exporter",
+                         // Debian's folder is root:root 0755: made writable for group thermtop first.
+                         "ExecStartPre=+/usr/bin/install -d -m 0775 -g thermtop ${THERMTOP_TEXTFILE_DIR}"] {
             #expect(lines.contains(required), "the unit lacks \(required)")
         }
     }
