@@ -177,3 +177,24 @@ struct ThrottlingVerdictTests {
         #expect(once.active == nil && once.text == "unknown — needs two samples")
     }
 }
+
+@Suite("The simulated laptop's power and clock")
+struct SimulatedPowerTests {
+    @Test("at full load it heats past its passive trip: package watts from its counter, and Throttling yes — thermal with the clock held down")
+    func fullLoad() {
+        let laptop = SimulatedLaptop(load: 1, adapterOnline: true)
+        var previous: ThermalSnapshot?
+        var last: (power: [ThermalPowerDomain], throttling: ThermalThrottling)?
+        for t in 0...120 {
+            let snap = laptop.sample(at: Double(t))
+            let power = ThermalPowerDomains.measure(snap, previous: previous)
+            last = (power, ThermalThrottling.assess(snap, previous: previous, power: power))
+            previous = snap
+        }
+        let pkg = last?.power.first { $0.id == "rapl:package-0" }
+        // Held below its 28 W limit by the throttling.
+        #expect(pkg?.watts.map { $0 > 10 && $0 < 28 } == true, "\(String(describing: pkg))")
+        #expect(last?.throttling.active == true && last?.throttling.causes.contains(.thermal) == true)
+        #expect(last?.throttling.text.hasPrefix("yes — thermal: CPU ") == true, "\(last?.throttling.text ?? "")")
+    }
+}

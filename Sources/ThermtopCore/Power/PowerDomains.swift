@@ -95,7 +95,8 @@ extension Format {
     /// Watts as the power lines show them: whole watts from 10 W, one decimal below.
     package static func power(_ w: Double) -> String {
         guard w.isFinite else { return "? W" }
-        return (abs(w) >= 10 ? fixed(w, places: 0) : fixed(w, places: 1)) + " W"
+        // 9.97 W reads as 10 W, not 10.0 W: the precision follows the rounded value.
+        return (abs(w) >= 9.95 ? fixed(w, places: 0) : fixed(w, places: 1)) + " W"
     }
 }
 

@@ -63,7 +63,7 @@ public struct ThermalThrottling: Sendable, Equatable {
             let window = Format.fixed(seconds, places: seconds < 10 ? 1 : 0).replacingZeroFraction
             if now.package > before.package { thermal.append("package throttled \(now.package - before.package)× in \(window) s") }
             if now.core > before.core { thermal.append("cores throttled \(now.core - before.core)× in \(window) s") }
-            if now.total == before.total { clear.append("throttle counters steady over \(window) s") }
+            if now.total == before.total { clear.append("throttle counters steady") }
         }
         for c in snap.coolingDevices where CoolingKind(type: c.type ?? "") == .processor {
             guard let cur = c.currentState else { continue }
