@@ -328,10 +328,12 @@ struct FleetFilesTests {
         // ExecStartPre (`+`: as root), with the group by number.
         var pre = expand(String(unit.pre.drop { $0 == "+" }))
         pre = pre.map { $0 == "thermtop" ? "64996" : $0 }
+        try #require(!pre.isEmpty, "the unit has no ExecStartPre= making the folder writable")
         let prepared = Fleet.run(pre[0], Array(pre.dropFirst()))
         #expect(prepared.status == 0, "\(unit.pre): \(prepared.output)")
         // ExecStart as User=/Group= would run it, with the test's machine.
         var start = expand(unit.start)
+        try #require(!start.isEmpty, "the unit has no ExecStart=")
         #expect(start.first == "/usr/local/bin/thermtop" && start.contains("--every") && start.contains("\(dir)/textfile/thermtop.prom"), "\(start)")
         start[0] = "\(dir)/thermtop"
         start += ["--sysfs-root", "\(dir)/sys"]
