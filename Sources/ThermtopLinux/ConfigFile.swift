@@ -129,9 +129,10 @@ package enum ConfigFile {
     /// Rules whose `match` names no sensor the source has now: a typo, or a device that is
     /// unplugged. `thermtop config --check` reports them as errors; the dashboard and the other
     /// commands only warn, since a glob over hot-pluggable devices may match later.
-    public static func unknownSensors(_ config: UserConfig, sensors: [TemperatureSensor]) -> [ConfigProblem] {
+    /// `others`: ids a rule may also name (power domains: `rapl:package-0`).
+    public static func unknownSensors(_ config: UserConfig, sensors: [TemperatureSensor], others: [String] = []) -> [ConfigProblem] {
         config.sensors.enumerated().compactMap { i, rule in
-            if sensors.contains(where: { rule.match.matches($0.id) }) { return nil }
+            if sensors.contains(where: { rule.match.matches($0.id) }) || others.contains(where: rule.match.matches) { return nil }
             let ids = sensors.map(\.id)
             let shown = ids.prefix(12).joined(separator: ", ") + (ids.count > 12 ? ", … (\(ids.count) in all)" : "")
             return ConfigProblem(

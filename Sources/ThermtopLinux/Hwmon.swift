@@ -6,6 +6,8 @@ struct HwmonSample: Sendable {
     var fans: [Fan] = []
     var power: [PowerMeter] = []
     var extras: [HwmonExtra] = []
+    /// `energyN_input` counters (µJ, 64-bit: they do not wrap).
+    var energy: [ThermalEnergyCounter] = []
     /// Chip-level issues of chips without temperature channels.
     var issues: [ReadingIssue] = []
 }
@@ -49,6 +51,11 @@ struct HwmonLayout: Sendable {
         var staticIssues: [ReadingIssue]
     }
 
+    struct EnergyChannel: Sendable {
+        var index: Int
+        var label: String?
+    }
+
     struct ExtraChannel: Sendable {
         var stem: String
         var kind: String
@@ -71,6 +78,7 @@ struct HwmonLayout: Sendable {
     var fans: [FanChannel]
     var power: [PowerChannel]
     var extras: [ExtraChannel] = []
+    var energy: [EnergyChannel] = []
     var gate: PowerGate
     var staticIssues: [ReadingIssue]
     /// By channel stable id; kept across rediscovery so "asleep, last seen" survives it.
@@ -80,7 +88,7 @@ struct HwmonLayout: Sendable {
     static let spinDownChips: Set<String> = ["amdgpu", "thinkpad", "dell_smm", "steamdeck_hwmon", "asus_ec_sensors"]
     /// Plausible ceilings: RPM and W beyond these are junk, not readings.
     static let maxRPM = 50_000.0
-    static let maxWatts = 2_000.0
+    static let maxWatts = ThermalConfig.maximumPlausibleWatts
 
     static func discover(_ root: SysfsRoot, zones: [ZoneLayout], previous: [HwmonLayout] = [],
                          devices: DeviceLocator.Memo = DeviceLocator.Memo()) -> [HwmonLayout] {
@@ -185,6 +193,7 @@ struct HwmonLayout: Sendable {
                     staticIssues: pi)
             }
             // Every other `<family>N_input` (in, curr, energy, humidity…): shown, not judged.
+            // (`energy` is also read as a counter for its watts: see `energy` below.)
             let known: Set<String> = ["temp", "fan", "pwm", "power"]
             let extras = chosen.filter { $0.hasSuffix("_input") }.compactMap { name -> ExtraChannel? in
                 let stem = String(name.dropLast("_input".count))
@@ -199,6 +208,10 @@ struct HwmonLayout: Sendable {
             var layout = HwmonLayout(device: device, dir: dir, chip: chip, deviceInfo: info, channels: channels,
                                      fans: fans, power: power, gate: gate, staticIssues: issues)
             layout.extras = extras
+            layout.energy = indices(files, prefix: "energy", suffix: "_input").map { n in
+                EnergyChannel(index: n, label: optional("energy\(n)_label")
+                    ? root.value("\(dir)/energy\(n)_label", Parse.string).value : nil)
+            }
             return layout
         }
 
@@ -299,6 +312,16 @@ struct HwmonLayout: Sendable {
             }
             meter.issues = issues
             out.power.append(meter)
+        }
+        for e in energy {
+            var issues: [ReadingIssue] = []
+            let label = e.label ?? "energy\(e.index)"
+            let uj = asleep == nil ? root.take("\(dir)/energy\(e.index)_input", Parse.integer, into: &issues) : nil
+            if let asleep { issues.append(ReadingIssue(file: "\(dir)/energy\(e.index)_input", reason: .deviceAsleep, detail: asleep)) }
+            out.energy.append(ThermalEnergyCounter(
+                id: "hwmon:\(chip ?? device):\(label.lowercased())", name: "\(chip ?? device) \(label)", source: .hwmon,
+                location: "\(device)/energy\(e.index)", microjoules: uj.flatMap { $0 >= 0 ? $0 : nil }, wraps: false,
+                issues: issues))
         }
         for e in extras {
             var issues: [ReadingIssue] = []

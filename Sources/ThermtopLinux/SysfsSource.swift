@@ -18,6 +18,8 @@ public final class SysfsSource: SensorSource {
     private var supplies: [SupplyLayout] = []
     private var lowPower: LowPowerReader
     private var throttle: ThrottleReader
+    private var powercap = PowercapLayout()
+    private var cpufreq = CPUFreqLayout()
     private let ppdState: (root: SysfsRoot, file: String)?
     private var needsRediscovery = false
     private var discoveryIssues: [ReadingIssue] = []
@@ -84,7 +86,8 @@ public final class SysfsSource: SensorSource {
                                hwmon: HwmonLayout.discover(root, zones: zones, previous: previous, devices: devices),
                                supplies: SupplyLayout.discover(root),
                                lowPower: LowPowerReader.discover(root, ppdState: ppdState),
-                               throttle: ThrottleReader.discover(root), issues: [])
+                               throttle: ThrottleReader.discover(root), issues: [],
+                               powercap: PowercapLayout.discover(root), cpufreq: CPUFreqLayout.discover(root))
             for c in Self.watchedClasses {
                 // A class entry whose device folder is gone (a dangling link) was unplugged.
                 for e in root.list(c) ?? [] where !root.isDirectory("\(c)/\(e)") {
@@ -99,6 +102,8 @@ public final class SysfsSource: SensorSource {
         supplies = found.supplies
         lowPower = found.lowPower
         throttle = found.throttle
+        powercap = found.powercap
+        cpufreq = found.cpufreq
         discoveryIssues = found.issues
         gpus.rediscover(root)
         let gone = Set(discoveryIssues.map(\.file))
@@ -117,6 +122,8 @@ public final class SysfsSource: SensorSource {
         var lowPower: LowPowerReader
         var throttle: ThrottleReader
         var issues: [ReadingIssue]
+        var powercap: PowercapLayout
+        var cpufreq: CPUFreqLayout
     }
 
     public func sample(at time: Double) -> ThermalSnapshot {
@@ -135,6 +142,7 @@ public final class SysfsSource: SensorSource {
         // samples (energy counters) and are stored back after the pass.
         let (zones, cooling, supplies, lowPower, throttle) = (self.zones, self.cooling, self.supplies, self.lowPower, self.throttle)
         let profile = powerProfiles?.reading
+        let (powercap, cpufreq) = (self.powercap, self.cpufreq)
         var hwmon = self.hwmon
         root.withPass(.sample) {
             snap.zones = zones.map { $0.sample(root) }
@@ -145,6 +153,7 @@ public final class SysfsSource: SensorSource {
                 snap.fans += h.fans
                 snap.powerMeters += h.power
                 snap.hwmonExtras += h.extras
+                snap.energyCounters += h.energy
                 snap.issues += h.issues
             }
             for s in supplies {
@@ -163,6 +172,8 @@ public final class SysfsSource: SensorSource {
             }
             snap.lowPower = lowPower.sample(root).merging(profile)
             snap.throttle = throttle.sample(root)
+            snap.energyCounters = powercap.sample(root) + snap.energyCounters
+            snap.cpuFrequencies = cpufreq.sample(root)
         }
         self.hwmon = hwmon
         gpus.sample(root, time: time, deadline: gpuDeadlines.call, initDeadline: gpuDeadlines.start, into: &snap)

@@ -31,7 +31,7 @@ struct ConfigOptions: ParsableArguments {
         // Without a rule there is nothing to match: the sensors are not listed again (a
         // catalogue pass over the snapshot, a measurable part of a one-shot `status`).
         guard !config.sensors.isEmpty else { return refused }
-        return refused + ConfigFile.unknownSensors(config, sensors: status.snapshot.temperatureSensors).map(\.description)
+        return refused + ConfigFile.unknownSensors(config, sensors: status.snapshot.temperatureSensors, others: status.power.map(\.id)).map(\.description)
     }
 }
 
@@ -125,7 +125,7 @@ struct ConfigCommand: AsyncParsableCommand {
         if let c = loaded {
             // The engine every command runs; its first reading lists the sensors to match.
             let status = source.makeHub(config: c.applied(), overrides: .none, delay: 1).current
-            problems += ConfigFile.unknownSensors(c, sensors: status.snapshot.temperatureSensors)
+            problems += ConfigFile.unknownSensors(c, sensors: status.snapshot.temperatureSensors, others: status.power.map(\.id))
         }
         if problems.isEmpty {
             let rules = loaded?.sensors.count ?? 0

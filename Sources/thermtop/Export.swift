@@ -92,6 +92,11 @@ struct Export: AsyncParsableCommand {
         if every != nil {
             WatchStop.install()
             hub.start()
+        } else {
+            // One write: two samples `status`'s default window apart, so the file carries
+            // rates (watts, throttle counters) as `status` does.
+            pauseFor(Status.defaultWindow)
+            status = hub.sample().status
         }
         defer { hub.stop() }
         var health = ExportHealth()

@@ -34,7 +34,22 @@ struct Status: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("With --replay: the moment, in seconds from the start (default: the end).", valueName: "seconds"))
     var at: Double?
 
+    @Option(help: ArgumentHelp("Measure rates (watts, throttle counters) over this many seconds: two samples this far apart (default 0.5; 0 = one instant sample, rates unknown).", valueName: "seconds"))
+    var window: Double?
+
+    /// The default window: short, so `status` stays quick, and long enough for an energy
+    /// counter to advance by many updates.
+    static let defaultWindow = 0.5
+    /// The longest window accepted (an energy counter's rate is not trusted over longer gaps).
+    static let maximumWindow = 60.0
+
     func validate() throws {
+        if let w = window, !(w.isFinite && w >= 0 && w <= Self.maximumWindow) {
+            throw ValidationError("--window must be between 0 and \(Int(Self.maximumWindow)) seconds (got \(w)).")
+        }
+        if window != nil && replayFile != nil {
+            throw ValidationError("--window measures live sensors; a replay's rates come from its recorded samples.")
+        }
         // The root's dashboard options reach here too (`status --delay 5`): refused, not ignored.
         try root.rejectRootOptions(in: "status")
         if at != nil && replayFile == nil { throw ValidationError("--at needs --replay FILE.") }
@@ -54,6 +69,13 @@ struct Status: AsyncParsableCommand {
     func report() throws -> Never { try StatusRun(self).report() }
 }
 
+/// Sleeps `seconds` on this thread (a one-shot's window between its two samples).
+func pauseFor(_ seconds: Double) {
+    var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+    var left = timespec()
+    while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+}
+
 /// `thermtop status` as plain values, and the command itself, made from a parsed `Status`.
 struct StatusRun: Equatable {
     var source: SourceChoice
@@ -61,8 +83,11 @@ struct StatusRun: Equatable {
     var json = false
     var replayFile: String?
     var at: Double?
+    var window = Status.defaultWindow
 
-    init(source: SourceChoice, config: ConfigChoice, json: Bool, replayFile: String? = nil, at: Double? = nil) {
+    init(source: SourceChoice, config: ConfigChoice, json: Bool, replayFile: String? = nil, at: Double? = nil,
+         window: Double = Status.defaultWindow) {
+        self.window = window
         self.source = source
         self.config = config
         self.json = json
@@ -72,7 +97,7 @@ struct StatusRun: Equatable {
 
     init(_ command: Status) {
         self.init(source: command.source.choice, config: command.config.choice, json: command.json,
-                  replayFile: command.replayFile, at: command.at)
+                  replayFile: command.replayFile, at: command.at, window: command.window ?? Status.defaultWindow)
     }
 
     /// Writes the report and ends the process: exit 0, or 69 when sensors exist but none could
@@ -103,6 +128,11 @@ struct StatusRun: Equatable {
             let hub = ThermalStatusHub(source: sensors,
                                        clock: SystemClock(), config: thermal, overrides: source.overrides)
             var live = hub.current(whileReading: { wake = source.makeWakeSources(powerProfiles: powerProfiles) })
+            if window > 0 {
+                // The second sample of the window: rates (watts, throttle counters) over it.
+                pauseFor(window)
+                live = hub.sample().status
+            }
             live.eventSources = wake?.states ?? []
             status = live
             engine = (hub, wake)

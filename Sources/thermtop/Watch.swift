@@ -209,8 +209,10 @@ struct Watch: AsyncParsableCommand {
         let line: String
         if json {
             guard case .object(let fields) = StatusReport.json(s, version: ThermtopInfo.version) else { return }
-            // The header of `status --json`: every field before the per-device lists.
+            // The header of `status --json` (every field before the per-device lists), then its
+            // power domains and throttling verdict.
             let header = Array(fields.prefix { $0.0 != "sensors" })
+                + fields.filter { $0.0 == "window_seconds" || $0.0 == "power" || $0.0 == "throttling" }
             line = JSONValue.object(header + [
                 ("event", .string(previous == nil ? "start" : "change")),
                 ("changed", .array(changed.map(JSONValue.string))),

@@ -57,15 +57,6 @@ enum TmuxE2E {
         return nil
     }()
 
-    static var tmuxInstalled: Bool { tmux != nil }
-
-    /// True on CI (`CI=true`, as GitHub Actions and most runners set): there a missing tmux is
-    /// a broken setup, so the tests run and fail instead of being skipped.
-    static var onCI: Bool {
-        let v = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
-        return v == "true" || v == "1"
-    }
-
     /// Single-quotes a word for `sh`.
     static func shellQuote(_ s: String) -> String {
         "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"

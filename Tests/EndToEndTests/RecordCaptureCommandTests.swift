@@ -8,7 +8,8 @@ private func tempPath(_ name: String) -> URL {
 /// status --json without the source label (which names the folder).
 private func statusJSON(_ root: String) throws -> String {
     let r = try Thermtop.run(["status", "--json", "--sysfs-root", root])
-    return r.text.split(separator: "\n").filter { !$0.contains("\"label\"") }.joined(separator: "\n")
+    // The label names the root; the window is the time measured between the two samples.
+    return r.text.split(separator: "\n").filter { !$0.contains("\"label\"") && !$0.contains("\"window_seconds\"") }.joined(separator: "\n")
 }
 
 private let fixtureNames: [String] = {

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("status with hung files")
 struct StatusDeadlineTests {
-    @Test("status --json with five hung files (FIFOs without a writer) finishes in under 1.25 s and reports them timed-out")
+    @Test("status --json with five hung files (FIFOs without a writer) finishes within its 0.5 s window plus 1.25 s and reports them timed-out")
     func hungFilesAreTimedOut() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-fifo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
@@ -36,7 +36,9 @@ struct StatusDeadlineTests {
         let start = Date()
         let r = try Thermtop.run(["status", "--json", "--sysfs-root", root.path])
         let elapsed = Date().timeIntervalSince(start)
-        #expect(elapsed < 1.25, "status took \(elapsed) s")
+        // The default window (two samples 0.5 s apart) plus the one-shot's bound: a stuck file
+        // is not waited for again in the second sample.
+        #expect(elapsed < 1.75, "status took \(elapsed) s")
         #expect(r.status == 0 || r.status == 69, "exit \(r.status): \(r.stderr)")
         let json = try r.json()
         let issues = (json["issues"] as? [[String: Any]]) ?? []

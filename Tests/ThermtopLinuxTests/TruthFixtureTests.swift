@@ -213,7 +213,7 @@ struct TruthReportTests {
         let gpu = StatusReport.text(Self.status("gpu-disk-workstation"))
         #expect(gpu.contains("CPU        k10temp Tctl: 55.1 °C"))
         #expect(gpu.contains("NVMe Samsung SSD 980 1TB (Composite)") && gpu.contains("asleep (D3cold"))
-        #expect(gpu.contains("Power      amdgpu PPT: 145.0 W"))
+        #expect(gpu.contains("Power      amdgpu PPT (hwmon): 145 W of 220 W limit"))
         #expect(gpu.contains("Fan (amdgpu fan1)") && gpu.contains("spinning"))
         let fans = StatusReport.text(Self.status("fans-desktop"))
         #expect(fans.contains("stopped") && fans.contains("no-reading"))

@@ -33,10 +33,11 @@ struct FansLineTests {
             ThermalPowerMeter(id: "p", location: "hwmon4/power1", chip: "amdgpu", label: "slowPPT",
                               averageWatts: 3.218, capWatts: 15),
         ]
+        s.status.power = ThermalPowerDomains.measure(s.status.snapshot, previous: nil)
         let text = Screen.render(s, width: 120, height: 40).text()
         let line = text.split(separator: "\n").first { $0.contains("slowPPT") }.map(String.init) ?? ""
         #expect(line.hasPrefix(" Power "), "\(line)")
-        #expect(line.contains("amdgpu slowPPT 3.22 W of 15.0 W"), "\(line)")
+        #expect(line.contains("amdgpu slowPPT 3.2 W of 15 W limit"), "\(line)")
         #expect(!text.contains("Fans "))
     }
 

@@ -27,6 +27,10 @@ package struct MonitorModel {
                                    overrides: overrides, sourceLabel: label, sourceIsSimulated: simulated,
                                    forecast: forecast)
         status.sampler = sampler
+        let previous = last?.snapshot
+        status.window = previous.map { snap.time - $0.time }
+        status.power = ThermalPowerDomains.measure(snap, previous: previous, config: config)
+        status.throttling = ThermalThrottling.assess(snap, previous: previous, power: status.power)
         return status
     }
 

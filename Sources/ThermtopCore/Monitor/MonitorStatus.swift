@@ -13,6 +13,15 @@ public struct MonitorStatus: Sendable, Equatable {
     public var forecast: ThermalForecast = .none
     /// The sampler's own state: counts, what woke it, event sources, stuck files.
     public var sampler = MonitorSamplerInfo()
+    /// Every power domain (RAPL, hwmon, NVML, battery), watts over the window since the sample
+    /// before; unknown with a reason where a rate cannot be had (the first sample, a root-only
+    /// counter).
+    public var power: [ThermalPowerDomain] = []
+    /// Whether the machine is throttling, why, and the evidence.
+    public var throttling = ThermalThrottling.unknown
+    /// Seconds between this sample and the one before it, the window of `power` and
+    /// `throttling`; nil for a first sample.
+    public var window: Double?
     /// What besides the clock wakes the sampler (uevent, thermal netlink, power profiles over
     /// D-Bus): active or not, why, and how many messages came. Empty for sources with no events
     /// (the simulated laptop, a fixture tree).

@@ -25,6 +25,10 @@ public struct ThermalSnapshot: Sendable, Equatable {
     /// One line when an NVIDIA GPU is on the PCI bus but NVML cannot be used (library missing,
     /// driver not loaded, version mismatch), with NVML's own words.
     public var gpuNotice: String?
+    /// RAPL zones (powercap) and hwmon `energyN_input`: cumulative counters, watts from two samples.
+    public var energyCounters: [ThermalEnergyCounter] = []
+    /// cpufreq policies: the clock now and its maximum.
+    public var cpuFrequencies: [ThermalCPUFrequency] = []
 
     public init(
         time: Double, zones: [ThermalZone] = [], coolingDevices: [CoolingDevice] = [],
@@ -72,6 +76,7 @@ public struct ThermalSnapshot: Sendable, Equatable {
             + fans.flatMap(\.issues) + powerMeters.flatMap(\.issues) + hwmonExtras.flatMap(\.issues)
             + batteries.flatMap(\.issues) + peripherals.flatMap(\.issues) + adapters.flatMap(\.issues)
             + lowPower.issues + gpus.flatMap(\.issues)
+            + energyCounters.flatMap(\.issues) + cpuFrequencies.flatMap(\.issues)
     }
 }
 

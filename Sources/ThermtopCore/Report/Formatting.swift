@@ -90,6 +90,7 @@ extension StatusReport {
         lines.append("State      \(s.shownStateName)\(s.stateIsSimulated ? "  (SIMULATED; measured \(s.assessment.measuredState?.name ?? "nothing"))" : "")\(unmeasured)")
         lines.append("Reason     \(Format.clean(units.converting(s.reason)))")
         lines.append("Forecast   \(forecastLine(s.forecast))")
+        lines.append(Format.throttlingLine(s))
         lines.append("Low power  \(s.lowPowerHeadline)")
         for r in s.lowPowerAssessment.reasons { lines.append("           - \(Format.clean(r))") }
         lines.append("Tier       \(p.tier)")
@@ -165,14 +166,8 @@ extension StatusReport {
             lines.append("")
             for (chip, items) in byChip { lines.append("Other      \(Format.clean(chip)): \(Format.clean(items.joined(separator: ", ")))") }
         }
-        if !snap.powerMeters.isEmpty {
-            lines.append("")
-            for m in snap.powerMeters {
-                let w = m.watts.map(Format.watts) ?? (m.asleep != nil ? "asleep" : "?")
-                let cap = m.capWatts.map { " (cap \(Format.watts($0)))" } ?? ""
-                lines.append("Power      \(Format.clean(m.chip ?? "hwmon")) \(Format.clean(m.label ?? m.location)): \(w)\(cap)")
-            }
-        }
+        let power = Format.powerLines(s)
+        if !power.isEmpty { lines.append(""); lines += power }
         let gpus = Format.gpuLines(snap, units: units)
         if !gpus.isEmpty { lines.append(""); lines += gpus }
         if !s.assessment.cooling.isEmpty {

@@ -188,6 +188,7 @@ package enum MetricsReport {
         }
 
         writeGPUs(snap, into: &w)
+        writePower(s, into: &w)
 
         let issues = snap.allIssues
         var byReason: [String: Int] = [:]

@@ -97,7 +97,7 @@ public enum ThermalStatusReport {
             w.array("fans") { w in
                 for f in status.snapshot.fans { writeFan(f, status.assessment.fans.first { $0.fan.id == f.id }, into: &w) }
             }
-            w.array("power") { w in for m in status.snapshot.powerMeters { writePower(m, into: &w) } }
+            writePower(status, into: &w)
             writeGPUs(status.snapshot, into: &w)
             w.array("hwmon_other") { w in for x in status.snapshot.hwmonExtras { writeExtra(x, into: &w) } }
             w.array("zones") { w in
@@ -306,22 +306,6 @@ public enum ThermalStatusReport {
             w.field("level", .string((a?.level ?? .nominal).name))
             w.field("ignored", .bool(a?.ignored ?? true))
             w.field("reason", .str(a?.reason))
-        }
-    }
-
-    static func writePower(_ m: PowerMeter, into w: inout JSONWriter) {
-        w.object { w in
-            w.field("id", .string(m.id))
-            w.field("location", .string(m.location))
-            w.field("chip", .str(m.chip))
-            w.field("label", .str(m.label))
-            w.field("watts", .num(m.watts))
-            w.field("average_watts", .num(m.averageWatts))
-            w.field("input_watts", .num(m.inputWatts))
-            w.field("cap_watts", .num(m.capWatts))
-            w.field("cap_min_watts", .num(m.capMinWatts))
-            w.field("cap_max_watts", .num(m.capMaxWatts))
-            w.field("asleep", .str(m.asleep))
         }
     }
 

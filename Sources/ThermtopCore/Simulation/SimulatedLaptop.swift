@@ -20,6 +20,11 @@ public final class SimulatedLaptop: SensorSource {
     public private(set) var ssdC: Double
     public private(set) var batteryWh: Double
     private var lastTime: Double?
+    /// The package's RAPL energy counter, µJ (wraps at `raplRange` like the real one).
+    public private(set) var packageMicrojoules: Int64 = 64_311_123_456
+    static let raplRange: Int64 = 262_143_328_850
+    static let packageLongTermWatts = 28.0
+    static let maxClockKHz = 4_700_000.0
 
     public init(load: Double = 0.25, adapterOnline: Bool = false, batteryPercent: Double = 72) {
         self.load = min(max(load, 0), 1)
@@ -56,6 +61,16 @@ public final class SimulatedLaptop: SensorSource {
     /// Throttle step of the processor cooling device (0…10): the kernel throttles past the
     /// passive trip at 90 °C.
     public var processorCoolingState: Int { min(10, max(0, Int(((packageC - 88) / 1.0).rounded(.down)))) }
+    /// Package power: idle 4 W up to its 28 W long-term limit at full load, less while the
+    /// processor cooling device throttles it.
+    public var packageWatts: Double {
+        (4 + 24 * load) * (1 - 0.05 * Double(processorCoolingState))
+    }
+    /// The CPU clock: 0.8 GHz idle up to 4.7 GHz under load, held down while throttled.
+    public var clockKHz: Double {
+        (800_000 + (Self.maxClockKHz - 800_000) * load) * (1 - 0.06 * Double(processorCoolingState))
+    }
+
     /// Fan stage 0…3 from the skin temperature.
     public var fanState: Int { skinC >= 82 ? 3 : skinC >= 70 ? 2 : skinC >= 55 ? 1 : 0 }
 
@@ -88,6 +103,7 @@ public final class SimulatedLaptop: SensorSource {
             skinC += (eq.skin - skinC) * dt / 40
             ssdC += (eq.ssd - ssdC) * dt / 60
             batteryWh = min(Self.batteryFullWh, max(0, batteryWh - batteryWatts * dt / 3600))
+            packageMicrojoules = (packageMicrojoules + Int64(packageWatts * dt * 1e6)) % Self.raplRange
             remaining -= dt
         }
     }
@@ -110,7 +126,7 @@ public final class SimulatedLaptop: SensorSource {
             energyNow: batteryWh, energyFull: Self.batteryFullWh, energyFullDesign: Self.batteryDesignWh,
             powerNow: abs(w), voltageNow: 11.4 + 1.2 * pct / 100, voltageMinDesign: 11.4, cycleCount: 212,
             model: "SIM-52Wh", manufacturer: "thermtop", technology: "Li-ion", scope: "System")
-        return Snapshot(
+        var snap = Snapshot(
             time: time,
             zones: [
                 ThermalZone(id: "thermal_zone0", type: "acpitz", celsius: round1(skinC), mode: "enabled",
@@ -135,6 +151,14 @@ public final class SimulatedLaptop: SensorSource {
             adapters: [PowerAdapter(id: "AC", type: "Mains", online: adapterOnline)],
             lowPower: LowPowerSignals(platformProfile: "balanced", platformProfileChoices: ["low-power", "balanced", "performance"])
         )
+        snap.energyCounters = [ThermalEnergyCounter(
+            id: "rapl:package-0", name: "package-0", source: .rapl, location: "class/powercap/intel-rapl:0",
+            microjoules: packageMicrojoules, rangeMicrojoules: Self.raplRange,
+            limits: [ThermalPowerLimit(constraint: "long_term", watts: Self.packageLongTermWatts),
+                     ThermalPowerLimit(constraint: "short_term", watts: 64)])]
+        snap.cpuFrequencies = [ThermalCPUFrequency(id: "policy0", cpus: [0, 1, 2, 3], currentKHz: clockKHz.rounded(),
+                                                   maxKHz: Self.maxClockKHz)]
+        return snap
     }
 
     private func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }

@@ -79,12 +79,15 @@ public struct ThermalConfig: Sendable, Equatable {
     }
 
     /// The override for a sensor: matching rules in order, then `overrides` by id or name.
-    public func override(for sensor: ThermalSensor) -> SensorOverride? {
+    public func override(for sensor: ThermalSensor) -> SensorOverride? { override(id: sensor.id, name: sensor.name) }
+
+    /// The same for anything with an id and a name (a power domain: `rapl:package-0`).
+    public func override(id: String, name: String) -> SensorOverride? {
         var merged: SensorOverride?
-        for r in rules where r.match.matches(sensor.id) {
+        for r in rules where r.match.matches(id) {
             merged = (merged ?? SensorOverride()).merged(with: r.override)
         }
-        if let exact = overrides[sensor.id] ?? overrides[sensor.name] {
+        if let exact = overrides[id] ?? overrides[name] {
             merged = (merged ?? SensorOverride()).merged(with: exact)
         }
         return merged
@@ -113,6 +116,16 @@ extension ThermalConfig {
     /// `SensorAssessment.headroom` (the dashboard's "nearest limit first" order): 0 this many °C
     /// below the serious threshold, 1 at it. Static: an ordering, not a decision.
     public static let sortHeadroomSpan = 30.0
+
+    /// No domain a reader sees draws more: watts beyond are junk or a counter gone wrong.
+    public static let maximumPlausibleWatts = 2_000.0
+    /// The longest gap between two energy readings a rate is taken over: longer is an unknown
+    /// sample, not an average over whatever happened in between.
+    public static let maximumEnergyWindowSeconds = 600.0
+    /// A domain at this share of its long-term limit (or cap) or more is held by it.
+    public static let powerLimitReachedRatio = 0.95
+    /// A CPU clock below this share of its maximum is slowed (when a limit or heat explains it).
+    public static let clockSlowedRatio = 0.9
 }
 
 /// Thresholds a user pins for one sensor; nil fields keep the derived value.

@@ -418,6 +418,7 @@ public enum Reducer {
             if h.count > AppState.historyLength { h.removeFirst(h.count - AppState.historyLength) }
             state.history[a.sensor.id] = h
         }
+        Panels.recordPower(&state, new, advance: advance)
         let ids = Set(new.assessment.sensors.map(\.sensor.id))
         state.history = state.history.filter { ids.contains($0.key) }
         if case .detail(let id) = state.overlay, !ids.contains(id) { state.overlay = .none }

@@ -134,6 +134,8 @@ public struct AppState: Sendable, Equatable {
     /// end (a sensor that appeared later has fewer points), so graphs place points by time
     /// and their time axis stays true when the tier changes the step.
     public var historyTimes: [Double] = []
+    /// Recent watts per power domain id, oldest first, one point per history step.
+    public var powerHistory: [String: [Double]] = [:]
     /// Points kept per sensor: enough for the widest graph.
     public static let historyLength = 300
     /// Animation tick: the pulse is a function of it and the tier.

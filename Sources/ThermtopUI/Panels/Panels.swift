@@ -201,14 +201,8 @@ enum Panels {
             if !f.ignored && f.level > .nominal { text += " \(f.level)" }
             return text
         }
-        let fanCount = parts.count
-        for m in s.snapshot.powerMeters {
-            guard let w = m.watts else { continue }
-            parts.append("\(m.chip ?? "power") \(m.label ?? "") \(Format.watts(w))" + (m.capWatts.map { " of \(Format.watts($0))" } ?? ""))
-        }
-        // Named by what the line holds: a handheld with only GPU power meters has no fans.
-        let title = fanCount == 0 ? "Power    " : "Fans     "
-        return parts.isEmpty ? nil : title + parts.joined(separator: " · ")
+        // Power (GPU PPT among it) has a line of its own (`Panels.power`).
+        return parts.isEmpty ? nil : "Fans     " + parts.joined(separator: " · ")
     }
 
     static func fans(_ state: AppState, into buf: inout CellBuffer, in r: Rect, theme: Theme) {

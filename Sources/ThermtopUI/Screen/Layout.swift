@@ -1,7 +1,7 @@
 import ThermtopCore
 
 /// Where each panel goes for a state and a size, by priority: the header and key line, the
-/// low-power line and the state's reason, the simulation banner, the sensors (at least three
+/// low-power line and the state's reason, the Throttling answer, the simulation banner, the sensors (at least three
 /// rows), the battery, then the rest of the reason and banner, the selection line, cooling and
 /// the policy's tier line, the rest of the sensor list, the battery's detail line and (after
 /// `i`) the policy's, and, when rows are left over, a history graph. Built from `Rect` splits, so adding a panel
@@ -19,6 +19,8 @@ public struct Layout: Sendable, Equatable {
     public var sensorFooter = Rect.zero
     public var cooling = Rect.zero
     public var fans = Rect.zero
+    public var throttling = Rect.zero
+    public var power = Rect.zero
     public var graph = Rect.zero
     public var battery = Rect.zero
     public var policy = Rect.zero
@@ -63,9 +65,11 @@ public struct Layout: Sendable, Equatable {
         let rows = listed == 0 ? 3 : listed
         let hasCooling = Screen.coolingText(state.status) != nil
         let hasFans = Panels.fansText(state.status) != nil
+        let hasPower = Panels.powerText(state.status) != nil
 
         let lowPowerH = take(1)
         var reasonH = take(1)
+        let throttlingH = take(Panels.throttlingText(state.status) != nil ? 1 : 0)
         var bannerH = take(min(bannerLines, 1))
         var listH = take(1 + min(rows, 3)) - 1
         let headingH = listH >= 0 ? 1 : 0
@@ -76,6 +80,7 @@ public struct Layout: Sendable, Equatable {
         let footerH = take(1)
         let coolingH = take(hasCooling ? 1 : 0)
         let fansH = take(hasFans ? 1 : 0)
+        let powerH = take(hasPower ? 1 : 0)
         var policyH = take(1)
         listH += take(rows - listH)
         batteryH += take(narrow || state.status.snapshot.batteries.isEmpty ? 0 : 1)
@@ -91,6 +96,7 @@ public struct Layout: Sendable, Equatable {
 
         (lowPower, area) = area.splitTop(lowPowerH)
         (reason, area) = area.splitTop(reasonH)
+        (throttling, area) = area.splitTop(throttlingH)
         (banner, area) = area.splitTop(bannerH)
         area = area.splitTop(spacerH).rest
         (sensorHeading, area) = area.splitTop(headingH)
@@ -98,6 +104,7 @@ public struct Layout: Sendable, Equatable {
         (sensorFooter, area) = area.splitTop(footerH)
         (cooling, area) = area.splitTop(coolingH)
         (fans, area) = area.splitTop(fansH)
+        (power, area) = area.splitTop(powerH)
         (graph, area) = area.splitTop(graphH)
         (battery, area) = area.splitTop(batteryH)
         (policy, area) = area.splitTop(policyH)

@@ -24,6 +24,8 @@ public enum Screen {
         Panels.sensors(state, layout: layout, into: &buf, theme: theme)
         Panels.cooling(state, into: &buf, in: layout.cooling, theme: theme)
         Panels.fans(state, into: &buf, in: layout.fans, theme: theme)
+        Panels.throttling(state, into: &buf, in: layout.throttling, theme: theme)
+        Panels.power(state, into: &buf, in: layout.power, theme: theme)
         Panels.graph(state, into: &buf, in: layout.graph, theme: theme)
         Panels.battery(state, into: &buf, in: layout.battery, theme: theme)
         Panels.policy(state, into: &buf, in: layout.policy, theme: theme)
