@@ -22,9 +22,6 @@ struct PowercapLayout: Sendable {
     static let base = "class/powercap"
     /// The control types whose zones count energy the RAPL way, in the order they are taken.
     static let controlTypes = ["intel-rapl", "intel-rapl-mmio"]
-    /// RAPL `constraint_N_name` values, as the kernel spells them.
-    static let constraintNames: Set<String> = ["long_term", "short_term", "peak_power"]
-
     static func discover(_ root: SysfsRoot) -> PowercapLayout {
         guard let entries = root.list(base) else { return PowercapLayout() }
         var out = PowercapLayout()

@@ -98,7 +98,7 @@ public struct ThermalThrottling: Sendable, Equatable {
         var evidence = clock.map { [$0.text] } ?? (causes.isEmpty ? Array(clear.prefix(2)) : [])
         evidence += thermal + limited
         if causes.isEmpty, let c = clock, c.ratio < ThermalConfig.clockSlowedRatio {
-            evidence = [c.text + " with no heat or power limit seen (clocked down to save power)"]
+            evidence = [c.text + ", clocked down: no heat or power limit"]
         }
         return ThermalThrottling(active: !causes.isEmpty, causes: causes, evidence: evidence)
     }
