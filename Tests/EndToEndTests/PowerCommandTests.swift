@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import ThermtopTestSupport
 
 /// Power and throttling through the real binary: `status` (text, JSON, `--window`), `export`,
 /// an unprivileged run on root-only counters, and the udev rule that opens them to a group.
@@ -105,14 +106,6 @@ struct PowerCommandTests {
         #expect(next["window_seconds"] is NSNumber)
     }
 
-    /// The binary copied where any user can run it (the checkout may sit in a private home).
-    static func publicBinary() throws -> String {
-        let dir = "/tmp/thermtop-bin-\(UUID().uuidString.prefix(8))"
-        let r = Proof.sh("mkdir -m 755 \(dir) && cp \(Proof.quote(Proof.binary)) \(dir)/thermtop && chmod 755 \(dir)/thermtop")
-        try #require(r.status == 0, "\(r.output)")
-        return dir + "/thermtop"
-    }
-
     /// A copy of the cool laptop whose energy counters are root-only, as since Linux 5.10.
     static func rootOnlyCopy() throws -> String {
         let root = try Proof.copyFixture("rapl-laptop")
@@ -121,11 +114,10 @@ struct PowerCommandTests {
         return root
     }
 
-    @Test("as an ordinary user on root-only counters, power is unknown with the reason and the fix, and nothing crashes")
+    @Test("as an ordinary user on root-only counters, power is unknown with the reason and the fix, and nothing crashes",
+          .needs(.root, .setpriv))
     func unprivileged() throws {
-        try #require(getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv")
-        let bin = try Self.publicBinary()
-        defer { Proof.discard(String(bin.dropLast("/thermtop".count))) }
+        let bin = try #require(Proof.binaryForAnyUser, "could not copy the binary where any user can run it")
         let root = try Self.rootOnlyCopy()
         defer { Proof.discard(root) }
         let as_ = "/usr/bin/setpriv --reuid=64998 --regid=64998 --clear-groups \(Proof.quote(bin))"
@@ -146,9 +138,9 @@ struct PowerCommandTests {
     /// contrib/udev's rule, its RUN commands as udev would run them for each zone (`%p` the
     /// zone's devpath, `/sys` the tree's root), with its group given by number so the test
     /// needs no group on this machine.
-    @Test("the udev rule opens energy_uj to its group only: members read watts, everyone else still cannot")
+    @Test("the udev rule opens energy_uj to its group only: members read watts, everyone else still cannot",
+          .needs(.root, .setpriv))
     func udevRule() throws {
-        try #require(getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv")
         let rule = try String(contentsOf: Thermtop.repo.appendingPathComponent("contrib/udev/70-thermtop-power.rules"), encoding: .utf8)
         let lines = rule.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         try #require(lines.count == 1, "one rule line: \(lines)")
@@ -158,8 +150,7 @@ struct PowerCommandTests {
         let runs = line.components(separatedBy: #"RUN+=""#).dropFirst().map { String($0.prefix { $0 != "\"" }) }
         #expect(runs == ["/bin/chgrp thermtop-power /sys%p/energy_uj", "/bin/chmod 0440 /sys%p/energy_uj"])
 
-        let bin = try Self.publicBinary()
-        defer { Proof.discard(String(bin.dropLast("/thermtop".count))) }
+        let bin = try #require(Proof.binaryForAnyUser, "could not copy the binary where any user can run it")
         let root = try Self.rootOnlyCopy()
         defer { Proof.discard(root) }
         for zone in Self.zones {
