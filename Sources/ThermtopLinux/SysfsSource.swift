@@ -198,13 +198,3 @@ extension SysfsSource {
         }
     }
 }
-
-extension ThermalStatusHub {
-    /// A hub over this machine's sysfs (or a tree laid out like it) with the system clock,
-    /// woken by the live machine's events. Not started: call `start()`.
-    public static func live(sysfsRoot: String = "/sys", config: ThermalConfig = ThermalConfig(),
-                            overrides: ThermalOverrides = .none, delay: Double = 1) -> ThermalStatusHub {
-        ThermalStatusHub(source: SysfsSource(path: sysfsRoot, config: config), clock: SystemClock(), config: config,
-                         overrides: overrides, delay: delay, wakeSources: SysfsSource.wakeSources(forRoot: sysfsRoot))
-    }
-}
