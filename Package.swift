@@ -71,6 +71,8 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "ThermtopConfigTests", dependencies: ["ThermtopCore", "ThermtopLinux", "ThermtopConfig"]),
+        // Apple's ProcessInfo API on Linux, with the seeds' code compiled against it.
+        .testTarget(name: "ThermtopAppleAPITests", dependencies: ["Thermtop"]),
         .testTarget(name: "EndToEndTests", dependencies: ["thermtop", "thermtop-embedding-check"]),
         // A program that embeds the library, run by EndToEndTests in a process of its own.
         .executableTarget(name: "thermtop-embedding-check", dependencies: ["Thermtop"], path: "Tests/EmbeddingCheck"),
