@@ -10,7 +10,7 @@ extension ProcessInfo {
     /// The thermal state of the machine, with the cases and raw values of Apple's
     /// `ProcessInfo.ThermalState`.
     ///
-    /// thermtop's own ``ThermalState`` (module `ThermtopCore`) has the same cases and adds
+    /// thermtop's own ``/ThermtopCore/ThermalState`` has the same cases and adds
     /// ordering and names; this type has only what Apple's has, so code written against it
     /// builds on both.
     public enum ThermalState: Int, Sendable, Hashable {
@@ -45,13 +45,13 @@ extension ProcessInfo {
 
 extension Notification.Name {
     /// Posted on `NotificationCenter.default`, with `ProcessInfo.processInfo` as the object,
-    /// when ``Foundation/ProcessInfo/isLowPowerModeEnabled`` changes. Apple's name
+    /// when ``FoundationEssentials/ProcessInfo/isLowPowerModeEnabled`` changes. Apple's name
     /// (`NSProcessInfoPowerStateDidChangeNotification`).
     public static let NSProcessInfoPowerStateDidChange = ThermalMonitor.powerStateDidChangeNotification
 }
 
 extension ProcessInfo.ThermalState {
-    /// The same stage as thermtop's ``ThermalState``.
+    /// The same stage as thermtop's ``/ThermtopCore/ThermalState``.
     public init(_ state: ThermalState) {
         switch state {
         case .nominal: self = .nominal
@@ -66,7 +66,7 @@ extension ProcessInfo.ThermalState {
 /// `isLowPowerModeEnabled` and their notifications on Linux.
 ///
 /// It is made and started on first use (the first read of either property, or of ``shared``)
-/// and then lives for the process. It is a ``ThermalStatusHub`` over the sysfs tree at
+/// and then lives for the process. It is a ``/ThermtopLinux/ThermalStatusHub`` over the sysfs tree at
 /// `THERMTOP_SYSFS_ROOT` (default `/sys`):
 ///
 /// - **One thread.** The hub's sampler thread (`thermtop-sample`) does all the reading; file

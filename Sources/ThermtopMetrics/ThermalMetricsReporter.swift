@@ -8,7 +8,7 @@ import Synchronization
 import ThermtopCore
 import ThermtopLinux
 
-/// Reports a ``ThermtopLinux/ThermalStatusHub``'s status through swift-metrics, so a server's
+/// Reports a ``/ThermtopLinux/ThermalStatusHub``'s status through swift-metrics, so a server's
 /// existing `/metrics` (swift-prometheus, swift-otel, or any other backend) gains thermtop's
 /// metrics.
 ///

@@ -15,11 +15,13 @@ import ThermtopCore
 /// like Apple's; this core stays free of Foundation so the dashboard does not load it.
 ///
 /// ```swift
-/// let monitor = ThermalMonitor(source: SysfsSource(), clock: SystemClock())
+/// import Thermtop
+///
+/// let monitor = ThermalMonitor(hub: .live())   // or ThermalMonitor.live(), which also posts notifications
 /// monitor.start()
 /// await monitor.firstReading()
-/// if monitor.policy.prefetchEnabled { prefetch() }
-/// for await event in monitor.events() { … }
+/// if monitor.policy.prefetchEnabled { print("prefetching") }
+/// for await event in monitor.events() { print(event) }
 /// ```
 @MainActor
 @Observable
@@ -127,8 +129,8 @@ public final class ThermalMonitor {
     public func secondsUntilRefresh(now: Double? = nil) -> Double { hub.secondsUntilRefresh(now: now) }
 
     /// Android's `getThermalHeadroom(forecastSeconds)`: the highest sensor headroom (0 at fair,
-    /// 1 at critical) `seconds` ahead at the current trends; nil until there is enough history.
-    public func forecast(seconds: Double) -> Double? { status.forecast.headroom(inSeconds: seconds) }
+    /// 1 at critical) `ahead` at the current trends; nil until there is enough history.
+    public func forecast(in ahead: Duration) -> Double? { status.forecast.headroom(inSeconds: ahead.inSeconds) }
 
     /// Changes as an async sequence, delivered on the main actor after the properties changed;
     /// each call gets its own stream.

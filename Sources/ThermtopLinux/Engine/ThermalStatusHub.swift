@@ -48,11 +48,13 @@ public final class MonitorObservation: Sendable {
 /// `current`, `setOverrides`, `sample()`, cancel its own observation, even `stop()`).
 ///
 /// ```swift
-/// let hub = ThermalStatusHub(source: SysfsSource(), clock: SystemClock())
+/// import Thermtop
+///
+/// let hub = ThermalStatusHub.live()   // or init(source:clock:…) over any source and clock
 /// hub.start()
 /// let first = await hub.firstReading()
-/// if first.tier == .minimal { skipOptionalWork() }
-/// for await event in hub.changes() { log(event) }
+/// if first.tier == .minimal { print("skipping optional work") }
+/// for await event in hub.changes() { print(event) }
 /// ```
 public final class ThermalStatusHub: Sendable {
     public let clock: any MonitorClock
@@ -705,10 +707,3 @@ public final class ThermalStatusHub: Sendable {
     }
 }
 
-extension Duration {
-    /// The duration in seconds, for the clocks and timeouts that count in seconds.
-    package var inSeconds: Double {
-        let c = components
-        return Double(c.seconds) + Double(c.attoseconds) / 1e18
-    }
-}
