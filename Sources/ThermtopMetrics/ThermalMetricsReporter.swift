@@ -60,6 +60,8 @@ public final class ThermalMetricsReporter: Sendable {
         var labels: [String]
     }
 
+    /// A reporter of `hub`'s statuses; it reports nothing until ``start()``.
+    ///
     /// - Parameters:
     ///   - hub: the hub to report (started or not: the reporter never starts it).
     ///   - factory: the backend; nil uses `MetricsSystem.factory` (what
