@@ -99,13 +99,17 @@ public struct ThrottleAssessment: Sendable, Equatable {
 
 /// The device's thermal state with every source and the reason for it.
 public struct ThermalAssessment: Sendable, Equatable {
+    /// The measured state (nominal when nothing was measured: see `nothingReadable`).
     public var state: ThermalState
     /// `serious: x86_pkg_temp 91.0 °C ≥ passive trip 90.0 °C (clears below 88.0 °C)`.
     public var reason: String
     /// The id of the sensor, cooling device or `throttle` that decided the state, if any.
     public var decidedBy: String?
+    /// Each temperature sensor with its level and thresholds.
     public var sensors: [SensorAssessment]
+    /// Each cooling device and how hard it works.
     public var cooling: [CoolingAssessment]
+    /// CPU throttling seen between samples, if the machine counts it.
     public var throttle: ThrottleAssessment?
     /// True when nothing was measured: sensors or cooling devices exist but not one gave a
     /// reading (and no level is held), or none was found at all. The state is reported to apps
@@ -137,6 +141,7 @@ public struct ThermalAssessment: Sendable, Equatable {
     /// False when nothing was measured (`nothingReadable`).
     public var measured: Bool { !nothingReadable }
 
+    /// Before any sample: nominal, nothing measured yet.
     public static let unknown = ThermalAssessment(
         state: .nominal, reason: "nominal: no sample yet", decidedBy: nil, sensors: [], cooling: [], throttle: nil)
 }
