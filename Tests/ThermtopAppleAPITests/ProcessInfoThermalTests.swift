@@ -79,6 +79,21 @@ struct ProcessInfoThermalTests {
         #expect(!monitor.reason.isEmpty && monitor.reason != ThermalAssessment.unknown.reason, "\(monitor.reason)")
     }
 
+    @Test("the first reads, made at once from many threads, all return the measured state, read once")
+    func firstReadFromManyThreadsIsMeasured() {
+        let monitor = ThermalProcessMonitor(sysfsRoot: Fixtures.path("intel-laptop-hot"))
+        defer { monitor.stop() }
+        let seen = Mutex<[(ProcessInfo.ThermalState, Bool, Int)]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let s = monitor.status
+            seen.withLock { $0.append((ProcessInfo.ThermalState(s.thermalState), s.isLowPowerModeEnabled, s.sampler.samples)) }
+        }
+        let all = seen.withLock { $0 }
+        #expect(all.count == 8)
+        #expect(all.allSatisfy { $0.0 == .serious && $0.1 }, "\(all)")
+        #expect(all.allSatisfy { $0.2 >= 1 }, "a read returned the placeholder: \(all)")
+    }
+
     /// The one test that touches the process-wide monitor: THERMTOP_SYSFS_ROOT is read on its
     /// first use, which this test makes.
     @Test("the seeds' code reads a hot tree as serious and low power, then follows it as it cools, notified by ProcessInfo")
