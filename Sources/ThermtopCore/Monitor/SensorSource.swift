@@ -24,7 +24,9 @@ public protocol ThermalSensorSource: AnyObject {
 }
 
 extension SensorSource {
+    /// Sources that are not simulations have no load: nil.
     public func adjustLoad(by delta: Double) -> Double? { nil }
+    /// nil: no simulated load.
     public var simulatedLoad: Double? { nil }
     public var readStats: SensorSourceReadStats? { nil }
     public var readsCanBlock: Bool { false }
