@@ -93,13 +93,19 @@ public enum InferenceBudget: Sendable, Hashable, Codable, CustomStringConvertibl
 /// What changes while the machine saves power. Work the person explicitly asked for is never
 /// blocked: these only touch discretionary, background work.
 public struct LowPowerAdjustments: Sendable, Hashable, Codable {
+    /// Skip background refresh; refresh on the next foreground.
     public var skipBackgroundRefresh: Bool
+    /// Defer prefetching until just before display.
     public var deferPrefetch: Bool
+    /// Use coarse location.
     public var coarseLocation: Bool
+    /// Sync less often, in batches.
     public var longBatchedSync: Bool
 
+    /// Not saving power: nothing changes.
     public static let none = LowPowerAdjustments(skipBackgroundRefresh: false, deferPrefetch: false,
                                                  coarseLocation: false, longBatchedSync: false)
+    /// Saving power: every adjustment on.
     public static let saving = LowPowerAdjustments(skipBackgroundRefresh: true, deferPrefetch: true,
                                                    coarseLocation: true, longBatchedSync: true)
 
