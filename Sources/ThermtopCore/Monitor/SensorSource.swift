@@ -46,6 +46,7 @@ public struct SensorSourceReadStats: Sendable, Equatable {
     /// when their read does).
     public var abandonedReaders: Int
 
+    /// Counters from their parts.
     public init(fileReads: Int, openFiles: Int = 0, stuckFiles: [String] = [], timedOutReads: Int = 0,
                 abandonedReaders: Int = 0) {
         self.fileReads = fileReads
