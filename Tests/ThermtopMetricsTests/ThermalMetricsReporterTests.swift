@@ -51,6 +51,24 @@ struct ThermalMetricsReporterTests {
         #expect(!registry.emitToString().contains("thermtop_"), "metrics left after stop()")
     }
 
+    @Test("hostile names (escape sequences, quotes in sysfs files) reach swift-prometheus as export writes them")
+    func hostileLabelsMatchExport() throws {
+        let registry = PrometheusCollectorRegistry()
+        let hub = ThermalStatusHub.live(sysfsRoot: Fixtures.path("broken"))
+        let reporter = ThermalMetricsReporter(hub: hub, factory: PrometheusMetricsFactory(registry: registry))
+        reporter.start()
+        defer { reporter.stop() }
+        let status = hub.sample().status
+        let export = MetricsReport.prometheus(status, version: ThermtopInfo.version, readErrorsTotal: status.snapshot.allIssues.count,
+                                              unixTime: 0)
+        #expect(export.contains("?"), "the fixture has no control characters left to clean:\n\(export)")
+        let got = samples(registry.emitToString())
+        for (name, value) in samples(export) where name != "thermtop_last_sample_timestamp_seconds" {
+            let reported: Double? = got[name]
+            #expect(reported == value, "\(name): export \(value), swift-prometheus \(String(describing: reported))")
+        }
+    }
+
     @Test("each new status replaces the values, and a value export leaves out (the measured level of an unreadable tree) is not reported")
     func followsTheHub() throws {
         let registry = PrometheusCollectorRegistry()

@@ -30,7 +30,8 @@ package struct MetricsWriter: Sendable {
     }
 
     public mutating func sample(_ name: String, _ labels: [(String, String)] = [], _ value: Double) {
-        if let i = declared[name] { families[i].samples.append((labels, value)) }
+        // Cleaned as the text is, not escaped: each backend escapes for its own format.
+        if let i = declared[name] { families[i].samples.append((labels.map { ($0.0, Format.clean($0.1)) }, value)) }
         text += name
         if !labels.isEmpty {
             text += "{" + labels.map { "\($0.0)=\"\(Self.escapeLabel($0.1))\"" }.joined(separator: ",") + "}"
