@@ -9,11 +9,18 @@ let package = Package(
         // and the Linux sysfs source. No terminal code.
         .library(name: "Thermtop", targets: ["Thermtop", "ThermtopCore", "ThermtopLinux"]),
         .executable(name: "thermtop", targets: ["thermtop"]),
+        // The hub's values as swift-metrics gauges, named as `thermtop export` names them.
+        .library(name: "ThermtopMetrics", targets: ["ThermtopMetrics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // TOML parsing for the config file (toml++ underneath). Only ThermtopConfig uses it.
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // ThermtopMetrics reports through swift-metrics; its tests render with swift-prometheus.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `swift package generate-documentation` (the DocC catalog in Sources/Thermtop).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Pure core: readings, state, tier, policy, forecast, reports; values in, values out.
@@ -38,6 +45,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // `import Thermtop`: re-exports both, plus the Foundation conveniences (notifications).
         .target(name: "Thermtop", dependencies: ["ThermtopCore", "ThermtopLinux"]),
+        .target(name: "ThermtopMetrics", dependencies: [
+            "ThermtopCore", "ThermtopLinux", .product(name: "Metrics", package: "swift-metrics"),
+        ]),
         // The config file: TOMLKit parsing, checks and the default example. Its model
         // (UserConfig, SensorRule, Glob) lives in ThermtopCore.
         .target(name: "ThermtopConfig", dependencies: [
@@ -74,6 +84,11 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         .testTarget(name: "ThermtopConfigTests", dependencies: ["ThermtopCore", "ThermtopLinux", "ThermtopConfig"]),
+        // Apple's ProcessInfo API on Linux, with the seeds' code compiled against it.
+        .testTarget(name: "ThermtopAppleAPITests", dependencies: ["Thermtop"]),
+        .testTarget(name: "ThermtopMetricsTests", dependencies: [
+            "ThermtopMetrics", "Thermtop", .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: ["thermtop", "thermtop-embedding-check", "ThermtopTestSupport"]),
         // A program that embeds the library, run by EndToEndTests in a process of its own.
         .executableTarget(name: "thermtop-embedding-check", dependencies: ["Thermtop"], path: "Tests/EmbeddingCheck"),

@@ -36,7 +36,7 @@ extension ThermalMonitor {
     public static func live(sysfsRoot: String = "/sys", config: ThermalConfig = ThermalConfig(),
                             delay: Duration = .seconds(1), notificationCenter: NotificationCenter? = .default) -> ThermalMonitor {
         let monitor = ThermalMonitor(hub: ThermalStatusHub.live(sysfsRoot: sysfsRoot, config: config,
-                                                                delay: delay.inSeconds))
+                                                                delay: delay))
         if let notificationCenter { monitor.retain(monitor.postNotifications(to: notificationCenter)) }
         monitor.start()
         return monitor

@@ -18,7 +18,9 @@ public protocol SysfsBackend: Sendable {
     func read(_ relative: String, keepOpen: Bool) -> Result<String, ReadingIssue>
     /// Directory entries (unsorted is fine), nil when it cannot be listed.
     func list(_ relative: String) -> [String]?
+    /// Whether anything (a file, a folder, a link that resolves) is at `relative`.
     func exists(_ relative: String) -> Bool
+    /// Whether `relative` is a folder (following links).
     func isDirectory(_ relative: String) -> Bool
     /// The canonical path relative to the root (`devices/platform/coretemp.0/hwmon/hwmon1`),
     /// the absolute path when it lies outside the root, nil when it does not resolve.
@@ -45,6 +47,7 @@ public struct SysfsIOStats: Sendable, Equatable {
     public var opens = 0
     /// Opens the kernel refused (ENOENT, EACCES…).
     public var failedOpens = 0
+    /// Descriptors closed.
     public var closes = 0
     /// Reads of a file's contents (each value read is exactly one).
     public var reads = 0
@@ -56,15 +59,21 @@ public struct SysfsIOStats: Sendable, Equatable {
     /// Opens that failed for want of descriptors (EMFILE, ENFILE) and were made again after
     /// the kept descriptors were closed.
     public var descriptorShortages = 0
+    /// All counts zero.
     public init() {}
 }
 
 /// One access through a `SysfsRoot`, as a tap sees it (`thermtop record` writes these).
 public enum SysfsAccess: Sendable, Equatable {
+    /// A file read: its path and its text or why not.
     case read(String, Result<String, ReadingIssue>)
+    /// A folder listed: its path and entries, nil when it could not be.
     case list(String, [String]?)
+    /// An existence check and its answer.
     case exists(String, Bool)
+    /// A folder check and its answer.
     case isDirectory(String, Bool)
+    /// A path resolved: the canonical path, nil when it does not resolve.
     case resolved(String, String?)
 }
 

@@ -22,6 +22,7 @@ import ThermtopCore
 public final class SysfsRoot: Sendable {
     /// Absolute path of the root (`/sys`), or the label of a non-filesystem backend.
     public let path: String
+    /// Where the files come from (the filesystem, or a recording).
     public let backend: any SysfsBackend
     let gate: ReadGate
     /// Sample passes after which a missing value file is looked up again.
@@ -31,7 +32,12 @@ public final class SysfsRoot: Sendable {
 
     /// What a pass is for: a `.discovery` pass reads static attributes (opened and closed),
     /// a `.sample` pass reads values (kept open).
-    public enum PassKind: Sendable, Hashable { case discovery, sample }
+    public enum PassKind: Sendable, Hashable {
+        /// Finding devices and reading their static attributes.
+        case discovery
+        /// Reading the values, every sample.
+        case sample
+    }
 
     private struct PassState {
         var kind: PassKind?
@@ -71,6 +77,8 @@ public final class SysfsRoot: Sendable {
         }
     }
 
+    /// A root over a directory.
+    ///
     /// - Parameters:
     ///   - path: the root directory (`/sys`, or a fixture tree laid out like it).
     ///   - config: the reading layer's numbers: `readDeadlineSeconds`, `stalledReadGraceSeconds`,
@@ -226,6 +234,7 @@ public final class SysfsRoot: Sendable {
         return r
     }
 
+    /// Whether a path is a folder (following links).
     @_disfavoredOverload
     public func isDirectory(_ relative: String) -> Bool {
         let r = backend.isDirectory(relative)

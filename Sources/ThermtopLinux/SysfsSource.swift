@@ -8,8 +8,11 @@ import ThermtopCore
 /// a rediscovery: on a uevent (a `.rediscover` hint), at the tier-paced refresh, or on the next
 /// sample after a device's folder disappears under a read.
 public final class SysfsSource: SensorSource {
+    /// The reading layer every file goes through.
     public let root: SysfsRoot
+    /// `live /sys`, or the tree's path.
     public let label: String
+    /// Always false: this is a machine (or a tree taken from one).
     public let isSimulated = false
 
     private var zones: [ZoneLayout] = []
@@ -43,6 +46,8 @@ public final class SysfsSource: SensorSource {
         self.init(root: root, ppdStatePath: LinuxWakeSources.apply(toRoot: root.path) ? Self.defaultPPDStatePath : nil)
     }
 
+    /// A source on any root, reading power-profiles-daemon's state file at `ppdStatePath`.
+    ///
     /// - Parameters:
     ///   - root: where files come from (a directory, or any backend such as a replay).
     ///   - ppdStatePath: power-profiles-daemon's state file; nil reads none.
@@ -62,6 +67,7 @@ public final class SysfsSource: SensorSource {
     /// Files on a filesystem can hang; a replay's recorded files cannot.
     public var readsCanBlock: Bool { root.backend.readsCanBlock }
 
+    /// What the reading layer did: reads, open files, stuck files, timed-out reads.
     public var readStats: SensorSourceReadStats? {
         SourceReadStats(fileReads: root.readCount, openFiles: root.ioStats?.openFiles ?? 0,
                         stuckFiles: root.stuckFiles, timedOutReads: root.timedOutReads,
@@ -126,6 +132,7 @@ public final class SysfsSource: SensorSource {
         var cpufreq: CPUFreqLayout
     }
 
+    /// Read the values now (discovering devices first when needed); `time` stamps the snapshot.
     public func sample(at time: Double) -> ThermalSnapshot {
         if needsRediscovery { rediscover() }
         let snap = readValues(at: time)
@@ -207,15 +214,5 @@ extension SysfsSource {
             (source as? SysfsSource)?.powerProfiles = sources.powerProfiles
             return sources.all
         }
-    }
-}
-
-extension ThermalStatusHub {
-    /// A hub over this machine's sysfs (or a tree laid out like it) with the system clock,
-    /// woken by the live machine's events. Not started: call `start()`.
-    public static func live(sysfsRoot: String = "/sys", config: ThermalConfig = ThermalConfig(),
-                            overrides: ThermalOverrides = .none, delay: Double = 1) -> ThermalStatusHub {
-        ThermalStatusHub(source: SysfsSource(path: sysfsRoot, config: config), clock: SystemClock(), config: config,
-                         overrides: overrides, delay: delay, wakeSources: SysfsSource.wakeSources(forRoot: sysfsRoot))
     }
 }

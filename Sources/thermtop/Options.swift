@@ -191,6 +191,3 @@ extension Thermtop {
     }
 }
 
-enum ThermtopInfo {
-    static let version = "0.1.0"
-}

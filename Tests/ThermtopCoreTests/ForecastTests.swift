@@ -322,7 +322,7 @@ struct MonitorForecastTests {
         let source = StubSource(StubSource.package(70))
         let clock = ManualClock()
         let monitor = ThermalMonitor(source: source, clock: clock)
-        let trigger = ForecastTrigger.headroom(atLeast: 0.5, inSeconds: 10)
+        let trigger = ForecastTrigger.headroom(atLeast: 0.5, in: .seconds(10))
         monitor.forecastTriggers = [trigger]
         var fired: [(Int, Bool)] = []
         let token = monitor.addObserver { e in
@@ -336,7 +336,7 @@ struct MonitorForecastTests {
         #expect(fired.first?.0 == 30 && fired.first?.1 == true, "\(fired)")
         // Flat at 88 from t = 37: 88 ahead is headroom 0.4 < 0.5 once the trend flattens.
         #expect(fired.count == 2 && fired.last?.1 == false, "\(fired)")
-        #expect(monitor.forecast(seconds: 10) != nil)
+        #expect(monitor.forecast(in: .seconds(10)) != nil)
         token.cancel()
     }
 
@@ -344,7 +344,7 @@ struct MonitorForecastTests {
         let source = StubSource(StubSource.package(82))
         let clock = ManualClock()
         let monitor = ThermalMonitor(source: source, clock: clock)
-        let trigger = ForecastTrigger.state(.serious, withinSeconds: 15)
+        let trigger = ForecastTrigger.state(.serious, within: .seconds(15))
         monitor.forecastTriggers = [trigger]
         var firedAt: Int?
         let token = monitor.addObserver { e in

@@ -30,7 +30,7 @@ struct HubDeliveryTests {
                 var config = hub.config
                 config.overrides["x86_pkg_temp"] = SensorOverride(serious: 50)
                 hub.setConfig(config)
-            case 3: hub.setForecastTriggers([.state(.serious, withinSeconds: 60)])
+            case 3: hub.setForecastTriggers([.state(.serious, within: .seconds(60))])
             case 4: hub.sample()
             default: break
             }

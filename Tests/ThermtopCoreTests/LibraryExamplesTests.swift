@@ -2,11 +2,15 @@ import Foundation
 import Testing
 import Thermtop
 
-// docs/library-examples.md, compiled: the code between the markers below is the text of its
-// examples (their `import` lines aside), and the test at the end checks that it still is.
-// The stand-ins are the few shapes of Hummingbird 2 and swift-service-lifecycle 2 (and
-// swift-log) the examples use, with the same names and signatures; they do nothing.
+// Every ```swift block of the docs (docs/*.md, the DocC articles in Sources/*/*.docc) and of the
+// doc comments in Sources is compiled by the test at the end, each block on its own, outside
+// the package (as a user's code: `package` declarations are invisible) against the built
+// modules. The stand-ins between the markers below are compiled with each block: the few
+// shapes of Hummingbird 2 and swift-service-lifecycle 2 (and swift-log) the examples use, with
+// the same names and signatures, and the application's own functions they call; they do
+// nothing. They are compiled here too, so they stay valid Swift.
 
+// BEGIN STAND-INS
 // MARK: Stand-ins for Hummingbird
 
 protocol ResponseEncodable: Encodable {}
@@ -69,81 +73,121 @@ actor BatchQueue {
     func setPaused(_ paused: Bool) {}
 }
 
-// BEGIN EXAMPLES
-struct Feed: ResponseEncodable {
-    var items: [String]
-    var recommendations: [String] = []
-}
+func prefetchThumbnails() {}
+func startPulseAnimation() {}
+func pauseEncoding() {}
+func backOffEarly(_ trigger: ForecastTrigger) {}
+// END STAND-INS
 
-func serve() async throws {
-    let thermal = ThermalStatusHub.live()           // this machine's /sys; reads nothing yet
-    thermal.start()                                 // samples on its own thread
-    defer { thermal.stop() }
-    _ = await thermal.firstReading()                // so the first request never waits for it
-
-    let router = Router()
-    router.get("/feed") { _, _ -> Feed in
-        var feed = Feed(items: try await loadItems())        // what the user asked for: always served
-        if thermal.current.tier > .minimal {                 // full > reduced > minimal
-            feed.recommendations = try await recommend(for: feed.items)
-        }
-        return feed
-    }
-    let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
-    try await app.runService()
-}
-
-struct ThermalGate: Service {
-    let hub: ThermalStatusHub
-    let queue: BatchQueue
-
-    func run() async throws {
-        hub.start()
-        defer { hub.stop() }
-        for await status in hub.statuses().cancelOnGracefulShutdown() {
-            await queue.setPaused(status.tier == .minimal)   // resume at reduced or better
-        }
-    }
-}
-
-func runServices(server: any Service, queue: BatchQueue) async throws {
-    let gate = ThermalGate(hub: .live(), queue: queue)
-    let group = ServiceGroup(services: [server, gate], gracefulShutdownSignals: [.sigterm],
-                             logger: Logger(label: "server"))
-    try await group.run()
-}
-// END EXAMPLES
 
 @Suite("Library examples")
 struct LibraryExamplesTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The ```swift blocks of a Markdown file, without their `import` lines.
-    private static func swiftBlocks(_ text: String) -> [String] {
-        var blocks: [String] = []
+    /// Modules a block may import that the build does not have: the stand-ins play them.
+    private static let standInModules: Set<String> = ["Hummingbird", "ServiceLifecycle", "Logging"]
+
+    /// The ```swift blocks of a Markdown text (or of doc comments, `///` taken off), with the
+    /// line each starts on.
+    static func swiftBlocks(_ text: String, docComments: Bool = false) -> [(line: Int, code: String)] {
+        var blocks: [(Int, String)] = []
         var current: [Substring]?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var start = 0
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = raw
+            if docComments {
+                let t = raw.drop { $0 == " " }
+                guard t.hasPrefix("///") else { current = nil; continue }
+                line = t.dropFirst(3)
+                if line.hasPrefix(" ") { line = line.dropFirst() }
+            }
             if current == nil {
-                if line == "```swift" { current = [] }
+                if line == "```swift" { current = []; start = n + 2 }
             } else if line == "```" {
-                blocks.append(current!.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines))
+                blocks.append((start, current!.joined(separator: "\n")))
                 current = nil
-            } else if !line.hasPrefix("import ") {
+            } else {
                 current!.append(line)
             }
         }
         return blocks
     }
 
-    @Test("docs/library-examples.md's Hummingbird and swift-service-lifecycle examples are the code this file compiles")
-    func examplesAreCompiled() throws {
-        let docs = try String(contentsOf: Self.root.appendingPathComponent("docs/library-examples.md"), encoding: .utf8)
+    /// Every file whose blocks are compiled, relative to the repository.
+    static func documentedFiles() throws -> [String] {
+        let fm = FileManager.default
+        var files = try fm.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        for sub in try fm.subpathsOfDirectory(atPath: root.appendingPathComponent("Sources").path) {
+            if (sub.contains(".docc/") && sub.hasSuffix(".md")) || sub.hasSuffix(".swift") { files.append("Sources/" + sub) }
+        }
+        return files.sorted()
+    }
+
+    /// The built modules (`Modules/` beside the test binary) and the module maps of the C
+    /// modules they import.
+    static func compilerFlags() throws -> [String] {
+        let fm = FileManager.default
+        let binDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [binDir, root.appendingPathComponent(".build/debug")]
+        let dir = try #require(candidates.first { fm.fileExists(atPath: $0.appendingPathComponent("Modules/Thermtop.swiftmodule").path) },
+                               "built modules not found beside \(binDir.path)")
+        var flags = ["-I", dir.appendingPathComponent("Modules").path]
+        var maps = try fm.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path).filter { $0.hasPrefix("C") }
+            .map { root.appendingPathComponent("Sources/\($0)/module.modulemap").path }
+        maps += (try fm.contentsOfDirectory(atPath: dir.path)).filter { $0.hasSuffix(".build") }
+            .map { dir.appendingPathComponent("\($0)/module.modulemap").path }
+        // C modules of the dependencies (swift-atomics' shims, which Prometheus loads).
+        let checkouts = root.appendingPathComponent(".build/checkouts")
+        for package in (try? fm.contentsOfDirectory(atPath: checkouts.path)) ?? [] {
+            let sources = checkouts.appendingPathComponent("\(package)/Sources")
+            for target in (try? fm.contentsOfDirectory(atPath: sources.path)) ?? [] {
+                maps.append(sources.appendingPathComponent("\(target)/include/module.modulemap").path)
+            }
+        }
+        for m in maps where fm.fileExists(atPath: m) { flags += ["-Xcc", "-fmodule-map-file=" + m] }
+        return flags
+    }
+
+    @Test("every ```swift block in docs/, the DocC articles and the doc comments compiles outside the package against the built library")
+    func everySwiftBlockCompiles() throws {
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let compiled = try #require(source.components(separatedBy: "// BEGIN EXAMPLES\n").last?
-            .components(separatedBy: "// END EXAMPLES").first)
-        let blocks = Self.swiftBlocks(docs)
-        #expect(blocks.count == 2)
-        #expect(blocks.joined(separator: "\n\n") == compiled.trimmingCharacters(in: .whitespacesAndNewlines))
+        let standIns = try #require(source.components(separatedBy: "// BEGIN STAND-INS\n").last?
+            .components(separatedBy: "// END STAND-INS").first)
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-docs-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let prelude = work.appendingPathComponent("StandIns.swift")
+        try ("import Foundation\nimport Thermtop\n" + standIns).write(to: prelude, atomically: true, encoding: .utf8)
+        let flags = try Self.compilerFlags()
+
+        var compiled = 0
+        for file in try Self.documentedFiles() {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            for block in Self.swiftBlocks(text, docComments: file.hasSuffix(".swift")) {
+                let code = block.code.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+                    !(line.hasPrefix("import ") && Self.standInModules.contains(String(line.dropFirst(7))))
+                }.joined(separator: "\n")
+                let dir = work.appendingPathComponent("\(compiled)")
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                let main = dir.appendingPathComponent("main.swift")
+                try code.write(to: main, atomically: true, encoding: .utf8)
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                p.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-module-name", "DocExample"] + flags
+                    + [prelude.path, main.path]
+                let err = Pipe()
+                p.standardError = err
+                p.standardOutput = FileHandle.nullDevice
+                try p.run()
+                let diagnostics = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                p.waitUntilExit()
+                #expect(p.terminationStatus == 0, "\(file):\(block.line): the block does not compile:\n\(diagnostics)")
+                compiled += 1
+            }
+        }
+        // The DocC articles' (In a server's three, Apple code on Linux's two…) and the hub's own at least.
+        #expect(compiled >= 8, "only \(compiled) blocks found")
     }
 }

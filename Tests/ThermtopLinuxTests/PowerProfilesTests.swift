@@ -182,7 +182,7 @@ struct PowerProfilesNoBusTests {
     @Test("the system bus's source reports the same whether its service list is made at once or only with a bus")
     func systemBusSourceSameState() {
         let late = PowerProfilesSource(systemBusTimeout: 0.25)
-        let early = PowerProfilesSource(timeout: 0.25)
+        let early = PowerProfilesSource(timeout: .milliseconds(250))
         #expect(late.state == early.state)
         #expect(late.reading == early.reading)
         #expect((late.descriptor == nil) == (early.descriptor == nil))

@@ -3,9 +3,11 @@
 /// `[a-z]`, `[!0-9]` one character of (or not of) a set, `\x` a literal `x`. A pattern
 /// without any of these is an exact id.
 public struct SensorGlob: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// The pattern as written (`*` any run of characters, `?` one).
     public let pattern: String
     private let scalars: [Unicode.Scalar]
 
+    /// A glob over sensor ids.
     public init(_ pattern: String) {
         self.pattern = pattern
         scalars = Array(pattern.unicodeScalars)
@@ -36,6 +38,7 @@ public struct SensorGlob: Sendable, Equatable, Hashable, CustomStringConvertible
         return nil
     }
 
+    /// Whether `text` matches the whole pattern.
     public func matches(_ text: String) -> Bool {
         let t = Array(text.unicodeScalars)
         // Iterative matcher with one backtrack point for the last `*`: linear in practice,

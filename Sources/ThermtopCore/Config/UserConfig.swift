@@ -172,9 +172,12 @@ package struct SensorRule: Sendable, Equatable {
 
 /// A per-sensor override that applies to every sensor whose id matches a glob.
 public struct SensorPatternOverride: Sendable, Equatable {
+    /// The sensor ids it applies to.
     public var match: SensorGlob
+    /// What it changes for them.
     public var override: SensorOverride
 
+    /// An override for every sensor whose id matches.
     public init(match: SensorGlob, override: SensorOverride) {
         self.match = match
         self.override = override

@@ -32,5 +32,6 @@ public struct ForecastConfig: Sendable, Equatable {
     /// Samples kept per sensor for a fit (a short --delay is thinned evenly to this many).
     public var maxPoints = 60
 
+    /// The default window and thresholds.
     public init() {}
 }

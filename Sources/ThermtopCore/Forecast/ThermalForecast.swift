@@ -10,10 +10,13 @@ public func thermalHeadroom(celsius: Double?, thresholds: SensorThresholds) -> D
 /// The forecast for one sensor: its trend, headroom now, and when it reaches the next level.
 public struct SensorForecast: Sendable, Equatable, Identifiable {
     public var id: String
+    /// The sensor's raw name.
     public var name: String
+    /// Its temperature trend over the forecast window.
     public var trend: SensorTrend
     /// Headroom now (from the reading, not the fit).
     public var headroom: Double?
+    /// The thresholds its next level is measured against.
     public var thresholds: SensorThresholds
     /// The sensor's own next level along its trend and the seconds until it gets there
     /// (rising: its next threshold; falling: below its current level's clearing point).
@@ -37,9 +40,12 @@ public enum ForecastOutlook: Sendable, Equatable {
     case rising(to: ThermalState, seconds: Double)
     /// The state falls back to `to` in about `seconds`.
     case falling(to: ThermalState, seconds: Double)
+    /// No state change is coming at the current trends.
     case steady
+    /// Too little history to forecast.
     case notEnoughHistory
 
+    /// The state the outlook heads to; nil when steady or unknown.
     public var nextState: ThermalState? {
         switch self {
         case .rising(let s, _), .falling(let s, _): s
@@ -47,6 +53,7 @@ public enum ForecastOutlook: Sendable, Equatable {
         }
     }
 
+    /// Seconds until it gets there; nil when steady or unknown.
     public var seconds: Double? {
         switch self {
         case .rising(_, let s), .falling(_, let s): s
@@ -68,6 +75,7 @@ public enum ForecastOutlook: Sendable, Equatable {
 /// The headroom forecast of the whole device: where the measured state is heading, the
 /// headroom now and along the trend, and each sensor's share.
 public struct ThermalForecast: Sendable, Equatable {
+    /// Where the measured state is heading.
     public var outlook: ForecastOutlook
     /// The measured state the outlook starts from.
     public var state: ThermalState
@@ -78,15 +86,19 @@ public struct ThermalForecast: Sendable, Equatable {
     public var headroomSensor: String?
     /// The sensor whose trend gives the outlook's time.
     public var decidingSensor: String?
+    /// Each sensor's forecast.
     public var sensors: [SensorForecast]
     /// How the trend is estimated (`status --json` `method`).
     public var method: String
 
+    /// The trend estimator's name (`theil-sen`).
     public static let method = "theil-sen"
 
+    /// No forecast: not enough history.
     public static let none = ThermalForecast(outlook: .notEnoughHistory, state: .nominal, headroom: nil,
                                              headroomSensor: nil, decidingSensor: nil, sensors: [], method: method)
 
+    /// A forecast from its parts.
     public init(outlook: ForecastOutlook, state: ThermalState, headroom: Double?, headroomSensor: String?,
                 decidingSensor: String?, sensors: [SensorForecast], method: String = ThermalForecast.method) {
         self.outlook = outlook
@@ -106,6 +118,7 @@ public struct ThermalForecast: Sendable, Equatable {
         return sensors.compactMap { $0.headroom(inSeconds: seconds) ?? $0.headroom }.max()
     }
 
+    /// The forecast of the sensor with this id.
     public func sensor(_ id: String) -> SensorForecast? { sensors.first { $0.id == id } }
 
     /// `serious in ~40 s`, `back to fair in ~3 min`, `steady`, `not enough history`.
@@ -132,13 +145,18 @@ public struct ThermalForecast: Sendable, Equatable {
 /// Recent readings per sensor id, pruned to the forecast window. A value: the monitor keeps
 /// one and feeds it every assessment.
 public struct ForecastHistory: Sendable, Equatable {
+    /// The kept readings of each sensor id, oldest first.
     public private(set) var points: [String: [Point]] = [:]
 
+    /// One reading: when, and how hot.
     public struct Point: Sendable, Equatable {
+        /// Monitor-clock seconds.
         public var time: Double
+        /// Degrees Celsius.
         public var celsius: Double
     }
 
+    /// No history.
     public init() {}
 
     /// Add every sensor reading of an assessment taken at `time`. Sensors that vanished are
@@ -162,6 +180,7 @@ public struct ForecastHistory: Sendable, Equatable {
         points = next
     }
 
+    /// The trend of sensor `id` over the window `config` sets.
     public func trend(_ id: String, config: ForecastConfig) -> SensorTrend {
         let stored = points[id] ?? []
         // Too few for a trend (a one-shot has one point a sensor): answered from the times,

@@ -19,12 +19,19 @@
 ///   for is estimated from the three thirds' means (Aitken's extrapolation) and the trend is
 ///   capped there: a sensor levelling off below a threshold is never forecast to cross it.
 public struct SensorTrend: Sendable, Equatable {
+    /// Which way the temperature goes.
     public enum Kind: String, Sendable, Equatable {
-        case rising, falling, steady
+        /// Warming.
+        case rising
+        /// Cooling.
+        case falling
+        /// Neither, within the noise.
+        case steady
         /// Too few samples or too short a span to say anything.
         case notEnoughHistory = "not_enough_history"
     }
 
+    /// Which way it goes.
     public var kind: Kind
     /// °C per second (0 when steady; nil when there is not enough history).
     public var slope: Double?
@@ -39,6 +46,7 @@ public struct SensorTrend: Sendable, Equatable {
     /// Where a levelling-off curve is heading; the trend never extrapolates past it.
     public var asymptote: Double?
 
+    /// A trend from its parts.
     public init(kind: Kind, slope: Double?, level: Double?, time: Double?, samples: Int, note: String? = nil,
                 asymptote: Double? = nil) {
         self.asymptote = asymptote
@@ -50,6 +58,7 @@ public struct SensorTrend: Sendable, Equatable {
         self.note = note
     }
 
+    /// Not enough history, with the samples there were.
     public static func notEnough(_ samples: Int) -> SensorTrend {
         SensorTrend(kind: .notEnoughHistory, slope: nil, level: nil, time: nil, samples: samples)
     }

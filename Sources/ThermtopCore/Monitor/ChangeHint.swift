@@ -21,6 +21,7 @@ public struct EventSourceState: Sendable, Equatable, Hashable {
     /// Messages received since start (including ones that were ignored after filtering).
     public var events: Int
 
+    /// A state from its parts.
     public init(name: String, active: Bool, detail: String, events: Int = 0) {
         self.name = name
         self.active = active

@@ -97,6 +97,7 @@ public struct MonitorSamplerInfo: Sendable, Equatable {
     /// Whether the sampler thread is running (`start()`), or samples are taken on request.
     public var running = false
 
+    /// Nothing counted yet.
     public init() {}
 }
 

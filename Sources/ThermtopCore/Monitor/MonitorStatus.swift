@@ -1,13 +1,17 @@
 /// Everything decided from one sample, as a value: what the dashboard draws and what
 /// `thermtop status` prints.
 public struct MonitorStatus: Sendable, Equatable {
+    /// The readings the decision was made from.
     public var snapshot: ThermalSnapshot
     /// The classifier's verdict from real readings (before overrides).
     public var assessment: ThermalAssessment
     /// The low-power verdict from real signals (before overrides).
     public var lowPowerAssessment: LowPowerAssessment
+    /// The simulation overrides in force when it was decided.
     public var overrides: ThermalOverrides
+    /// What the source is shown as (`live /sys`, a tree's path, `simulated laptop`).
     public var sourceLabel: String
+    /// Whether the source is a simulation rather than a machine.
     public var sourceIsSimulated: Bool
     /// Where the measured state is heading, and the headroom (from the monitor's history).
     public var forecast: ThermalForecast = .none
@@ -30,6 +34,7 @@ public struct MonitorStatus: Sendable, Equatable {
         set { sampler.eventSources = newValue }
     }
 
+    /// A status from its parts (the hub makes them; tests and replays may too).
     public init(snapshot: ThermalSnapshot, assessment: ThermalAssessment, lowPowerAssessment: LowPowerAssessment,
                 overrides: ThermalOverrides, sourceLabel: String, sourceIsSimulated: Bool,
                 forecast: ThermalForecast = .none) {
@@ -44,10 +49,15 @@ public struct MonitorStatus: Sendable, Equatable {
 
     /// The state in force: the override when one is set, else the measured one.
     public var thermalState: ThermalState { overrides.thermalState ?? assessment.state }
+    /// Low power in force: the override when one is set, else the measured one.
     public var isLowPowerModeEnabled: Bool { overrides.lowPower ?? lowPowerAssessment.enabled }
+    /// What the tier in force allows.
     public var policy: QualityPolicy { QualityPolicy(state: thermalState, lowPower: isLowPowerModeEnabled) }
+    /// The quality tier in force.
     public var tier: QualityTier { policy.tier }
+    /// Whether the thermal state is forced.
     public var stateIsSimulated: Bool { overrides.thermalState != nil }
+    /// Whether low power is forced.
     public var lowPowerIsSimulated: Bool { overrides.lowPower != nil }
 
     /// Low power as every output words it: `on`, `off`, or when forced `on (SIMULATED; measured
@@ -86,6 +96,7 @@ public struct MonitorStatus: Sendable, Equatable {
         return assessment.reason
     }
 
+    /// Why low power is on or off (`SIMULATED (measured …)` when forced).
     public var lowPowerReason: String {
         if let lp = overrides.lowPower { return "\(lp ? "on" : "off"): SIMULATED (measured \(lowPowerAssessment.summary))" }
         return lowPowerAssessment.summary
@@ -105,8 +116,11 @@ public struct MonitorStatus: Sendable, Equatable {
 
 /// A change the monitor announces.
 public enum MonitorEvent: Sendable, Equatable {
+    /// The thermal state in force changed.
     case thermalStateChanged(from: ThermalState, to: ThermalState)
+    /// Low power turned on (`true`) or off.
     case lowPowerChanged(Bool)
+    /// The quality tier changed.
     case tierChanged(from: QualityTier, to: QualityTier)
     /// A trigger in `forecastTriggers` started (`active`) or stopped holding.
     case forecastTriggered(ForecastTrigger, active: Bool)
@@ -114,8 +128,11 @@ public enum MonitorEvent: Sendable, Equatable {
 
 /// One published status and what changed with it, numbered in publishing order.
 public struct MonitorUpdate: Sendable, Equatable {
+    /// 1 for the first status published, then one more for each.
     public var sequence: Int
+    /// The status published.
     public var status: MonitorStatus
+    /// What changed with it (empty for the first reading).
     public var events: [MonitorEvent]
 
     package init(sequence: Int, status: MonitorStatus, events: [MonitorEvent]) {

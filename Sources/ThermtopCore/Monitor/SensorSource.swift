@@ -24,7 +24,9 @@ public protocol ThermalSensorSource: AnyObject {
 }
 
 extension SensorSource {
+    /// Sources that are not simulations have no load: nil.
     public func adjustLoad(by delta: Double) -> Double? { nil }
+    /// nil: no simulated load.
     public var simulatedLoad: Double? { nil }
     public var readStats: SensorSourceReadStats? { nil }
     public var readsCanBlock: Bool { false }
@@ -44,6 +46,7 @@ public struct SensorSourceReadStats: Sendable, Equatable {
     /// when their read does).
     public var abandonedReaders: Int
 
+    /// Counters from their parts.
     public init(fileReads: Int, openFiles: Int = 0, stuckFiles: [String] = [], timedOutReads: Int = 0,
                 abandonedReaders: Int = 0) {
         self.fileReads = fileReads
@@ -56,7 +59,9 @@ public struct SensorSourceReadStats: Sendable, Equatable {
 
 /// Monotonic time in seconds and a way to wait. Injected so tests never sleep.
 public protocol MonitorClock: Sendable {
+    /// Seconds on a monotonic clock.
     func now() -> Double
+    /// Wait `seconds` on this clock (a manual clock waits until advanced).
     func sleep(seconds: Double) async throws
     /// Seconds since local midnight, to label when a sensor went silent (`12:01:07`); nil
     /// when the clock has no wall time (tests), and holds are labelled by age instead.
@@ -70,9 +75,13 @@ extension MonitorClock {
 /// A clock tests move by hand. Safe to share across threads (the time is behind a lock).
 public final class ManualMonitorClock: MonitorClock {
     private let current: Mutex<Double>
+    /// A clock that stands at `start` until advanced.
     public init(start: Double = 0) { current = Mutex(start) }
+    /// The time it was advanced to.
     public func now() -> Double { current.withLock { $0 } }
+    /// Move the clock forward by `seconds`.
     public func advance(by seconds: Double) { current.withLock { $0 += seconds } }
+    /// Returns once the clock has been advanced past now + `seconds`.
     public func sleep(seconds: Double) async throws {
         advance(by: seconds)
         await Task.yield()
@@ -82,15 +91,18 @@ public final class ManualMonitorClock: MonitorClock {
 /// Simulation overrides, as Xcode's "Simulate Thermal State" and a Low Power toggle do.
 /// Anything overridden is marked simulated in every output.
 public struct ThermalOverrides: Sendable, Equatable {
+    /// nil = live; a state = forced (simulated).
     public var thermalState: ThermalState?
     /// nil = live; true/false = forced on/off.
     public var lowPower: Bool?
 
+    /// Overrides forcing the given values (nil leaves a value live).
     public init(thermalState: ThermalState? = nil, lowPower: Bool? = nil) {
         self.thermalState = thermalState
         self.lowPower = lowPower
     }
 
+    /// Nothing forced: every value live.
     public static let none = ThermalOverrides()
 }
 

@@ -2,8 +2,11 @@
 /// Ordered by how much work is allowed, as in the seeds: `full > reduced > minimal`, so
 /// `guard tier >= .reduced` reads "reduced or better".
 public enum QualityTier: String, Sendable, Hashable, Comparable, CaseIterable, Codable, CustomStringConvertible {
+    /// No constraints: everything runs.
     case full
+    /// Decoration off: optional work thinned out.
     case reduced
+    /// Essentials only: optional work deferred.
     case minimal
 
     private var rank: Int {
@@ -14,7 +17,9 @@ public enum QualityTier: String, Sendable, Hashable, Comparable, CaseIterable, C
         }
     }
 
+    /// Ordered by the work allowed: `minimal < reduced < full`.
     public static func < (a: QualityTier, b: QualityTier) -> Bool { a.rank < b.rank }
+    /// `full`, `reduced` or `minimal`.
     public var description: String { rawValue }
 
     /// serious or critical → minimal; fair → minimal when saving power, else reduced;
@@ -88,13 +93,19 @@ public enum InferenceBudget: Sendable, Hashable, Codable, CustomStringConvertibl
 /// What changes while the machine saves power. Work the person explicitly asked for is never
 /// blocked: these only touch discretionary, background work.
 public struct LowPowerAdjustments: Sendable, Hashable, Codable {
+    /// Skip background refresh; refresh on the next foreground.
     public var skipBackgroundRefresh: Bool
+    /// Defer prefetching until just before display.
     public var deferPrefetch: Bool
+    /// Use coarse location.
     public var coarseLocation: Bool
+    /// Sync less often, in batches.
     public var longBatchedSync: Bool
 
+    /// Not saving power: nothing changes.
     public static let none = LowPowerAdjustments(skipBackgroundRefresh: false, deferPrefetch: false,
                                                  coarseLocation: false, longBatchedSync: false)
+    /// Saving power: every adjustment on.
     public static let saving = LowPowerAdjustments(skipBackgroundRefresh: true, deferPrefetch: true,
                                                    coarseLocation: true, longBatchedSync: true)
 
@@ -112,19 +123,26 @@ public struct LowPowerAdjustments: Sendable, Hashable, Codable {
 /// The one policy value derived from (thermal state, low power). Features read this; none of
 /// them re-derive anything from temperatures.
 public struct QualityPolicy: Sendable, Hashable {
+    /// The thermal state the policy was decided from.
     public var state: ThermalState
+    /// Whether low power was on when it was decided.
     public var lowPower: Bool
+    /// The tier for that state and low power.
     public var tier: QualityTier
+    /// How often optional refreshes should run at this tier, in seconds (30, 60, 180).
     public var refreshIntervalSeconds: Double
     /// Animations run at full and reduced; the UI is static at minimal.
     public var animationsEnabled: Bool
     /// Prefetching runs only at full (full already means not saving power).
     public var prefetchEnabled: Bool
+    /// How much on-device inference the tier allows.
     public var inference: InferenceBudget
+    /// What to stop starting while saving power (background refresh, prefetch, location, sync).
     public var lowPowerAdjustments: LowPowerAdjustments
     /// Always true: work the person explicitly asked for is never blocked.
     public var userInitiatedWorkAllowed: Bool { true }
 
+    /// The policy for a thermal state and low power (the table in docs/state-tier-lowpower.md).
     public init(state: ThermalState, lowPower: Bool) {
         self.state = state
         self.lowPower = lowPower

@@ -1,10 +1,14 @@
 /// `pwmN_enable` (Documentation/hwmon/sysfs-interface.rst): 0 = no control (full speed),
 /// 1 = manual, 2+ = automatic (chip or firmware curve; drivers number their auto modes).
 public enum ThermalFanControl: String, Sendable, Hashable, Codable {
+    /// Fixed at full speed (`pwm_enable` 0).
     case fullSpeed = "full-speed"
+    /// Set by hand (`pwm_enable` 1).
     case manual
+    /// Driven by the firmware or driver (`pwm_enable` 2 and above).
     case auto
 
+    /// The control a `pwm_enable` value means; nil for a value no driver uses.
     public init?(pwmEnable n: Int) {
         switch n {
         case 0: self = .fullSpeed
@@ -17,6 +21,7 @@ public enum ThermalFanControl: String, Sendable, Hashable, Codable {
 
 /// What a fan is doing, never hidden: 0 RPM is ambiguous (stopped on purpose, or no tach).
 public enum ThermalFanState: String, Sendable, Hashable, Codable {
+    /// Turning.
     case spinning
     /// 0 RPM and the fan was told to stop (PWM 0, `fanN_enable` 0) or its driver is known to
     /// stop it when cool (amdgpu zero-RPM, ThinkPad level 0).
@@ -33,14 +38,19 @@ public struct ThermalFan: Sendable, Equatable, Identifiable {
     public var id: String
     /// Where it is read this boot: `hwmon3/fan1`.
     public var location: String
+    /// The hwmon chip name.
     public var chip: String?
     /// `fanN_label` when the driver gives one.
     public var label: String?
+    /// The device the chip belongs to.
     public var deviceInfo: ThermalDeviceInfo?
     /// `fanN_input` (RPM).
     public var rpm: Double?
+    /// `fanN_min`.
     public var minRPM: Double?
+    /// `fanN_max`.
     public var maxRPM: Double?
+    /// `fanN_target`.
     public var targetRPM: Double?
     /// `pwmN` (0–255) of the same index, when present.
     public var pwm: Int?
@@ -52,8 +62,10 @@ public struct ThermalFan: Sendable, Equatable, Identifiable {
     public var spinsDown: Bool
     /// `suspended` / `D3cold`… when the device sleeps and the fan was not read.
     public var asleep: String?
+    /// What could not be read.
     public var issues: [ReadingIssue]
 
+    /// A fan from its parts.
     public init(id: String, location: String, chip: String?, label: String? = nil, deviceInfo: ThermalDeviceInfo? = nil,
                 rpm: Double?, minRPM: Double? = nil, maxRPM: Double? = nil, targetRPM: Double? = nil,
                 pwm: Int? = nil, pwmEnable: Int? = nil, enabled: Bool? = nil, spinsDown: Bool = false,
@@ -75,11 +87,13 @@ public struct ThermalFan: Sendable, Equatable, Identifiable {
         self.issues = issues
     }
 
+    /// How the fan is controlled, from `pwm_enable`.
     public var control: ThermalFanControl? { pwmEnable.flatMap(ThermalFanControl.init(pwmEnable:)) }
 
     /// `pwmN` as a percentage of 255.
     public var pwmPercent: Double? { pwm.map { Double($0) / 255 * 100 } }
 
+    /// Whether it spins, stands still, or is unknown.
     public var state: ThermalFanState {
         if asleep != nil { return .asleep }
         guard let rpm else { return .noReading }

@@ -42,10 +42,12 @@ public enum ReadingIssueReason: String, Sendable, Hashable, Codable, CaseIterabl
 public struct ReadingIssue: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Path relative to the sysfs root (`class/thermal/thermal_zone3/temp`), or a short label.
     public var file: String
+    /// Why: missing, permission-denied, io-error, timed-out…
     public var reason: ReadingIssueReason
     /// The raw value (sanitised by the UI before display) or the errno name (`EIO`).
     public var detail: String?
 
+    /// An issue with `file`, its reason and a detail.
     public init(file: String, reason: ReadingIssueReason, detail: String? = nil) {
         self.file = file
         self.reason = reason

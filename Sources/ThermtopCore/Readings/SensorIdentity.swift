@@ -23,6 +23,7 @@ public struct ThermalDeviceInfo: Sendable, Equatable, Hashable {
     /// Model from sysfs (`device/model`: nvme controller, SCSI disk for drivetemp).
     public var model: String?
 
+    /// Identity from the device's stable key and, when known, its PCI slot, vendor and model.
     public init(key: String, pciSlot: String? = nil, pciVendor: String? = nil, model: String? = nil) {
         self.key = key
         self.pciSlot = pciSlot
@@ -98,9 +99,19 @@ public struct ThermalDeviceInfo: Sendable, Equatable, Hashable {
 
 /// What kind of part a sensor watches, for grouping and sorting.
 public enum ThermalSensorGroup: String, Sendable, Hashable, Codable, CaseIterable {
-    case cpu, gpu, disk, wifi, battery
+    /// CPU package, core and die sensors.
+    case cpu
+    /// GPU sensors.
+    case gpu
+    /// NVMe and SATA drives.
+    case disk
+    /// Wireless adapters.
+    case wifi
+    /// Battery temperatures.
+    case battery
     /// ACPI zones, embedded controllers, PCH, motherboard Super I/O chips.
     case board
+    /// Anything else.
     case other
 }
 

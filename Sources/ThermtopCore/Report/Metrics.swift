@@ -4,20 +4,34 @@
 /// value we already have, and the dashboard binary must not grow Foundation for it.
 package struct MetricsWriter: Sendable {
     public private(set) var text = ""
-    private var families: Set<String> = []
+    /// The same families and samples as values, in order: what `ThermtopMetrics` reports
+    /// through swift-metrics, so both name every metric alike.
+    public private(set) var families: [MetricFamily] = []
+    private var declared: [String: Int] = [:]
 
     public init() {}
 
     public enum Kind: String, Sendable { case gauge, counter }
 
+    /// One family: its name, kind, help and samples.
+    public struct MetricFamily: Sendable {
+        public var name: String
+        public var kind: Kind
+        public var help: String
+        public var samples: [(labels: [(String, String)], value: Double)] = []
+    }
+
     /// Start a family. Each family is declared once, before its samples.
     public mutating func family(_ name: String, _ kind: Kind, help: String) {
-        precondition(!families.contains(name), "metric family \(name) declared twice")
-        families.insert(name)
+        precondition(declared[name] == nil, "metric family \(name) declared twice")
+        declared[name] = families.count
+        families.append(MetricFamily(name: name, kind: kind, help: help))
         text += "# HELP \(name) \(Self.escapeHelp(help))\n# TYPE \(name) \(kind.rawValue)\n"
     }
 
     public mutating func sample(_ name: String, _ labels: [(String, String)] = [], _ value: Double) {
+        // Cleaned as the text is, not escaped: each backend escapes for its own format.
+        if let i = declared[name] { families[i].samples.append((labels.map { ($0.0, Format.clean($0.1)) }, value)) }
         text += name
         if !labels.isEmpty {
             text += "{" + labels.map { "\($0.0)=\"\(Self.escapeLabel($0.1))\"" }.joined(separator: ",") + "}"
@@ -86,6 +100,12 @@ package enum MetricsReport {
     /// - export: how the exporter's own writes went (its two families), nil to leave them out.
     public static func prometheus(_ s: MonitorStatus, version: String, readErrorsTotal: Int, unixTime: Double,
                                   export: ExportHealth? = nil) -> String {
+        families(s, version: version, readErrorsTotal: readErrorsTotal, unixTime: unixTime, export: export).text
+    }
+
+    /// The metrics of `prometheus(…)`, as text and as values (`families`).
+    public static func families(_ s: MonitorStatus, version: String, readErrorsTotal: Int, unixTime: Double,
+                                export: ExportHealth? = nil) -> MetricsWriter {
         var w = MetricsWriter()
         let snap = s.snapshot
 
@@ -207,6 +227,11 @@ package enum MetricsReport {
                      help: "Writes of this file that failed (a full disk, say) since the exporter started; each is retried at the next interval.",
                      Double(e.failedWrites))
         }
-        return w.text
+        return w
     }
+}
+
+/// thermtop's version, as `--version`, `thermtop_info` and the reporter's `thermtop_info` say it.
+package enum ThermtopInfo {
+    package static let version = "0.1.0"
 }

@@ -9,15 +9,23 @@ public final class SimulatedLaptop: SensorSource {
 
     /// CPU load, 0…1. The dashboard's `+` / `-` move it in steps of 0.1.
     public private(set) var load: Double
+    /// Whether the charger is plugged in.
     public var adapterOnline: Bool
 
+    /// The room's temperature, °C.
     public static let ambient = 30.0
+    /// The battery's full charge, Wh.
     public static let batteryFullWh = 52.0
+    /// The battery's design capacity, Wh.
     public static let batteryDesignWh = 57.0
 
+    /// The CPU package's temperature, °C.
     public private(set) var packageC: Double
+    /// The chassis skin's temperature, °C.
     public private(set) var skinC: Double
+    /// The SSD's temperature, °C.
     public private(set) var ssdC: Double
+    /// The battery's charge, Wh.
     public private(set) var batteryWh: Double
     private var lastTime: Double?
     /// The package's RAPL energy counter, µJ (wraps at `raplRange` like the real one).
@@ -26,6 +34,7 @@ public final class SimulatedLaptop: SensorSource {
     static let packageLongTermWatts = 28.0
     static let maxClockKHz = 4_700_000.0
 
+    /// A laptop at `load` (0…1), with or without its charger, at `batteryPercent`.
     public init(load: Double = 0.25, adapterOnline: Bool = false, batteryPercent: Double = 72) {
         self.load = min(max(load, 0), 1)
         self.adapterOnline = adapterOnline
@@ -36,8 +45,11 @@ public final class SimulatedLaptop: SensorSource {
         batteryWh = Self.batteryFullWh * batteryPercent / 100
     }
 
+    /// Set the load (0…1, in steps of 0.1).
     public func setLoad(_ value: Double) { load = min(max((value * 10).rounded() / 10, 0), 1) }
+    /// Raise the load by 0.1.
     public func raiseLoad() { setLoad(load + 0.1) }
+    /// Lower the load by 0.1.
     public func lowerLoad() { setLoad(load - 0.1) }
 
     public func adjustLoad(by delta: Double) -> Double? {
@@ -77,6 +89,7 @@ public final class SimulatedLaptop: SensorSource {
     /// Whether the wireless mouse (a peripheral battery) is paired. Each rediscovery pairs or
     /// unpairs it, so the tier-paced refresh visibly finds devices coming and going.
     public private(set) var mousePaired = false
+    /// Rediscoveries asked of it.
     public private(set) var rediscoveries = 0
 
     public func rediscover() {

@@ -1,12 +1,16 @@
 /// The level of one temperature sensor, its thresholds and why.
 public struct SensorAssessment: Sendable, Equatable, Identifiable {
+    /// The sensor and its reading.
     public var sensor: ThermalSensor
+    /// Its fair, serious and critical thresholds.
     public var thresholds: SensorThresholds
+    /// The level the reading is at.
     public var level: ThermalState
     /// True when the reading is below the level's threshold but above its clearing point.
     public var heldByHysteresis: Bool
     /// True when an override says to leave the sensor out.
     public var ignored: Bool
+    /// Why, as `status` prints it: `serious: x86_pkg_temp 91.0 °C ≥ passive trip 90.0 °C`.
     public var reason: String
     /// Set when the sensor has no reading now (unreadable or removed) but decided a level
     /// before: its last level is kept, fail safe, until it reads again or the hold expires.
@@ -55,6 +59,7 @@ public struct SensorHold: Sendable, Equatable {
     /// True once the hold time has passed: the level is no longer counted.
     public var expired: Bool
 
+    /// A hold of `level` since `since`, for the reading's `issue`.
     public init(level: ThermalState, since: Double, sinceLabel: String?, issue: ReadingIssue, expired: Bool) {
         self.level = level
         self.since = since
@@ -66,10 +71,15 @@ public struct SensorHold: Sendable, Equatable {
 
 /// A cooling device judged by ChromeOS ratios.
 public struct CoolingAssessment: Sendable, Equatable, Identifiable {
+    /// The device and its states.
     public var device: CoolingDevice
+    /// What it cools (processor, fan, other).
     public var kind: CoolingKind
+    /// The level its ratio of states says.
     public var level: ThermalState
+    /// True when an override says to leave it out.
     public var ignored: Bool
+    /// Why, as `status` prints it.
     public var reason: String
     public var id: String { device.id }
 }
@@ -77,35 +87,45 @@ public struct CoolingAssessment: Sendable, Equatable, Identifiable {
 /// A fan judged like a fan cooling device (ChromeOS ratios on its duty): a fan the firmware
 /// drives to full speed is already a response to heat.
 public struct FanAssessment: Sendable, Equatable, Identifiable {
+    /// The fan and its readings.
     public var fan: ThermalFan
+    /// The level its duty says.
     public var level: ThermalState
     /// True when the fan cannot speak for heat: manual or fixed full-speed control (a person
     /// or the driver chose the speed), or no duty known.
     public var ignored: Bool
+    /// Why, as `status` prints it.
     public var reason: String
     public var id: String { fan.id }
 }
 
 /// What the Intel throttle counters say.
 public struct ThrottleAssessment: Sendable, Equatable {
+    /// The counters' sum now.
     public var total: Int64
     /// Increase seen in the sample that last saw the counters rise.
     public var lastIncrease: Int64
     /// Seconds since the counters last rose, nil if never seen rising.
     public var secondsSinceIncrease: Double?
+    /// The level throttling says.
     public var level: ThermalState
+    /// Why, as `status` prints it.
     public var reason: String
 }
 
 /// The device's thermal state with every source and the reason for it.
 public struct ThermalAssessment: Sendable, Equatable {
+    /// The measured state (nominal when nothing was measured: see `nothingReadable`).
     public var state: ThermalState
     /// `serious: x86_pkg_temp 91.0 °C ≥ passive trip 90.0 °C (clears below 88.0 °C)`.
     public var reason: String
     /// The id of the sensor, cooling device or `throttle` that decided the state, if any.
     public var decidedBy: String?
+    /// Each temperature sensor with its level and thresholds.
     public var sensors: [SensorAssessment]
+    /// Each cooling device and how hard it works.
     public var cooling: [CoolingAssessment]
+    /// CPU throttling seen between samples, if the machine counts it.
     public var throttle: ThrottleAssessment?
     /// True when nothing was measured: sensors or cooling devices exist but not one gave a
     /// reading (and no level is held), or none was found at all. The state is reported to apps
@@ -115,6 +135,7 @@ public struct ThermalAssessment: Sendable, Equatable {
     /// hwmon fans judged by their duty (`Classifier.assess(fan:config:)`).
     public var fans: [FanAssessment]
 
+    /// An assessment from its parts.
     public init(state: ThermalState, reason: String, decidedBy: String?, sensors: [SensorAssessment],
                 cooling: [CoolingAssessment], throttle: ThrottleAssessment?, nothingReadable: Bool = false,
                 fans: [FanAssessment] = []) {
@@ -137,6 +158,7 @@ public struct ThermalAssessment: Sendable, Equatable {
     /// False when nothing was measured (`nothingReadable`).
     public var measured: Bool { !nothingReadable }
 
+    /// Before any sample: nominal, nothing measured yet.
     public static let unknown = ThermalAssessment(
         state: .nominal, reason: "nominal: no sample yet", decidedBy: nil, sensors: [], cooling: [], throttle: nil)
 }
@@ -144,9 +166,13 @@ public struct ThermalAssessment: Sendable, Equatable {
 /// What the classifier remembers between samples: each sensor's last level (for hysteresis)
 /// and the throttle counters' history.
 public struct ClassifierMemory: Sendable, Equatable {
+    /// Each sensor's last level, by id.
     public var levels: [String: ThermalState] = [:]
+    /// The throttle counters' last total.
     public var throttleTotal: Int64?
+    /// When they last rose (monitor clock).
     public var throttleRoseAt: Double?
+    /// By how much they rose then.
     public var throttleLastIncrease: Int64 = 0
     /// The last assessment of each sensor that read above nominal: what a hold keeps when the
     /// sensor goes silent or disappears.
@@ -183,10 +209,13 @@ public struct ClassifierMemory: Sendable, Equatable {
 
     /// When a sensor went silent: monotonic time and wall-clock label.
     public struct SilentMark: Sendable, Equatable {
+        /// Monitor-clock seconds.
         public var time: Double
+        /// Wall-clock time of day (`12:01:07`), when known.
         public var label: String?
     }
 
+    /// Nothing remembered.
     public init() {}
 }
 
@@ -207,6 +236,7 @@ public enum ThermalClassifier {
         return (kept, kept > raw)
     }
 
+    /// Judge one sensor: its thresholds from its own limits, the config and the overrides, its level with hysteresis against `memory`.
     public static func assess(sensor raw: consuming ThermalSensor, config: ThermalConfig,
                               previous: ThermalState) -> SensorAssessment {
         let o = config.override(for: raw)
@@ -247,6 +277,7 @@ public enum ThermalClassifier {
                                 hidden: hidden, pinned: pinned, uncorroborated: uncorroborated)
     }
 
+    /// Judge one cooling device by the ratio of its state to its highest (ChromeOS ratios).
     public static func assess(cooling d: CoolingDevice, config: ThermalConfig) -> CoolingAssessment {
         let type = d.type ?? d.id
         let kind = CoolingKind(type: type)
@@ -282,6 +313,7 @@ public enum ThermalClassifier {
         return CoolingAssessment(device: d, kind: kind, level: lvl, ignored: false, reason: reason)
     }
 
+    /// Judge one fan by its duty, as a fan cooling device.
     public static func assess(fan f: ThermalFan, config: ThermalConfig) -> FanAssessment {
         let name = f.displayName
         switch f.control {

@@ -5,8 +5,11 @@
 /// - SW thermal slowdown active: at least serious;
 /// - a power cap or power brake is not heat: the GPU is shown as `power-limited`, no level.
 public enum ThermalGPUClockRule {
+    /// What the clock-event reasons say.
     public struct Finding: Sendable, Equatable {
+        /// The level they mean.
         public var level: ThermalState
+        /// Why, as `status` prints it.
         public var reason: String
         /// The GPU's id (`pci-0000:00:06.0`).
         public var gpuID: String

@@ -3,19 +3,23 @@
 /// platform itself holding performance back), then the firmware platform profile, then a
 /// battery-saver rule (discharging at or below a percentage).
 public struct LowPowerAssessment: Sendable, Equatable {
+    /// Whether the machine saves power.
     public var enabled: Bool
     /// Each signal that says "saving power", e.g. `platform_profile is low-power`.
     public var reasons: [String]
 
+    /// A verdict and its reasons.
     public init(enabled: Bool, reasons: [String]) {
         self.enabled = enabled
         self.reasons = reasons
     }
 
+    /// `off`, or `on: ` and the reasons.
     public var summary: String {
         enabled ? "on: " + reasons.joined(separator: "; ") : "off"
     }
 
+    /// Decide from a snapshot's profiles and battery, with the config's battery-saver rule.
     public static func assess(_ snapshot: ThermalSnapshot, config: ThermalConfig) -> LowPowerAssessment {
         var reasons: [String] = []
         let lp = snapshot.lowPower

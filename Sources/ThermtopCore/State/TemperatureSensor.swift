@@ -2,8 +2,16 @@
 /// zone), or a battery's own temperature. Carries the sensor's own limits, its stable identity
 /// and how to present it (group, readable name, headline, folding).
 public struct ThermalSensor: Sendable, Equatable, Identifiable {
+    /// Where the sensor comes from.
     public enum Kind: String, Sendable, Codable {
-        case zone, hwmon, battery, gpu
+        /// A thermal zone (`class/thermal/thermal_zoneN`).
+        case zone
+        /// An hwmon channel (`class/hwmon/hwmonN/tempM`).
+        case hwmon
+        /// A battery's own temperature (`power_supply/BATn/temp`).
+        case battery
+        /// A GPU read through NVML.
+        case gpu
     }
 
     /// Stable id (`pci-0000:00:18.3/k10temp/Tctl`; see `DeviceInfo`), used for selection,
@@ -12,18 +20,25 @@ public struct ThermalSensor: Sendable, Equatable, Identifiable {
     public var id: String
     /// The raw name: `x86_pkg_temp`, `coretemp Package id 0`, `BAT0`.
     public var name: String
+    /// Where it comes from.
     public var kind: Kind
+    /// Degrees Celsius; nil when it could not be read (see `issue`).
     public var celsius: Double?
     /// Why `celsius` is nil.
     public var issue: ReadingIssue?
     /// Usable trips by kind (junk trips already dropped).
     public var passiveTrips: [TripPoint]
+    /// The zone's hot trip, if any.
     public var hotTrip: TripPoint?
+    /// The zone's critical trip, if any.
     public var criticalTrip: TripPoint?
     /// hwmon limits (°C; `critHyst` is absolute).
     public var max: Double?
+    /// hwmon `temp*_crit`.
     public var crit: Double?
+    /// hwmon `temp*_crit_hyst` (absolute).
     public var critHyst: Double?
+    /// hwmon `temp*_emergency`.
     public var emergency: Double?
     /// True for battery-like sensors (a lower default limit applies).
     public var isBattery: Bool
@@ -32,7 +47,9 @@ public struct ThermalSensor: Sendable, Equatable, Identifiable {
     public var location: String
     /// hwmon chip name or zone type, and the channel label (raw, as the kernel printed them).
     public var chip: String?
+    /// The channel label.
     public var label: String?
+    /// The device it belongs to (PCI, platform, NVMe…), for its stable id and name.
     public var deviceInfo: ThermalDeviceInfo?
     /// Set by `SensorCatalog.annotate`:
     public var group: ThermalSensorGroup = .other
@@ -54,10 +71,12 @@ public struct ThermalSensor: Sendable, Equatable, Identifiable {
     public var dummyReason: String?
     /// While its device sleeps: the last value read and its time (monitor clock).
     public var lastCelsius: Double?
+    /// When `lastCelsius` was read.
     public var lastReadAt: Double?
     /// `device/power_state` or `power/runtime_status` that kept the sensor unread.
     public var asleep: String?
 
+    /// A sensor from its parts (tests and hand-built snapshots).
     public init(id: String, name: String, kind: Kind, celsius: Double?, issue: ReadingIssue? = nil,
                 passiveTrips: [TripPoint] = [], hotTrip: TripPoint? = nil, criticalTrip: TripPoint? = nil,
                 max: Double? = nil, crit: Double? = nil, critHyst: Double? = nil, emergency: Double? = nil,
@@ -92,6 +111,7 @@ public struct ThermalSensor: Sendable, Equatable, Identifiable {
 }
 
 extension TemperatureSensor {
+    /// The sensor a thermal zone gives.
     public init(zone: ThermalZone) {
         // The usable trips sorted out in one pass (four `filter`s built three arrays a zone):
         // passive ones in order, then sorted by temperature; the first coolest hot and critical
@@ -118,6 +138,7 @@ extension TemperatureSensor {
         )
     }
 
+    /// The sensor an hwmon channel gives.
     public init(channel: HwmonChannel) {
         let issue: ReadingIssue?
         if let asleep = channel.asleep {

@@ -67,6 +67,7 @@ public struct ThermalConfig: Sendable, Equatable {
     /// root that went through reader threads for a while (after a stall) keeps no extra thread.
     public var idleReaderSeconds: Double = 2
 
+    /// Every default (the values docs/verdict.md lists).
     public init() {}
 
     /// The collection defaults, made once per process: a configuration is made several times
@@ -104,6 +105,7 @@ extension ThermalConfig {
     public static let minimumMeaningfulBatteryAmps = 0.005
     /// upower's caps: no time to empty above 240 h, no time to full above 20 h.
     public static let maximumSecondsToEmpty = 240.0 * 3600
+    /// upower's cap on time to full (20 h).
     public static let maximumSecondsToFull = 20.0 * 3600
     /// A gauge reading more than this × full (`energy_now` > `energy_full`) is recalibrating:
     /// clamped to full for the percentage, with an `implausible` note.
@@ -130,9 +132,13 @@ extension ThermalConfig {
 
 /// Thresholds a user pins for one sensor; nil fields keep the derived value.
 public struct SensorOverride: Sendable, Equatable {
+    /// Where serious starts, °C.
     public var serious: Double?
+    /// Where critical starts, °C.
     public var critical: Double?
+    /// How far below serious fair starts, °C.
     public var fairBelowSerious: Double?
+    /// How far below a threshold its level clears, °C.
     public var hysteresis: Double?
     /// Leave this sensor out of the device state (a sensor known to lie).
     public var ignore: Bool
@@ -148,6 +154,7 @@ public struct SensorOverride: Sendable, Equatable {
     /// earlier rule's `ignore = true`.
     public var ignoreSet: Bool
 
+    /// An override; every value left nil keeps the derived one.
     public init(serious: Double? = nil, critical: Double? = nil, fairBelowSerious: Double? = nil,
                 hysteresis: Double? = nil, ignore: Bool = false, fair: Double? = nil, name: String? = nil,
                 hidden: Bool? = nil, pinned: Bool? = nil, ignoreSet: Bool = false) {
@@ -166,7 +173,14 @@ public struct SensorOverride: Sendable, Equatable {
 
 /// How ChromeOS groups cooling devices.
 public enum CoolingKind: String, Sendable, Hashable, CaseIterable {
-    case processor, fan, charger, other
+    /// CPU frequency and idle injection (`Processor`, `thermal-cpufreq-N`, `intel_powerclamp`).
+    case processor
+    /// Fans (`Fan`, `TFN1`, `pwm-fan`).
+    case fan
+    /// Charge-rate limiting (`TCHG`).
+    case charger
+    /// Anything else.
+    case other
 
     /// Kind from the cooling device `type` (`Processor`, `thermal-cpufreq-0`, `intel_powerclamp`,
     /// `Fan`, `TFN1`, `pwm-fan`, `TCHG`…).
@@ -187,10 +201,14 @@ public enum CoolingKind: String, Sendable, Hashable, CaseIterable {
 /// The fraction of `max_state` at which a cooling device reaches fair, serious and critical
 /// (`cur_state ≥ ceil(max_state × ratio)`); nil = that kind never reaches the level.
 public struct CoolingRatios: Sendable, Equatable {
+    /// The fraction for fair.
     public var fair: Double?
+    /// The fraction for serious.
     public var serious: Double?
+    /// The fraction for critical.
     public var critical: Double?
 
+    /// Ratios from the three.
     public init(fair: Double?, serious: Double?, critical: Double?) {
         self.fair = fair
         self.serious = serious
@@ -205,6 +223,7 @@ public struct CoolingRatios: Sendable, Equatable {
         .other: CoolingRatios(fair: 0.5, serious: 0.8, critical: 1.0),
     ]
 
+    /// The fraction for `state`; nil for nominal, or when the kind never reaches it.
     public func ratio(for state: ThermalState) -> Double? {
         switch state {
         case .nominal: nil

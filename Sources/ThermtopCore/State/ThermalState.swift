@@ -5,13 +5,19 @@
 /// - serious: performance is impacted; cut CPU, GPU and I/O, frame rate and animation.
 /// - critical: cool down; do only the minimum needed to respond to the person.
 public enum ThermalState: Int, Sendable, Hashable, Comparable, CaseIterable, Codable, CustomStringConvertible {
+    /// Nothing to do.
     case nominal = 0
+    /// Fans may be audible; defer work the person does not need now.
     case fair = 1
+    /// Performance is impacted; cut CPU, GPU and I/O, frame rate and animation.
     case serious = 2
+    /// Cool down; do only the minimum needed to respond to the person.
     case critical = 3
 
+    /// Ordered by heat: `nominal < fair < serious < critical`.
     public static func < (a: ThermalState, b: ThermalState) -> Bool { a.rawValue < b.rawValue }
 
+    /// `nominal`, `fair`, `serious` or `critical`.
     public var name: String {
         switch self {
         case .nominal: "nominal"
@@ -21,8 +27,10 @@ public enum ThermalState: Int, Sendable, Hashable, Comparable, CaseIterable, Cod
         }
     }
 
+    /// The state's name.
     public var description: String { name }
 
+    /// The state with this name, any case; nil for another word.
     public init?(name: String) {
         guard let s = ThermalState.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
         self = s

@@ -1,7 +1,9 @@
 /// One threshold of a sensor: where the level starts, how far below it the level clears, and
 /// the rule that produced it (shown in reasons and in the detail view).
 public struct ThermalThreshold: Sendable, Equatable {
+    /// Where the level starts, °C.
     public var celsius: Double
+    /// How far below `celsius` the level clears, °C.
     public var hysteresis: Double
     /// Where the value comes from: `passive trip`, `hwmon max`, `critical trip 103.0 °C − 15.0 °C`…
     public var rule: String
@@ -9,6 +11,7 @@ public struct ThermalThreshold: Sendable, Equatable {
     /// value), false when it was derived from another one.
     public var isDirect: Bool
 
+    /// A threshold from its parts.
     public init(celsius: Double, hysteresis: Double, rule: String, isDirect: Bool = true) {
         self.celsius = celsius
         self.hysteresis = hysteresis
@@ -27,16 +30,21 @@ public struct ThermalThreshold: Sendable, Equatable {
 
 /// The fair, serious and critical thresholds of one sensor.
 public struct SensorThresholds: Sendable, Equatable {
+    /// Where fair starts.
     public var fair: ThermalThreshold
+    /// Where serious starts.
     public var serious: ThermalThreshold
+    /// Where critical starts.
     public var critical: ThermalThreshold
 
+    /// Thresholds from the three.
     public init(fair: ThermalThreshold, serious: ThermalThreshold, critical: ThermalThreshold) {
         self.fair = fair
         self.serious = serious
         self.critical = critical
     }
 
+    /// The threshold where `state` starts; nil for nominal.
     public subscript(state: ThermalState) -> ThermalThreshold? {
         switch state {
         case .nominal: nil

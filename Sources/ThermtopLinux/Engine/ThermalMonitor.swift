@@ -15,20 +15,26 @@ import ThermtopCore
 /// like Apple's; this core stays free of Foundation so the dashboard does not load it.
 ///
 /// ```swift
-/// let monitor = ThermalMonitor(source: SysfsSource(), clock: SystemClock())
+/// import Thermtop
+///
+/// let monitor = ThermalMonitor(hub: .live())   // or ThermalMonitor.live(), which also posts notifications
 /// monitor.start()
 /// await monitor.firstReading()
-/// if monitor.policy.prefetchEnabled { prefetch() }
-/// for await event in monitor.events() { … }
+/// if monitor.policy.prefetchEnabled { print("prefetching") }
+/// for await event in monitor.events() { print(event) }
 /// ```
 @MainActor
 @Observable
 public final class ThermalMonitor {
     /// Everything decided from the last sample (a new value every sample).
     public private(set) var status: MonitorStatus
+    /// The thermal state in force; changes only when its value does.
     public private(set) var thermalState: ThermalState
+    /// Whether low power is on; changes only when its value does.
     public private(set) var isLowPowerModeEnabled: Bool
+    /// The quality tier in force; changes only when its value does.
     public private(set) var tier: QualityTier
+    /// What the tier allows; changes only when its value does.
     public private(set) var policy: QualityPolicy
 
     /// Simulation overrides; setting them re-decides at once and notifies.
@@ -47,14 +53,18 @@ public final class ThermalMonitor {
         set { if let u = hub.setForecastTriggers(newValue) { apply(u) } }
     }
 
+    /// The readings of the last sample.
     public var snapshot: ThermalSnapshot { status.snapshot }
+    /// Samples taken so far (0 before the first reading).
     public var sampleCount: Int { status.sampler.samples }
     /// Seconds the last sample took on the monitor's clock.
     public var lastSampleDuration: Double { status.sampler.lastSampleSeconds }
+    /// When devices were last rediscovered, on the monitor's clock.
     public var lastRediscovery: Double { status.sampler.lastRediscovery }
 
     /// The engine underneath: `Sendable`, for code off the main actor.
     @ObservationIgnored public let hub: ThermalStatusHub
+    /// The hub's clock.
     public var clock: any MonitorClock { hub.clock }
     @ObservationIgnored private var applied = 0
     @ObservationIgnored private var continuations: [Int: AsyncStream<MonitorEvent>.Continuation] = [:]
@@ -106,6 +116,7 @@ public final class ThermalMonitor {
     /// Run the sampler thread (samples every `delay`, refreshes at the tier's pace, wakes on
     /// kernel and desktop events).
     public func start() { hub.start() }
+    /// Stop the sampler thread; returns once it has left, or after `timeout`.
     public func stop(timeout: Duration = .seconds(2)) { hub.stop(timeout: timeout) }
 
     /// Read the source once, now, on the main actor (for scripts and tests; a started monitor
@@ -127,8 +138,8 @@ public final class ThermalMonitor {
     public func secondsUntilRefresh(now: Double? = nil) -> Double { hub.secondsUntilRefresh(now: now) }
 
     /// Android's `getThermalHeadroom(forecastSeconds)`: the highest sensor headroom (0 at fair,
-    /// 1 at critical) `seconds` ahead at the current trends; nil until there is enough history.
-    public func forecast(seconds: Double) -> Double? { status.forecast.headroom(inSeconds: seconds) }
+    /// 1 at critical) `ahead` at the current trends; nil until there is enough history.
+    public func forecast(in ahead: Duration) -> Double? { status.forecast.headroom(inSeconds: ahead.inSeconds) }
 
     /// Changes as an async sequence, delivered on the main actor after the properties changed;
     /// each call gets its own stream.

@@ -14,6 +14,7 @@ public final class MonitorObservation: Sendable {
 
     init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Mutex(onCancel) }
 
+    /// Unregister now; later calls do nothing. Releasing the token does the same.
     public func cancel() {
         let f = onCancel.withLock { f -> (@Sendable () -> Void)? in
             let g = f
@@ -23,6 +24,7 @@ public final class MonitorObservation: Sendable {
         f?()
     }
 
+    /// Whether `cancel()` ran.
     public var isCancelled: Bool { onCancel.withLock { $0 == nil } }
 
     deinit { cancel() }
@@ -48,16 +50,20 @@ public final class MonitorObservation: Sendable {
 /// `current`, `setOverrides`, `sample()`, cancel its own observation, even `stop()`).
 ///
 /// ```swift
-/// let hub = ThermalStatusHub(source: SysfsSource(), clock: SystemClock())
+/// import Thermtop
+///
+/// let hub = ThermalStatusHub.live()   // or init(source:clock:…) over any source and clock
 /// hub.start()
 /// let first = await hub.firstReading()
-/// if first.tier == .minimal { skipOptionalWork() }
-/// for await event in hub.changes() { log(event) }
+/// if first.tier == .minimal { print("skipping optional work") }
+/// for await event in hub.changes() { print(event) }
 /// ```
 public final class ThermalStatusHub: Sendable {
+    /// The clock samples are timed by (`SystemClock` live, `ManualMonitorClock` in tests).
     public let clock: any MonitorClock
     /// What the source is shown as (`live /sys`, `simulated laptop`).
     public let sourceLabel: String
+    /// Whether the source is a simulation (the simulated laptop) rather than a machine.
     public let sourceIsSimulated: Bool
 
     /// The source, touched only with `sourceLock` held (by the sampler thread or a caller of
@@ -136,6 +142,11 @@ public final class ThermalStatusHub: Sendable {
     /// call that needs it. Until then `latest` is a placeholder (`ThermalAssessment.unknown`,
     /// no samples).
     /// - Parameters:
+    ///   - source: what is read: a `SysfsSource`, the `SimulatedLaptop`, a replay. The hub
+    ///     owns it from now on: no other code may call it.
+    ///   - clock: what samples are timed by (`ManualMonitorClock` for tests).
+    ///   - config: thresholds, margins and the read deadline.
+    ///   - overrides: a forced state or low power (marked simulated everywhere).
     ///   - delay: the time between samples once started (at least 50 ms).
     ///   - wakeSources: made on the sampler thread when it starts, given the source (with the
     ///     source lock held, so a source can be wired to them); their descriptors wake it.
@@ -227,15 +238,23 @@ public final class ThermalStatusHub: Sendable {
         return latest
     }
 
+    /// The thermal state in force (`current.thermalState`); waits for the first reading.
     public var thermalState: ThermalState { current.thermalState }
+    /// Whether low power is on (`current.isLowPowerModeEnabled`); waits for the first reading.
     public var isLowPowerModeEnabled: Bool { current.isLowPowerModeEnabled }
+    /// The quality tier in force (`current.tier`); waits for the first reading.
     public var tier: QualityTier { current.tier }
+    /// What the tier allows (`current.policy`); waits for the first reading.
     public var policy: QualityPolicy { current.policy }
+    /// The thresholds and margins decisions are made with (`setConfig(_:)` changes them).
     public var config: ThermalConfig { model.withLock { $0.config } }
+    /// The simulation overrides in force (`setOverrides(_:)` changes them).
     public var overrides: ThermalOverrides { model.withLock { $0.overrides } }
     /// The time between samples.
     public var delay: Duration { .seconds(state.withLock { $0.delay }) }
+    /// Whether timed samples are paused (`setPaused(_:)`).
     public var isPaused: Bool { state.withLock { $0.paused } }
+    /// Whether the sampler thread runs (between `start()` and `stop()`).
     public var isRunning: Bool { state.withLock { $0.running } }
 
     /// Seconds until the tier-paced refresh (rediscovery) is due, on the monitor's clock.
@@ -261,6 +280,7 @@ public final class ThermalStatusHub: Sendable {
         case changes
     }
 
+    /// Which new statuses make `wakeDescriptor` readable.
     public var wakePolicy: WakePolicy { state.withLock { $0.wakePolicy } }
 
     /// Set which statuses wake `wakeDescriptor`'s reader (applies from the next status).
@@ -357,6 +377,7 @@ public final class ThermalStatusHub: Sendable {
         return update
     }
 
+    /// The thresholds on the forecast announced when crossed (`setForecastTriggers(_:)`).
     public var forecastTriggers: [ForecastTrigger] { model.withLock { $0.forecastTriggers } }
 
     /// The time between samples (the dashboard's `--delay`; at least 50 ms).
@@ -705,10 +726,3 @@ public final class ThermalStatusHub: Sendable {
     }
 }
 
-extension Duration {
-    /// The duration in seconds, for the clocks and timeouts that count in seconds.
-    package var inSeconds: Double {
-        let c = components
-        return Double(c.seconds) + Double(c.attoseconds) / 1e18
-    }
-}

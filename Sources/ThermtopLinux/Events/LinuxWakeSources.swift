@@ -9,6 +9,9 @@ public final class LinuxWakeSources {
     /// The D-Bus power-profiles source, whose reading the sysfs source merges into each sample.
     public let powerProfiles: PowerProfilesSource?
 
+    /// The live machine's event sources: uevents, thermal netlink and, unless left out, the
+    /// power-profiles daemon on the system bus.
+    ///
     /// - Parameters:
     ///   - config: `readDeadlineSeconds` bounds the one D-Bus read that waits (at creation).
     ///   - powerProfiles: false leaves D-Bus out (when the user named a state.ini to read).

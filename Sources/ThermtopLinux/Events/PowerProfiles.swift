@@ -13,6 +13,7 @@ public struct PowerProfileReading: Sendable, Equatable {
     /// The bus name that answered: `org.freedesktop.UPower.PowerProfiles` or `net.hadess.PowerProfiles`.
     public var service: String
 
+    /// A reading of the daemon's active profile and PerformanceDegraded, from `service`.
     public init(activeProfile: String?, performanceDegraded: String?, service: String) {
         self.activeProfile = activeProfile
         self.performanceDegraded = performanceDegraded
@@ -43,9 +44,13 @@ extension LowPowerSignals {
 /// `sd_bus_process` until nothing is left. Only the first read waits for the bus (bounded by
 /// `timeout`), so the first sample already has the profile; every later read is asynchronous.
 public final class PowerProfilesSource: WakeSource {
+    /// Where a power-profiles daemon answers on the system bus.
     public struct Service: Sendable, Equatable {
+        /// The bus name.
         public var name: String
+        /// The object path.
         public var path: String
+        /// The interface with `ActiveProfile` and `PerformanceDegraded`.
         public var interface: String
     }
 
@@ -71,13 +76,16 @@ public final class PowerProfilesSource: WakeSource {
     private var pending: [ChangeHint] = []
     private let services: [Service]
 
+    /// A source following `services` on the system bus, or on the bus at `address`.
+    ///
     /// - Parameters:
     ///   - address: a bus address (`unix:path=…`) to use instead of the system bus; nil opens
     ///     the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else /run/dbus/system_bus_socket).
     ///   - timeout: how long the first read may wait for the bus (later reads never wait).
     ///   - services: the names to follow, in order of preference.
-    public convenience init(address: String? = nil, timeout: Double = 0.25, services: [Service] = PowerProfilesSource.services) {
-        self.init(address: address, timeout: timeout, chosen: services)
+    public convenience init(address: String? = nil, timeout: Duration = .milliseconds(250),
+                            services: [Service] = PowerProfilesSource.services) {
+        self.init(address: address, timeout: timeout.inSeconds, chosen: services)
     }
 
     /// The system bus's source following `PowerProfilesSource.services`, which are made only
@@ -393,10 +401,14 @@ public final class PowerProfilesSource: WakeSource {
 /// One property of a GetAll reply or a PropertiesChanged signal as it came off the bus: its
 /// name, the D-Bus signature of the variant's contents, and the text when that is a string (`s`).
 public struct PowerProfileProperty: Sendable, Equatable {
+    /// The property's name (`ActiveProfile`, `PerformanceDegraded`).
     public var name: String
+    /// The D-Bus signature of the value (`s` for a string).
     public var signature: String
+    /// The value when it is a string, else nil.
     public var string: String?
 
+    /// A property as it came off the bus.
     public init(name: String, signature: String, string: String?) {
         self.name = name
         self.signature = signature

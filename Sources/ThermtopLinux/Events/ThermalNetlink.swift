@@ -241,6 +241,8 @@ public final class ThermalNetlinkSource: WakeSource {
     /// kernel that never answers.
     static let resolveWaitMilliseconds: Int32 = 1000
 
+    /// Join the kernel's thermal generic-netlink family and its event group (the defaults are
+    /// the kernel's names); inactive, with the reason in its state, where that fails.
     public init(familyName: String = "thermal", groupName: String = "event") {
         var state = EventSourceState(name: name, active: false, detail: "")
         var joined: (NetlinkSocket, GenlFamily)?

@@ -10,14 +10,17 @@ import ThermtopCore
 /// Live, a GPU whose PCI function is runtime-suspended is not asked anything (an NVML query
 /// would wake it), and NVML is not even initialised while every NVIDIA GPU sleeps.
 public final class SysfsGPUReader {
+    /// Where GPU readings come from.
     public enum Mode: Sendable, Equatable {
         /// This machine's GPUs, through NVML.
         case live
         /// The `nvml/` folder of the root (a capture, a replayed recording).
         case stored
+        /// None (`THERMTOP_NVML=off`): NVML is never loaded.
         case off
     }
 
+    /// Where this reader's GPU readings come from.
     public let mode: Mode
     /// NVIDIA display-class PCI functions (live) or the stored GPUs' bus ids.
     private var busIDs: [String] = []
@@ -44,6 +47,7 @@ public final class SysfsGPUReader {
         }
     }
 
+    /// The `THERMTOP_NVML` environment variable (`live`, `off`), nil when unset.
     public static func environment() -> String? { getenv("THERMTOP_NVML").map { String(cString: $0) } }
 
     func rediscover(_ root: SysfsRoot) {
