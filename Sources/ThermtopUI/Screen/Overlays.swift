@@ -214,8 +214,12 @@ enum Overlays {
         }
         lines.append((u.converting(a.reason), .plain))
         lines.append(("Thresholds", theme.title))
-        for (name, t) in [("fair", th.fair), ("serious", th.serious), ("critical", th.critical)] {
-            lines.append(("  \(Format.pad(name, 9))\(Format.pad(u.format(t.celsius), 10)) clears below \(u.format(t.clearsBelow)) · \(u.converting(t.rule))", theme.level(ThermalState(name: name)!)))
+        // Limits are where levels start, not alarms: a limit is drawn in its level's style only
+        // once the sensor has reached it.
+        for level in [ThermalState.fair, .serious, .critical] {
+            let t = th[level]!
+            lines.append(("  \(Format.pad(level.name, 9))\(Format.pad(u.format(t.celsius), 10)) clears below \(u.format(t.clearsBelow)) · \(u.converting(t.rule))",
+                          a.level >= level ? theme.level(level) : .plain))
         }
         lines += forecastLines(state, id: id, theme: theme)
         let members = SensorList.members(of: s.id, in: state.status.assessment.sensors)
