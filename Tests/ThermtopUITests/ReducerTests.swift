@@ -54,13 +54,14 @@ struct ReducerTests {
 
     // MARK: - simulation
 
-    @Test("1-4 ask for the thermal state override, keep the low-power override, and change nothing else",
+    @Test("1-4 ask for the thermal state override, keep the low-power override, take it as in force, and change nothing else",
           arguments: [(Character("1"), ThermalState.nominal), ("2", .fair), ("3", .serious), ("4", .critical)])
     func simulateState(key: Character, expected: ThermalState) {
         var state = Self.base
         state.status.overrides = Overrides(thermalState: nil, lowPower: true)
         var store = TestStore(state)
-        store.press(.char(key), effects: [.setOverrides(Overrides(thermalState: expected, lowPower: true))])
+        let o = Overrides(thermalState: expected, lowPower: true)
+        store.press(.char(key), effects: [.setOverrides(o)]) { $0.status.overrides = o }
     }
 
     @Test("0 clears both overrides and leaves the simulated laptop: back to live in one key")
@@ -70,7 +71,10 @@ struct ReducerTests {
         state.press(.char("l"))
         #expect(state.status.overrides == Overrides(thermalState: .serious, lowPower: true))
         var store = TestStore(state)
-        store.press(.char("0"), effects: [.setOverrides(.none), .useSimulatedLaptop(false)]) { $0.lowPowerMode = .live }
+        store.press(.char("0"), effects: [.setOverrides(.none), .useSimulatedLaptop(false)]) {
+            $0.lowPowerMode = .live
+            $0.status.overrides = .none
+        }
     }
 
     @Test("0 when nothing is simulated says so and asks for nothing")

@@ -127,10 +127,10 @@ public enum Reducer {
         case .simulateState(let s):
             var o = state.status.overrides
             o.thermalState = s
-            return [.setOverrides(o)]
+            return override(&state, o)
         case .backToLive:
             var effects: [Effect] = []
-            if state.status.overrides != .none { effects.append(.setOverrides(.none)) }
+            if state.status.overrides != .none { effects += override(&state, .none) }
             if state.status.sourceIsSimulated { effects.append(.useSimulatedLaptop(false)) }
             if effects.isEmpty {
                 state.message = state.replay == nil ? "Already live: nothing is simulated."
@@ -142,7 +142,7 @@ public enum Reducer {
             state.lowPowerMode = state.lowPowerMode.next
             var o = state.status.overrides
             o.lowPower = state.lowPowerMode.override
-            return [.setOverrides(o)]
+            return override(&state, o)
         case .toggleSimulatedLaptop:
             if state.replay != nil {
                 state.message = "S: a replay shows the recording; run thermtop --simulate for the simulated laptop."
@@ -295,6 +295,14 @@ public enum Reducer {
             state.configInfo.onChangeLastFailure = last
         }
         return []
+    }
+
+    /// Asks the monitor for new overrides and keeps them as the ones in force at once, so a key
+    /// that arrives with this one (`2l` in one read) builds on them rather than on the status
+    /// from before; the monitor's answer replaces the status right after.
+    static func override(_ state: inout AppState, _ o: ThermalOverrides) -> [Effect] {
+        state.status.overrides = o
+        return [.setOverrides(o)]
     }
 
     /// Appends typed text to the filter or the search, up to `AppState.filterMaxLength`
