@@ -300,10 +300,11 @@ struct ReducerTests {
                                    lowPowerAssessment: LowPowerAssessment.assess(hot, config: ThermalConfig()),
                                    overrides: .none, sourceLabel: "/sys", sourceIsSimulated: false)
         _ = Reducer.reduce(&state, .statusArrived(status, FeedInfo(refreshDueAt: 41)))
-        // Headline CPU first, then the drive.
-        #expect(state.sortedSensors.map(\.sensor.id).prefix(2) == ["thermal_zone1", "hwmon2/temp1"])
+        // The drive decides the state (fair): it comes first, before the headline CPU.
+        #expect(state.status.assessment.decidedBy == "hwmon2/temp1")
+        #expect(state.sortedSensors.map(\.sensor.id).prefix(2) == ["hwmon2/temp1", "thermal_zone1"])
         #expect(state.selectedID == "hwmon2/temp1")
-        #expect(state.selectedIndex == 1)
+        #expect(state.selectedIndex == 0)
         state.press(.enter)
         #expect(state.overlay == .detail("hwmon2/temp1"))
         #expect(state.render(.large).text().contains("NVMe (Composite) · group disk"))

@@ -245,12 +245,13 @@ public struct AppState: Sendable, Equatable {
 
     /// Sensors in display order, after hiding and filtering.
     public var sortedSensors: [SensorAssessment] {
-        SensorList.rows(status.assessment.sensors, sort: sort, reversed: sortReversed, filter: filter, showAll: showAll)
+        SensorList.rows(status.assessment.sensors, sort: sort, reversed: sortReversed, filter: filter, showAll: showAll,
+                        cited: status.assessment.cited, decider: status.assessment.decidedBy)
     }
 
     /// How many sensors are hidden (ignored or known dummies) while `showAll` is off.
     public var hiddenCount: Int {
-        showAll ? 0 : status.assessment.sensors.filter(SensorList.isHidden).count
+        showAll ? 0 : status.assessment.sensors.filter { SensorList.isHidden($0) && $0.sensor.id != status.assessment.cited }.count
     }
 
     public var selectedIndex: Int? {

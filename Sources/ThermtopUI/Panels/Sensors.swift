@@ -107,7 +107,7 @@ extension Panels {
             let known = a.sensor.celsius != nil
             buf.text(decides ? String(theme.pointer) : (known ? " " : "?"), x: 0, y: y, style: theme.level(a.level), theme: theme)
             let selected = a.sensor.id == state.selectedID
-            let members = SensorList.members(of: a.sensor.id, in: s.assessment.sensors).count
+            let members = SensorList.members(of: a.sensor.id, in: s.assessment.sensors, shown: s.assessment.cited).count
             let name = members > 0 && !state.showAll ? "\(a.sensor.displayName) +\(members)" : a.sensor.displayName
             buf.text(Format.pad(TextWrap.ellipsizeName(name, width: cols.name), cols.name), x: 2, y: y,
                      style: selected ? theme.selected : .plain, theme: theme)
