@@ -484,41 +484,22 @@ struct ReducerTests {
 
     // MARK: - the tier's own rules (issue 7 §5)
 
-    @Test("history gets a point per sample at full, and one per 15 s at minimal: samples in between replace the newest")
-    func historyStepFollowsTier() {
+    @Test("history gets a point per sample at full; a simulated serious (tier minimal) draws it coarser but records it the same")
+    func historyStepFollowsMeasuredTier() {
         let state = Fixtures.simulatedState()
         #expect(state.historyTimes == (0..<30).map(Double.init), "one point a second at full")
-        var store = TestStore(state)
-        // Simulated serious: tier minimal. A sample 1 s after the newest point replaces its value
-        // (the point keeps its step's time, so the columns before it stay where they were).
+        var s = state
         var serious = state.status
         serious.overrides = Overrides(thermalState: .serious)
-        serious.snapshot.time = 30
-        store.send(.statusArrived(serious, FeedInfo(samples: 31, refreshDueAt: 47))) {
-            $0.status = serious
-            $0.stats.samples = 31
-            $0.stats.sampleMilliseconds = 0
-            $0.refreshDueAt = 47
-            $0.simulatedLoad = nil
-            $0.now = 30
-            $0.valuesShownAt = 30
-            for a in serious.assessment.sensors {
-                $0.history[a.sensor.id]![29] = a.sensor.celsius!
-            }
-        }
-        var s = store.state
-        for t in 31...43 {
+        for t in 30...44 {
             var next = serious
             next.snapshot.time = Double(t)
             _ = Reducer.reduce(&s, .statusArrived(next, FeedInfo(refreshDueAt: 47)))
         }
-        #expect(s.historyTimes.count == 30, "no new point within 15 s of the last one")
-        #expect(s.historyTimes.last == 29)
-        var next = serious
-        next.snapshot.time = 44
-        _ = Reducer.reduce(&s, .statusArrived(next, FeedInfo(refreshDueAt: 47)))
-        #expect(s.historyTimes.suffix(2) == [29, 44], "a new point 15 s after the step began")
-        #expect(s.history.values.allSatisfy { $0.count == 31 })
+        #expect(s.status.tier == .minimal)
+        #expect(s.historyTimes == (0...44).map(Double.init), "a forced state changed what is recorded: \(s.historyTimes.suffix(16))")
+        #expect(s.historySteps.allSatisfy { $0 == 1 })
+        #expect(s.history.values.allSatisfy { $0.count == 45 })
     }
 
     @Test("ticks move the pulse at full and leave it still at minimal; the clock keeps its seconds at every tier")

@@ -401,17 +401,25 @@ public enum Reducer {
         // A replay's snapshots carry recorded times, not this machine's monotonic clock.
         if state.replay == nil { state.now = max(state.now, t) }
         state.valuesShownAt = state.now
-        let step = state.renderPolicy.historyStep(sampleDelay: state.sampleDelay)
+        // History is recorded at the measured tier's step: a simulated state (`3`) changes how
+        // it is drawn, never what is kept.
+        let step = state.recordingStep
         // A sample within the current step replaces the newest point's value, so the line
         // advances at the tier's pace whatever the sampling delay. The point keeps its step's
         // time: moving it to the newer sample would place the points before it half a column
-        // further back and leave gaps (samples every 0.5 s on a 1 s step).
+        // further back and leave gaps (samples every 0.5 s on a 1 s step). A new point is
+        // placed on the step's grid, whole steps after the last: a sample that comes early
+        // (a rediscovery's, between two timed ones) moves the samples after it off the grid
+        // by a fraction of a step, which must not read as a missing column.
         let advance = state.historyPointTime.map { t - $0 >= step - 1e-6 } ?? true
         if advance {
-            state.historyPointTime = t
-            state.historyTimes.append(t)
+            let time = state.historyPointTime.map { $0 + step * max(1, ((t - $0) / step + 1e-6).rounded(.down)) } ?? t
+            state.historyPointTime = time
+            state.historyTimes.append(time)
+            state.historySteps.append(step)
             if state.historyTimes.count > AppState.historyLength {
                 state.historyTimes.removeFirst(state.historyTimes.count - AppState.historyLength)
+                state.historySteps.removeFirst(state.historySteps.count - AppState.historyLength)
             }
         }
         for a in new.assessment.sensors {
