@@ -100,7 +100,8 @@ extension Panels {
             lines(TextWrap.lines(text, width: list.width - 3, maxLines: list.height), into: &buf,
                   in: list.inset(left: 1), style: .plain, theme: theme)
         }
-        let scales = groupScales(state, rows: rows)
+        let scale = historyScale(state, rows: rows)
+        let barTop = CellBuffer.barTop(rows)
         for (offset, a) in rows.dropFirst(top).prefix(shown).enumerated() {
             let y = list.y + offset
             let decides = a.sensor.id == s.assessment.decidedBy
@@ -128,7 +129,7 @@ extension Panels {
                 }
                 continue
             }
-            if cols.bar > 0 { buf.thermalBar(a, x: cols.barX, y: y, width: cols.bar, theme: theme) }
+            if cols.bar > 0 { buf.thermalBar(a, x: cols.barX, y: y, width: cols.bar, top: barTop, theme: theme) }
             var lvl = a.ignored ? "ignored" : a.level.name
             if a.heldByHysteresis { lvl += "*" }
             buf.put(lvl, x: cols.levelX, y: y, style: levelStyle)
@@ -136,7 +137,7 @@ extension Panels {
                 let text = Format.padLeft(state.units.number(e.high), 5) + " " + Format.padLeft(state.units.number(e.low), 5)
                 buf.text(text, x: cols.extremesX, y: y, style: theme.dim, theme: theme)
             }
-            if cols.spark > 0, let scale = scales[a.sensor.group] {
+            if cols.spark > 0 {
                 buf.sparkline(state.historyColumns(a.sensor.id, columns: cols.spark, step: step), x: cols.sparkX, y: y,
                               low: scale.low, high: scale.high, theme: theme, style: theme.fill(a.level))
             }
@@ -177,19 +178,18 @@ extension Panels {
         return TextWrap.ellipsize(title, width: width)
     }
 
-    /// One temperature scale per group (in °C; only its labels are converted), so sparklines in a group compare: from a little under the
-    /// coolest value seen to the highest critical threshold in the group.
-    static func groupScales(_ state: AppState, rows: [SensorAssessment]) -> [SensorGroup: (low: Double, high: Double)] {
-        var out: [SensorGroup: (low: Double, high: Double)] = [:]
+    /// One temperature scale for every row's sparkline (in °C; only labels are converted), so
+    /// a taller line is a hotter sensor: from a little under the coolest value seen to the
+    /// highest critical threshold listed.
+    static func historyScale(_ state: AppState, rows: [SensorAssessment]) -> (low: Double, high: Double) {
+        var low = Double.infinity, high = -Double.infinity
         for a in rows {
-            let g = a.sensor.group
             let values = state.history[a.sensor.id] ?? []
-            let low = (values.min() ?? a.sensor.celsius ?? a.thresholds.fair.celsius)
-            let high = a.thresholds.critical.celsius
-            let old = out[g] ?? (low: low, high: high)
-            out[g] = (low: min(old.low, low), high: max(old.high, high))
+            low = min(low, values.min() ?? a.sensor.celsius ?? a.thresholds.fair.celsius)
+            high = max(high, a.thresholds.critical.celsius)
         }
+        guard low.isFinite, high.isFinite else { return (0, 100) }
         // Start the scale a step below the coolest value, so it is not drawn as empty.
-        return out.mapValues { (low: ($0.low / 5).rounded(.down) * 5 - 5, high: $0.high) }
+        return (low: (low / 5).rounded(.down) * 5 - 5, high: high)
     }
 }

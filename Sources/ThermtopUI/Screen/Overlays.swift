@@ -37,7 +37,7 @@ enum Overlays {
         lines.append(("  ?        no reading; the row says why", .plain))
         lines.append(("  fair*    held by hysteresis: clears only a little below the limit", .plain))
         lines.append(("  8/10     a cooling device at step 8 of 10; high steps raise the state", .plain))
-        lines.append(("  \(String(t.sparks.prefix(4)))     history, a column every \(Format.duration(step)), one \(u.symbol) scale per group", .plain))
+        lines.append(("  \(String(t.sparks.prefix(4)))     history, a column every \(Format.duration(step)), one \(u.symbol) scale for all rows", .plain))
         lines.append(("  colours  green nominal, yellow fair, orange serious, red critical;", .plain))
         lines.append(("           only values above nominal; bold/reverse without colour", .plain))
         lines.append(("  \(Pulse.frame(tick: 1, tier: .full, unicode: t.unicode))    pulse: beats at full, slower at reduced, still at minimal", .plain))
