@@ -160,17 +160,21 @@ enum Overlays {
         return lines
     }
 
-    /// A sensor's forecast: headroom now and in 10 s (0 at fair, 1 at critical, Android's
-    /// scale), its trend, and when it reaches its next level at that trend.
+    /// A sensor's forecast: how far it is from its next limit now and in 10 s, in degrees
+    /// (`9.0 °C to serious`; JSON keeps Android's headroom), its trend, and when it reaches
+    /// its next level at that trend.
     static func forecastLines(_ state: AppState, id: String, theme: Theme) -> [(String, CellStyle)] {
-        var lines: [(String, CellStyle)] = [("Forecast (headroom: 0 at fair, 1 at critical)", theme.title)]
-        guard let f = state.status.forecast.sensor(id) else {
+        var lines: [(String, CellStyle)] = [("Forecast", theme.title)]
+        guard let f = state.status.forecast.sensor(id),
+              let a = state.status.assessment.sensors.first(where: { $0.sensor.id == id }) else {
             lines.append(("  none: this sensor does not count toward the state", .plain))
             return lines
         }
-        func headroom(_ v: Double?) -> String { v.map { Format.fixed($0, places: 2) } ?? "—" }
-        lines.append(("  headroom \(headroom(f.headroom)) now · \(headroom(f.headroom(inSeconds: 10))) in 10 s", .plain))
+        let u = state.units
         let t = f.trend
+        let now = a.sensor.celsius.map { a.thresholds.distanceText($0, units: u) } ?? "no reading"
+        let later = t.projected(seconds: 10).map { " · \(a.thresholds.distanceText($0, units: u)) in 10 s" } ?? ""
+        lines.append(("  \(now) now\(later)", .plain))
         var trend: String
         switch t.kind {
         case .notEnoughHistory:
