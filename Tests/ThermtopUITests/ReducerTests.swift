@@ -183,18 +183,29 @@ struct ReducerTests {
         store.press(key, effects: [.setPaused(false)]) { $0.paused = false }
     }
 
-    @Test("r asks for a full refresh and changes nothing")
+    @Test("r asks for a full refresh and says so")
     func refresh() {
         var store = TestStore(Self.base)
-        store.press(.char("r"), effects: [.refresh])
+        store.press(.char("r"), effects: [.refresh]) { $0.message = "r: rediscovering devices and reading every sensor now." }
     }
 
-    @Test("q, F10 and Ctrl-C quit with status 0", arguments: [Key.char("q"), .function(10), .interrupt])
+    @Test("q, F10 and Ctrl-C quit with status 0; F10 and Ctrl-C also over the help", arguments: [Key.char("q"), .function(10), .interrupt])
     func quit(key: Key) {
+        var store = TestStore(Self.base)
+        store.press(key) { $0.quit = true }
         var state = Self.base
         state.overlay = .help
+        guard key != .char("q") else { return }
+        var help = TestStore(state)
+        help.press(key) { $0.quit = true }
+    }
+
+    @Test("q over the help, debug or detail overlay closes it and does not quit", arguments: [Overlay.help, .debug, .detail("thermal_zone1")])
+    func qClosesOverlay(overlay: Overlay) {
+        var state = Self.base
+        state.overlay = overlay
         var store = TestStore(state)
-        store.press(key) { $0.quit = true }
+        store.press(.char("q")) { $0.overlay = .none }
     }
 
     @Test("quit signals quit with 128 + the signal, SIGINT with 0", arguments: [(Int32(2), Int32(0)), (3, 131), (15, 143), (1, 129)])

@@ -176,6 +176,7 @@ public enum Reducer {
                 state.message = "r: a replay reads only what was recorded (p pause, n step, < > speed)."
                 return []
             }
+            state.message = "r: rediscovering devices and reading every sensor now."
             return [.refresh]
         case .toggleUnits:
             state.units = state.units.toggled
