@@ -22,6 +22,13 @@ import Testing
         }
     }
 
+    @Test("status --help documents exit 66")
+    func helpSays66() throws {
+        let r = try Thermtop.run(["status", "--help"])
+        let words = r.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("66 --sysfs-root is not a sysfs tree"), "\(r.text)")
+    }
+
     @Test("a --sysfs-root one level above the tree suggests its sys/ folder")
     func rootOneLevelUp() throws {
         let dir = try Self.scratch()
