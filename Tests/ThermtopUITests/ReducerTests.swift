@@ -200,12 +200,18 @@ struct ReducerTests {
         help.press(key) { $0.quit = true }
     }
 
-    @Test("q over the help, debug or detail overlay closes it and does not quit", arguments: [Overlay.help, .debug, .detail("thermal_zone1")])
-    func qClosesOverlay(overlay: Overlay) {
+    @Test("q in the help closes it and does not quit; over the debug or detail overlay it quits")
+    func qClosesHelp() {
         var state = Self.base
-        state.overlay = overlay
+        state.overlay = .help
         var store = TestStore(state)
         store.press(.char("q")) { $0.overlay = .none }
+        for overlay in [Overlay.debug, .detail("thermal_zone1")] {
+            var s = Self.base
+            s.overlay = overlay
+            var other = TestStore(s)
+            other.press(.char("q")) { $0.quit = true }
+        }
     }
 
     @Test("quit signals quit with 128 + the signal, SIGINT with 0", arguments: [(Int32(2), Int32(0)), (3, 131), (15, 143), (1, 129)])
