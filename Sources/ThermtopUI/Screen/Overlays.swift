@@ -14,6 +14,9 @@ enum Overlays {
     static func draw(_ lines: [(String, CellStyle)], title: String, into buf: inout CellBuffer, theme: Theme,
                      more: String = "a taller window shows them") {
         let r = boxRect(buf, lines: lines.count)
+        // A blank column either side: a row's ▶ or ? must not sit against the border as if
+        // it were part of the overlay.
+        buf.fill(Rect(x: r.x - 1, y: r.y, width: r.width + 2, height: r.height).intersection(Rect(x: 0, y: 0, width: buf.width, height: buf.height)), with: .blank)
         buf.box(r, title: title, theme: theme)
         let room = r.height - 2
         let cut = lines.count > room
