@@ -32,6 +32,26 @@ public enum SortOrder: String, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// One word for the order, for list titles too narrow for `label`.
+    public var shortLabel: String {
+        switch self {
+        case .headroom: "nearest"
+        case .temperature: "hottest"
+        case .name: "A-Z"
+        case .group: "grouped"
+        }
+    }
+
+    /// `shortLabel` reversed (`I`).
+    public var reversedShortLabel: String {
+        switch self {
+        case .headroom: "farthest"
+        case .temperature: "coolest"
+        case .name: "Z-A"
+        case .group: "grouped, rev."
+        }
+    }
+
     /// The label when the order is reversed (`I`).
     public var reversedLabel: String {
         switch self {

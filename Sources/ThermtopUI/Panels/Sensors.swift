@@ -168,12 +168,27 @@ extension Panels {
         if !state.filter.isEmpty { parts.append("filter \"\(state.filter)\"") }
         if state.hiddenCount > 0 { parts.append("\(state.hiddenCount) hidden (a)") }
         if state.showAll { parts.append("showing all") }
-        parts.append(state.sortReversed ? state.sort.reversedLabel : state.sort.label)
-        var title = parts[0]
-        for p in parts.dropFirst() {
-            let next = title + (title == parts[0] ? " " : " · ") + p
-            guard next.count <= width else { break }
-            title = next
+        let sort = state.sortReversed ? state.sort.reversedLabel : state.sort.label
+        parts.append(sort)
+        // The title and how many parts after the first it holds.
+        func join(_ parts: [String]) -> (String, Int) {
+            var title = parts[0], n = 0
+            for p in parts.dropFirst() {
+                let next = title + (title == parts[0] ? " " : " · ") + p
+                guard next.count <= width else { break }
+                title = next
+                n += 1
+            }
+            return (title, n)
+        }
+        let (title, kept) = join(parts)
+        // The order is said where there is room: when the whole title does not fit, a short
+        // word for it right after the count (`Sensors (5) nearest`), as long as nothing the
+        // title said (a filter, hidden sensors) is dropped for it.
+        if kept < parts.count - 1 {
+            let short = state.sortReversed ? state.sort.reversedShortLabel : state.sort.shortLabel
+            let (compact, n) = join([parts[0] + " " + short] + parts.dropFirst().dropLast())
+            if compact.count <= width && n >= kept { return compact }
         }
         return TextWrap.ellipsize(title, width: width)
     }
