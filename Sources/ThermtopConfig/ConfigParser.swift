@@ -210,7 +210,7 @@ package enum ConfigParser {
     }
 
     /// `; did you mean "delay"?` for a key one or two edits away from a known one.
-    static func suggestion(_ key: String, _ known: [String]) -> String {
+    package static func suggestion(_ key: String, _ known: [String]) -> String {
         let best = known.map { ($0, editDistance(key.lowercased(), $0)) }.min { $0.1 < $1.1 }
         guard let (k, d) = best, d <= 2, d < key.count else { return "" }
         return " (did you mean \(k)?)"

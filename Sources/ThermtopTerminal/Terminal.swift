@@ -79,6 +79,10 @@ public final class Terminal {
         set_escdelay(25)
         // Clicks and the wheel, as htop and btop take them; endwin turns reporting off again.
         mouse = thermtop_enable_mouse() != 0
+        // SGR reports (1006) as well, decoded by `PasteDecoder` when curses does not know them:
+        // without it a terminal that sends them has their digits read as keys. A terminal
+        // without 1006 keeps sending the old encoding, which curses decodes.
+        if mouse { Terminal.sgrMouse(true) }
         // Pasted text then arrives marked, as one `Key.paste`, instead of as keys that act.
         Terminal.bracketedPaste(true)
 
@@ -249,6 +253,7 @@ public final class Terminal {
         TerminalSignals.stopProcess()
         reset_prog_mode()
         Terminal.bracketedPaste(true)
+        if mouse { Terminal.sgrMouse(true) }
         needsFullRedraw = true
     }
 
@@ -268,6 +273,12 @@ public final class Terminal {
     /// `endwin` hands it back (the shell would otherwise get pastes wrapped in markers).
     /// Flushed at once, so the mode has changed before the process stops on Ctrl-Z; curses'
     /// `putp` would leave it in stdio's buffer.
+    private static func sgrMouse(_ on: Bool) {
+        let out = thermtop_stdout()
+        fputs(on ? "\u{1B}[?1006h" : "\u{1B}[?1006l", out)
+        fflush(out)
+    }
+
     private static func bracketedPaste(_ on: Bool) {
         let out = thermtop_stdout()
         fputs(on ? "\u{1B}[?2004h" : "\u{1B}[?2004l", out)

@@ -153,10 +153,14 @@ struct RunLoop {
                 dispatch(.resized(width: size.width, height: size.height))
             } else {
                 feed.perform(effect)
-                // A replayed sample is read on this thread: its status is there now.
-                if case .replayAdvance = effect {
+                // A replayed sample is read on this thread, and the monitor re-decides on new
+                // overrides before it returns: the status is there now. Taking it at once makes
+                // the next key of the same read see it, and a paused or slow replay show it.
+                switch effect {
+                case .replayAdvance, .setOverrides:
                     let (status, info) = feed.drain()
                     dispatch(.statusArrived(status, info))
+                default: break
                 }
             }
         }

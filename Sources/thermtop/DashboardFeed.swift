@@ -81,7 +81,8 @@ final class DashboardFeed {
         if replay != nil {
             switch effect {
             case .replayAdvance(let time): replay!.run(through: time)
-            case .setOverrides(let o): hub.setOverrides(o)
+            // Through the monitor, whose status the replay shows: it re-decides at once.
+            case .setOverrides(let o): replay!.monitor.overrides = o
             // Nothing else reaches a replay: no sampler to pause, nothing to rediscover or load.
             case .refresh, .adjustLoad, .useSimulatedLaptop, .setPaused, .suspend: break
             }

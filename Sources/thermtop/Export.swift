@@ -23,7 +23,7 @@ struct Export: AsyncParsableCommand {
             invocation; 74 the one write (no --every) failed; 78 bad config file.
             """)
 
-    @Option(name: .customLong("textfile"), help: ArgumentHelp("The .prom file to write.", valueName: "path"))
+    @Option(name: .customLong("textfile"), help: ArgumentHelp("The .prom file to write; - writes to standard output.", valueName: "path"))
     var textfile: String
 
     // `.unconditional`: `-1` must reach validate() and get the range message.
@@ -42,6 +42,8 @@ struct Export: AsyncParsableCommand {
         if let e = every, !(e.isFinite && (1...86400).contains(e)) {
             throw ValidationError("--every must be between 1 and 86400 seconds (got \(e)).")
         }
+        // `-` is standard output (a pipe, a scrape by hand), as for most Unix tools.
+        if textfile == "-" { return }
         if let why = Self.replaceProblem(textfile) { throw ValidationError("--textfile \(why)") }
         let dir = Self.directory(of: textfile)
         var st = stat()
@@ -111,7 +113,11 @@ struct Export: AsyncParsableCommand {
             attempt.lastSuccess = now
             let text = MetricsReport.prometheus(status, version: ThermtopInfo.version, readErrorsTotal: readErrors,
                                                 unixTime: now, export: attempt)
-            if let why = Self.writeAtomically(text, to: textfile) {
+            if textfile == "-" {
+                // Written whole or the command fails with 74 (StandardStreams).
+                Array(text.utf8).withUnsafeBufferPointer { try? StandardStreams.write($0) }
+                health = attempt
+            } else if let why = Self.writeAtomically(text, to: textfile) {
                 guard every != nil else {
                     printError("thermtop export: \(why)")
                     throw ExitCode(74)

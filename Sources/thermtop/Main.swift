@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import ThermtopCore
+import ThermtopConfig
 
 #if canImport(Glibc)
 import Glibc
@@ -31,8 +32,23 @@ enum Main {
             }
             runAsync(asyncCommand)
         } catch {
+            if let word = unknownCommand() {
+                let names = Thermtop.configuration.subcommands.map { $0.configuration.commandName ?? "" }
+                printError("thermtop: unknown command '\(Format.clean(word))'\(ConfigParser.suggestion(word, names)). Commands: \(names.joined(separator: ", ")); `thermtop --help` says more.")
+                Glibc.exit(ExitCode.validationFailure.rawValue)
+            }
             fail(error)
         }
+    }
+
+    /// The first argument when it is a word (no dash) that names no command: the dashboard
+    /// takes no words, so it was meant as a command (`thermtop statuss`).
+    static func unknownCommand() -> String? {
+        guard CommandLine.arguments.count > 1 else { return nil }
+        let word = CommandLine.arguments[1]
+        guard !word.isEmpty, !word.hasPrefix("-") else { return nil }
+        let names = Thermtop.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        return names.contains(word) ? nil : word
     }
 
     /// What ArgumentParser's own async main does, started from here.

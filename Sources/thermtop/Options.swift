@@ -100,6 +100,15 @@ struct SourceChoice: Equatable {
                     throw ValidationError("--sysfs-root \(root) is the filesystem root, not a sysfs tree; the live sysfs is /sys (the default).")
                 }
             }
+            // A folder that is not a sysfs tree (a capture one level too deep or too high, a
+            // typo) would read as "no sensors"; say what it is instead, with its own status.
+            // A tree holds class/ (sensors, supplies), devices/, or bus/ (GPUs by PCI id) at least.
+            if !["class", "devices", "bus"].contains(where: { isDirectory(root + "/" + $0) }) {
+                let hint = isDirectory(root + "/sys/class") ? " (did you mean \(root)/sys?)"
+                    : root.hasSuffix("/class") || root == "class" ? " (did you mean the folder above it?)" : ""
+                printError("thermtop: --sysfs-root \(Format.clean(root)) is not a sysfs tree: it has no class/ folder (nor devices/ or bus/)\(Format.clean(hint)).")
+                throw ExitCode(StatusExit.notSysfsTree)
+            }
     }
 
     var overrides: Overrides { Overrides(thermalState: simulateState, lowPower: lowPower?.bool) }
@@ -191,3 +200,8 @@ extension Thermtop {
     }
 }
 
+/// Whether `path` is a directory (following links).
+func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+}

@@ -11,6 +11,8 @@ enum StatusExit {
     static let ok: Int32 = 0
     /// Bad invocation: unknown flag, bad value, unusable `--sysfs-root` (EX_USAGE).
     static let usage: Int32 = 64
+    /// `--sysfs-root` names a folder that is not a sysfs tree: no `class/` in it (EX_NOINPUT).
+    static let notSysfsTree: Int32 = 66
     /// Sensors exist but not one could be read: the state is not measured (EX_UNAVAILABLE).
     static let nothingReadable: Int32 = 69
     /// The report could not be written: stdout closed, full or broken (EX_IOERR).

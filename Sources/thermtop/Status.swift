@@ -11,8 +11,9 @@ struct Status: AsyncParsableCommand {
         abstract: "Print the thermal state, low power, tier, policy, sensors and batteries once.",
         discussion: """
             Exit status: 0 the state was measured; 64 bad invocation (unknown flag, bad \
-            value, unusable --sysfs-root); 69 the state is not measured: no sensor was found \
-            (containers, most VMs, a --sysfs-root that is not a sysfs tree) or none could be \
+            value, unusable --sysfs-root); 66 --sysfs-root is not a sysfs tree (no class/); \
+            69 the state is not measured: no sensor was found \
+            (containers, most VMs, a --sysfs-root with an empty class/) or none could be \
             read (the reason and "measured": false in the JSON say so); 74 the report could \
             not be written (standard output closed or full).
             """)

@@ -397,6 +397,7 @@ struct AbuseTests {
     func watchTextSaysUnknown() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("class"), withIntermediateDirectories: true)
         let r = try BadInvocationTests.shell("timeout 20 \"$0\" watch --no-config --sysfs-root '\(dir.path)' | head -1")
         let line = r.stdout.split(separator: "\n").first.map(String.init) ?? ""
         #expect(line.contains(" unknown · tier "), "\(line) \(r.stderr)")

@@ -80,7 +80,7 @@ enum TmuxE2E {
 // MARK: - One private tmux server with thermtop in its only pane
 
 /// What thermtop left the terminal in when it exited, as tmux saw it.
-fileprivate struct PaneModes: CustomStringConvertible {
+struct PaneModes: CustomStringConvertible {
     var alternateScreen: Bool
     var cursorVisible: Bool
     var keypadCursor: Bool
@@ -104,7 +104,7 @@ fileprivate struct PaneModes: CustomStringConvertible {
     }
 }
 
-fileprivate final class TmuxDashboard {
+final class TmuxDashboard {
     let tmux: String
     let socket: String
     let session = "e2e"
@@ -260,12 +260,12 @@ fileprivate final class TmuxDashboard {
     }
 }
 
-fileprivate struct TmuxTestError: Error, CustomStringConvertible {
+struct TmuxTestError: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
 }
 
-fileprivate extension TmuxE2E {
+extension TmuxE2E {
     /// Direct children of a process (Linux /proc).
     static func children(of pid: pid_t) -> [pid_t] {
         if let list = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8) {
@@ -306,7 +306,7 @@ fileprivate extension TmuxE2E {
 
 // MARK: - Reading the screen
 
-fileprivate enum PaneText {
+enum PaneText {
     static func lines(_ screen: String) -> [String] {
         screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
@@ -1056,7 +1056,7 @@ struct DashboardReplayForecastUnitsTests {
         (["--replay", "REC", "--speed", "inf"], 64, "--speed must be a positive number"),
         (["--replay", "REC", "--speed", "nan"], 64, "--speed must be a positive number"),
         (["--replay", "REC", "--simulate"], 64, "drop --sysfs-root/--simulate"),
-        (["--replay", "REC", "--sysfs-root", "/tmp"], 64, "drop --sysfs-root/--simulate"),
+        (["--replay", "REC", "--sysfs-root", "FIXTURE"], 64, "drop --sysfs-root/--simulate"),
         (["--replay", "REC", "--delay", "1"], 64, "drop --delay"),
         (["--replay", "BAD"], 65, "line 3: not JSON"),
     ])
@@ -1070,7 +1070,7 @@ struct DashboardReplayForecastUnitsTests {
             this is not JSON
 
             """, to: bad)
-        let real = args.map { $0 == "REC" ? "/nonexistent.jsonl" : $0 == "BAD" ? bad.path : $0 }
+        let real = args.map { $0 == "REC" ? "/nonexistent.jsonl" : $0 == "BAD" ? bad.path : $0 == "FIXTURE" ? TmuxE2E.fixture("intel-laptop") : $0 }
         let r = try Run.thermtop(real)
         #expect(r.status == status, "\(real): \(r.stderr)")
         #expect(r.stderr.contains(message), "\(real): \(r.stderr)")

@@ -16,7 +16,10 @@ private let fixtureNames: [String] = {
     let all = (try? FileManager.default.contentsOfDirectory(atPath: Thermtop.fixtures.path)) ?? []
     return all.filter { name in
         var dir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: Thermtop.fixtures.appendingPathComponent(name).path, isDirectory: &dir) && dir.boolValue
+        let path = Thermtop.fixtures.appendingPathComponent(name).path
+        // Sysfs trees only (nvml-standin holds the NVML stand-in's source).
+        return FileManager.default.fileExists(atPath: path, isDirectory: &dir) && dir.boolValue
+            && ["class", "devices", "bus"].contains { FileManager.default.fileExists(atPath: path + "/" + $0) }
     }.sorted()
 }()
 

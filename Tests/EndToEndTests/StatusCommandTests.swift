@@ -332,10 +332,10 @@ struct StatusCommandTests {
         #expect(r.stderr.contains("not a directory"))
     }
 
-    @Test("an empty sysfs root says there are no thermal sensors, reads unknown (never nominal) and exits 69")
+    @Test("a sysfs root with an empty class/ says there are no thermal sensors, reads unknown (never nominal) and exits 69")
     func emptyRoot() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("class"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try Thermtop.run(["status", "--sysfs-root", dir.path])
         #expect(r.status == 69, "stderr: \(r.stderr)")

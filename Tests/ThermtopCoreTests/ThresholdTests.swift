@@ -113,10 +113,10 @@ struct ThresholdTests {
                       sensor: zoneSensor(trips: [(.passive, 90, 2)]),
                       fair: 80, serious: 90, seriousRule: "passive trip",
                       critical: 100, criticalRule: "serious 90.0 °C + 10.0 °C"),
-        ThresholdCase(name: "a passive trip above the hot trip keeps the levels ordered",
+        ThresholdCase(name: "a passive trip above the hot trip warns of nothing: serious falls to the default, critical is the hot trip",
                       sensor: zoneSensor(trips: [(.passive, 110, 2), (.hot, 100, 0)]),
-                      fair: 100, serious: 110, seriousRule: "passive trip",
-                      critical: 110, criticalRule: "hot trip"),
+                      fair: 75, serious: 85, seriousRule: "default for sensors without limits",
+                      critical: 100, criticalRule: "hot trip"),
         // per-sensor overrides
         ThresholdCase(name: "override by sensor id",
                       sensor: zoneSensor(trips: [(.passive, 90, 2)]),
@@ -160,7 +160,17 @@ struct ThresholdTests {
         if let h = c.seriousHysteresis { #expect(th.serious.hysteresis == h) }
         if let h = c.criticalHysteresis { #expect(th.critical.hysteresis == h) }
         #expect(th.fair.celsius < th.serious.celsius)
-        #expect(th.serious.celsius <= th.critical.celsius)
+        #expect(th.serious.celsius < th.critical.celsius)
+    }
+
+    @Test("an NVMe warning limit within 5 °C of its shutdown limit: serious at max, critical halfway to crit, each rule says how")
+    func nvmeLimitsClose() {
+        let th = SensorThresholds.derive(for: hwmonSensor(chip: "nvme", label: "Composite", celsius: 35.85, max: 81.85, crit: 84.85),
+                                         config: ThermalConfig())
+        #expect(th.serious.celsius == 81.85 && th.serious.rule == "hwmon max")
+        #expect(abs(th.critical.celsius - 83.35) < 1e-9, "critical \(th.critical.celsius)")
+        #expect(th.critical.rule == "halfway from hwmon max 81.9 °C to hwmon crit 84.9 °C", "\(th.critical.rule)")
+        #expect(th.fair.celsius < th.serious.celsius && th.serious.celsius < th.critical.celsius)
     }
 
     struct HystCase: Sendable, CustomTestStringConvertible {

@@ -46,7 +46,7 @@ struct ForecastUnitsReplayScreenTests {
         #expect(one.render(.standard).rows[0].contains(" not enough history"))
     }
 
-    @Test("the detail view shows the sensor's headroom now and in 10 s, its trend and the time to its next level")
+    @Test("the detail view shows how far the sensor is from its next limit in degrees, now and in 10 s, its trend and the time to its next level")
     func forecastInDetail() throws {
         var state = Fixtures.Scenario.reduced.state
         let package = try #require(state.status.assessment.sensors.first { $0.sensor.name == "x86_pkg_temp" || $0.sensor.isHeadline })
@@ -54,8 +54,10 @@ struct ForecastUnitsReplayScreenTests {
         state.selectedID = package.sensor.id
         _ = Reducer.reduce(&state, .toggleDetail)
         let text = state.render(.large).text()
-        let h = Format.fixed(f.headroom!, places: 2), h10 = Format.fixed(f.headroom(inSeconds: 10)!, places: 2)
-        #expect(text.contains("headroom \(h) now · \(h10) in 10 s"), "\(text)")
+        let c = try #require(package.sensor.celsius), c10 = try #require(f.trend.projected(seconds: 10))
+        let h = package.thresholds.distanceText(c, units: .celsius), h10 = package.thresholds.distanceText(c10, units: .celsius)
+        #expect(text.contains("\(h) now · \(h10) in 10 s"), "\(text)")
+        #expect(!text.contains("headroom"), "the screen says degrees to a limit, not Android's headroom:\n\(text)")
         #expect(text.contains("trend rising "), "\(text)")
         let next = try #require(f.next)
         #expect(text.contains("next level: serious in \(ThermalForecast.approximate(next.seconds))"), "\(text)")

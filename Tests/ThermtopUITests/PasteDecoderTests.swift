@@ -105,3 +105,31 @@ struct PasteDecoderTests {
         #expect(text.unicodeScalars.elementsEqual(body.unicodeScalars.prefix(PasteDecoder.maxScalars)))
     }
 }
+
+/// Issue 38 item 10: SGR mouse reports (1006) are decoded, never keys.
+@Suite struct SGRMouseDecoderTests {
+    @Test("an SGR press is a mouse key at 0-based cells; wheel up and down too; releases, drags and other buttons vanish; none of their digits are keys")
+    func sgrReports() {
+        let out = PasteDecoderTests.decode(["\u{1B}[<0;11;6M", "\u{1B}[<0;11;6m", "\u{1B}[<64;3;4M\u{1B}[<65;3;4M",
+                                            "\u{1B}[<32;5;5M\u{1B}[<2;5;5M", "x"])
+        #expect(out == [.input(.key(.mouse(MouseEvent(x: 10, y: 5, button: .left)))),
+                        .input(.key(.mouse(MouseEvent(x: 2, y: 3, button: .wheelUp)))),
+                        .input(.key(.mouse(MouseEvent(x: 2, y: 3, button: .wheelDown)))),
+                        .input(.character("x"))], "\(out)")
+    }
+
+    @Test("an SGR report cut between two reads is still one click; one cut short for good is dropped, not keys")
+    func sgrSplitAndCut() {
+        let stream = Array("\u{1B}[<0;12;7M".unicodeScalars)
+        for i in 1..<stream.count {
+            let reads = [stream[..<i], stream[i...]].map { String(String.UnicodeScalarView($0)) }
+            #expect(PasteDecoderTests.decode(reads) == [.input(.key(.mouse(MouseEvent(x: 11, y: 6, button: .left))))], "\(reads)")
+        }
+        var decoder = PasteDecoder()
+        var out = PasteDecoderTests.decode(["\u{1B}[<0;12"], decoder: &decoder)
+        decoder.expire(now: 200, into: &out)
+        #expect(out.isEmpty, "a cut-short report gave \(out)")
+        // Text pasted inside a paste stays text.
+        #expect(PasteDecoderTests.decode(["\u{1B}[200~\u{1B}[<0;1;1M\u{1B}[201~"]) == [.paste("\u{1B}[<0;1;1M")])
+    }
+}

@@ -54,13 +54,14 @@ struct ReducerTests {
 
     // MARK: - simulation
 
-    @Test("1-4 ask for the thermal state override, keep the low-power override, and change nothing else",
+    @Test("1-4 ask for the thermal state override, keep the low-power override, take it as in force, and change nothing else",
           arguments: [(Character("1"), ThermalState.nominal), ("2", .fair), ("3", .serious), ("4", .critical)])
     func simulateState(key: Character, expected: ThermalState) {
         var state = Self.base
         state.status.overrides = Overrides(thermalState: nil, lowPower: true)
         var store = TestStore(state)
-        store.press(.char(key), effects: [.setOverrides(Overrides(thermalState: expected, lowPower: true))])
+        let o = Overrides(thermalState: expected, lowPower: true)
+        store.press(.char(key), effects: [.setOverrides(o)]) { $0.status.overrides = o }
     }
 
     @Test("0 clears both overrides and leaves the simulated laptop: back to live in one key")
@@ -70,7 +71,10 @@ struct ReducerTests {
         state.press(.char("l"))
         #expect(state.status.overrides == Overrides(thermalState: .serious, lowPower: true))
         var store = TestStore(state)
-        store.press(.char("0"), effects: [.setOverrides(.none), .useSimulatedLaptop(false)]) { $0.lowPowerMode = .live }
+        store.press(.char("0"), effects: [.setOverrides(.none), .useSimulatedLaptop(false)]) {
+            $0.lowPowerMode = .live
+            $0.status.overrides = .none
+        }
     }
 
     @Test("0 when nothing is simulated says so and asks for nothing")
@@ -179,18 +183,35 @@ struct ReducerTests {
         store.press(key, effects: [.setPaused(false)]) { $0.paused = false }
     }
 
-    @Test("r asks for a full refresh and changes nothing")
+    @Test("r asks for a full refresh and says so")
     func refresh() {
         var store = TestStore(Self.base)
-        store.press(.char("r"), effects: [.refresh])
+        store.press(.char("r"), effects: [.refresh]) { $0.message = "r: rediscovering devices and reading every sensor now." }
     }
 
-    @Test("q, F10 and Ctrl-C quit with status 0", arguments: [Key.char("q"), .function(10), .interrupt])
+    @Test("q, F10 and Ctrl-C quit with status 0; F10 and Ctrl-C also over the help", arguments: [Key.char("q"), .function(10), .interrupt])
     func quit(key: Key) {
+        var store = TestStore(Self.base)
+        store.press(key) { $0.quit = true }
+        var state = Self.base
+        state.overlay = .help
+        guard key != .char("q") else { return }
+        var help = TestStore(state)
+        help.press(key) { $0.quit = true }
+    }
+
+    @Test("q in the help closes it and does not quit; over the debug or detail overlay it quits")
+    func qClosesHelp() {
         var state = Self.base
         state.overlay = .help
         var store = TestStore(state)
-        store.press(key) { $0.quit = true }
+        store.press(.char("q")) { $0.overlay = .none }
+        for overlay in [Overlay.debug, .detail("thermal_zone1")] {
+            var s = Self.base
+            s.overlay = overlay
+            var other = TestStore(s)
+            other.press(.char("q")) { $0.quit = true }
+        }
     }
 
     @Test("quit signals quit with 128 + the signal, SIGINT with 0", arguments: [(Int32(2), Int32(0)), (3, 131), (15, 143), (1, 129)])
@@ -296,10 +317,11 @@ struct ReducerTests {
                                    lowPowerAssessment: LowPowerAssessment.assess(hot, config: ThermalConfig()),
                                    overrides: .none, sourceLabel: "/sys", sourceIsSimulated: false)
         _ = Reducer.reduce(&state, .statusArrived(status, FeedInfo(refreshDueAt: 41)))
-        // Headline CPU first, then the drive.
-        #expect(state.sortedSensors.map(\.sensor.id).prefix(2) == ["thermal_zone1", "hwmon2/temp1"])
+        // The drive decides the state (fair): it comes first, before the headline CPU.
+        #expect(state.status.assessment.decidedBy == "hwmon2/temp1")
+        #expect(state.sortedSensors.map(\.sensor.id).prefix(2) == ["hwmon2/temp1", "thermal_zone1"])
         #expect(state.selectedID == "hwmon2/temp1")
-        #expect(state.selectedIndex == 1)
+        #expect(state.selectedIndex == 0)
         state.press(.enter)
         #expect(state.overlay == .detail("hwmon2/temp1"))
         #expect(state.render(.large).text().contains("NVMe (Composite) · group disk"))
@@ -479,41 +501,22 @@ struct ReducerTests {
 
     // MARK: - the tier's own rules (issue 7 §5)
 
-    @Test("history gets a point per sample at full, and one per 15 s at minimal: samples in between replace the newest")
-    func historyStepFollowsTier() {
+    @Test("history gets a point per sample at full; a simulated serious (tier minimal) draws it coarser but records it the same")
+    func historyStepFollowsMeasuredTier() {
         let state = Fixtures.simulatedState()
         #expect(state.historyTimes == (0..<30).map(Double.init), "one point a second at full")
-        var store = TestStore(state)
-        // Simulated serious: tier minimal. A sample 1 s after the newest point replaces its value
-        // (the point keeps its step's time, so the columns before it stay where they were).
+        var s = state
         var serious = state.status
         serious.overrides = Overrides(thermalState: .serious)
-        serious.snapshot.time = 30
-        store.send(.statusArrived(serious, FeedInfo(samples: 31, refreshDueAt: 47))) {
-            $0.status = serious
-            $0.stats.samples = 31
-            $0.stats.sampleMilliseconds = 0
-            $0.refreshDueAt = 47
-            $0.simulatedLoad = nil
-            $0.now = 30
-            $0.valuesShownAt = 30
-            for a in serious.assessment.sensors {
-                $0.history[a.sensor.id]![29] = a.sensor.celsius!
-            }
-        }
-        var s = store.state
-        for t in 31...43 {
+        for t in 30...44 {
             var next = serious
             next.snapshot.time = Double(t)
             _ = Reducer.reduce(&s, .statusArrived(next, FeedInfo(refreshDueAt: 47)))
         }
-        #expect(s.historyTimes.count == 30, "no new point within 15 s of the last one")
-        #expect(s.historyTimes.last == 29)
-        var next = serious
-        next.snapshot.time = 44
-        _ = Reducer.reduce(&s, .statusArrived(next, FeedInfo(refreshDueAt: 47)))
-        #expect(s.historyTimes.suffix(2) == [29, 44], "a new point 15 s after the step began")
-        #expect(s.history.values.allSatisfy { $0.count == 31 })
+        #expect(s.status.tier == .minimal)
+        #expect(s.historyTimes == (0...44).map(Double.init), "a forced state changed what is recorded: \(s.historyTimes.suffix(16))")
+        #expect(s.historySteps.allSatisfy { $0 == 1 })
+        #expect(s.history.values.allSatisfy { $0.count == 45 })
     }
 
     @Test("ticks move the pulse at full and leave it still at minimal; the clock keeps its seconds at every tier")

@@ -34,3 +34,15 @@ extension TemperatureUnit {
     }
 }
 
+
+extension SensorThresholds {
+    /// How far `celsius` is from the next limit that matters, as a person reads it:
+    /// `9.0 °C to serious` below serious, `2.5 °C to critical` from serious on, `1.0 °C past
+    /// critical` beyond it. Never a negative number: the screen says this, while `status --json`
+    /// and the library keep Android's headroom (0 at fair, 1 at critical).
+    package func distanceText(_ celsius: Double, units: TemperatureUnit) -> String {
+        if celsius < serious.celsius { return "\(units.formatDelta(serious.celsius - celsius)) to serious" }
+        if celsius < critical.celsius { return "\(units.formatDelta(critical.celsius - celsius)) to critical" }
+        return "\(units.formatDelta(celsius - critical.celsius)) past critical"
+    }
+}

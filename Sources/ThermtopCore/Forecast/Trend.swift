@@ -10,7 +10,8 @@
 ///   a plateau's noise, or a step seen by one fit and not the other, never does;
 /// - the newest reading that moved against the trend and lies on the wrong side of the fitted
 ///   line (below it on a rise, above it on a fall) by more than the scatter means the curve has
-///   just turned: steady, never the old direction's next state;
+///   just turned: steady, never the old direction's next state, and a steady level is never
+///   on the far side of the newest reading from where it moves;
 /// - the median ignores outliers and steps: a load step that jumps a few degrees in one or two
 ///   samples and then levels off moves fewer than half of the pairs of the window that sees it
 ///   last, so it does not become a slope that would forecast "critical in 3 s";
@@ -127,8 +128,16 @@ public struct SensorTrend: Sendable, Equatable {
         func level(_ b: Double) -> Double {
             median(recentPoints.map { $0.celsius + b * (newest.time - $0.time) }) ?? newest.celsius
         }
+        // Steady sits at the recent median, but never on the far side of the newest reading
+        // from where it is going: after a turn the recent points are on the old side of it
+        // (their median after a fall from 97.5 °C would put a sensor now at 85.5 °C at 91.5 °C
+        // "in 10 s"), so a falling reading is never projected hotter, nor a rising one cooler.
+        let previous = window[window.count - 2].celsius
         func steady(_ note: String) -> SensorTrend {
-            SensorTrend(kind: .steady, slope: 0, level: level(0), time: newest.time, samples: window.count, note: note)
+            var l = level(0)
+            if newest.celsius < previous { l = Swift.min(l, newest.celsius) }
+            if newest.celsius > previous { l = Swift.max(l, newest.celsius) }
+            return SensorTrend(kind: .steady, slope: 0, level: l, time: newest.time, samples: window.count, note: note)
         }
         let slope = recent.slope
         if abs(slope) < config.minSlope { return steady("flat") }
@@ -144,7 +153,6 @@ public struct SensorTrend: Sendable, Equatable {
         // on the wrong side of the fitted line, further than its scatter (at least a millidegree,
         // sysfs's resolution: on a perfect line the level is a rounding error off the reading).
         // Either alone is noise or a curve levelling off: a reading rounded down on a rise.
-        let previous = window[window.count - 2].celsius
         let offLine = Swift.max(config.minSignificance * recent.scatter, 0.001)
         if (newest.celsius - previous) * slope < 0, (newest.celsius - now) * slope < 0,
            abs(newest.celsius - now) > offLine {

@@ -121,6 +121,9 @@ public struct ThermalAssessment: Sendable, Equatable {
     public var reason: String
     /// The id of the sensor, cooling device or `throttle` that decided the state, if any.
     public var decidedBy: String?
+    /// The sensor the reason names: `decidedBy`, or at nominal the closest sensor it cites.
+    /// The dashboard never folds it away.
+    public var cited: String?
     /// Each temperature sensor with its level and thresholds.
     public var sensors: [SensorAssessment]
     /// Each cooling device and how hard it works.
@@ -138,10 +141,11 @@ public struct ThermalAssessment: Sendable, Equatable {
     /// An assessment from its parts.
     public init(state: ThermalState, reason: String, decidedBy: String?, sensors: [SensorAssessment],
                 cooling: [CoolingAssessment], throttle: ThrottleAssessment?, nothingReadable: Bool = false,
-                fans: [FanAssessment] = []) {
+                fans: [FanAssessment] = [], cited: String? = nil) {
         self.state = state
         self.reason = reason
         self.decidedBy = decidedBy
+        self.cited = cited ?? decidedBy
         self.sensors = sensors
         self.cooling = cooling
         self.throttle = throttle
@@ -466,6 +470,7 @@ public enum ThermalClassifier {
         var state = ThermalState.nominal
         var reason = ""
         var decidedBy: String?
+        var cited: String?
         // Compared by index, fields read in place: an assessment handed to a closure was copied
         // whole (a retain and a release of each of its ~25 references).
         let ranked = sensors
@@ -499,6 +504,7 @@ public enum ThermalClassifier {
             if let t = indexOfMax(ranked.count, where: { ranked[$0].sensor.celsius != nil && !ranked[$0].ignored && !ranked[$0].sensor.isFolded },
                                   by: { (ranked[$0].headroom ?? -1) < (ranked[$1].headroom ?? -1) }) {
                 let top = sensors[t]
+                cited = top.sensor.id
                 // Never "every sensor" while some could not be read: they are counted. A sensor
                 // of a sleeping device is not unread by failure (it is off, and not woken).
                 let unread = ranked.filter {
@@ -529,7 +535,7 @@ public enum ThermalClassifier {
         }
         return ThermalAssessment(state: state, reason: reason, decidedBy: decidedBy, sensors: sensors,
                                  cooling: cooling, throttle: throttle, nothingReadable: nothingReadable,
-                                 fans: fans)
+                                 fans: fans, cited: cited)
     }
 }
 

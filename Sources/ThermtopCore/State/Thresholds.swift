@@ -68,10 +68,14 @@ public struct SensorThresholds: Sendable, Equatable {
     /// else `emergency`: where hardware stops or throttles hard, as for NVMe and GPUs) puts
     /// critical `criticalBelowLimit` under it and serious `seriousBelowLimit` under it; a hot
     /// trip (the firmware's own "about to be critical") is critical itself. A warning limit at
-    /// or above the shutdown limit is no warning and is passed over.
+    /// or above the shutdown limit or the hot trip is no warning and is passed over.
     /// - serious: configured; lowest passive trip; hwmon `max`; shutdown limit − 15 °C; a default by kind.
-    /// - critical: configured; hot trip; shutdown limit − 5 °C; serious + 10 °C.
+    /// - critical: configured; hot trip; shutdown limit − 5 °C, or halfway from serious to the
+    ///   shutdown limit when that is not above serious (NVMe max 81.85, crit 84.85 → 83.35);
+    ///   serious + 10 °C.
     /// - fair: serious − 10 °C.
+    /// Every sensor's levels come out strictly ordered, fair < serious < critical, and each
+    /// rule text says how its value was reached.
     /// A level clears below its threshold minus the trip's hysteresis (default 2 °C).
     public static func derive(for sensor: ThermalSensor, config: ThermalConfig) -> SensorThresholds {
         let o = config.override(for: sensor)
@@ -85,7 +89,9 @@ public struct SensorThresholds: Sendable, Equatable {
         // A warning limit at or above the shutdown limit warns of nothing (coretemp's max =
         // crit = 100 °C): the shutdown rule applies instead.
         let shutdown = shutdownLimit(of: sensor)
-        func warns(_ c: Double) -> Bool { shutdown.map { c < $0.celsius } ?? true }
+        // Nor does one at or above the hot trip, which is critical itself.
+        let hot = o?.critical == nil ? sensor.hotTrip?.celsius : nil
+        func warns(_ c: Double) -> Bool { (shutdown.map { c < $0.celsius } ?? true) && (hot.map { c < $0 } ?? true) }
         var serious: Threshold
         if let t = o?.serious {
             serious = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
@@ -110,26 +116,28 @@ public struct SensorThresholds: Sendable, Equatable {
             critical = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
         } else if let h = sensor.hotTrip, let c = h.celsius {
             critical = Threshold(celsius: c, hysteresis: hyst(h), rule: sensor.tripsFrom.map { "\($0) hot trip" } ?? "hot trip")
-        } else if let limit = shutdown {
-            let c = limit.celsius - config.criticalBelowLimit
+        } else if let limit = shutdown, limit.celsius > serious.celsius {
+            // A warning limit within the margin of the shutdown limit: critical halfway between.
+            let below = limit.celsius - config.criticalBelowLimit
+            let halfway = below <= serious.celsius
+            let c = halfway ? (serious.celsius + limit.celsius) / 2 : below
             var h = limit.trip.map(hyst) ?? defaultHyst
             // hwmon's crit_hyst is where the chip's own alarm clears (absolute): the level
             // clears there too when that is below the threshold and plausible.
             if limit.trip == nil, o?.hysteresis == nil, sensor.crit != nil, let ch = sensor.critHyst, ch < c, c - ch <= 50 { h = c - ch }
-            critical = Threshold(celsius: c, hysteresis: h,
-                                 rule: degreesRule(limit.name, limit.celsius, " − ", config.criticalBelowLimit),
-                                 isDirect: false)
+            let rule = halfway
+                ? "halfway from \(serious.isDirect ? serious.rule : "serious") \(formatDegrees(serious.celsius)) to \(limit.name)\(formatDegrees(limit.celsius))"
+                : degreesRule(limit.name, limit.celsius, " − ", config.criticalBelowLimit)
+            critical = Threshold(celsius: c, hysteresis: h, rule: rule, isDirect: false)
         } else {
-            critical = Threshold(celsius: serious.celsius + config.criticalAboveSerious, hysteresis: defaultHyst,
-                                 rule: degreesRule("serious ", serious.celsius, " + ", config.criticalAboveSerious),
-                                 isDirect: false)
+            critical = aboveSerious(serious, config: config, hysteresis: defaultHyst)
         }
-        // Firmware can put a passive trip above the hot one; keep the levels ordered.
-        if critical.celsius < serious.celsius { critical.celsius = serious.celsius }
+        // A configured serious at or above the critical limit: critical stays above it.
+        if critical.celsius <= serious.celsius { critical = aboveSerious(serious, config: config, hysteresis: defaultHyst) }
 
         let fair: Threshold
-        if let f = o?.fair {
-            fair = Threshold(celsius: min(f, serious.celsius), hysteresis: defaultHyst, rule: "configured")
+        if let f = o?.fair, f < serious.celsius {
+            fair = Threshold(celsius: f, hysteresis: defaultHyst, rule: "configured")
         } else {
             let fairMargin = o?.fairBelowSerious ?? config.fairBelowSerious
             fair = Threshold(celsius: serious.celsius - fairMargin, hysteresis: defaultHyst,
@@ -137,6 +145,12 @@ public struct SensorThresholds: Sendable, Equatable {
                              isDirect: false)
         }
         return SensorThresholds(fair: fair, serious: serious, critical: critical)
+    }
+
+    /// Critical `criticalAboveSerious` over serious, for sensors without a limit above it.
+    static func aboveSerious(_ serious: Threshold, config: ThermalConfig, hysteresis: Double) -> Threshold {
+        Threshold(celsius: serious.celsius + config.criticalAboveSerious, hysteresis: hysteresis,
+                  rule: degreesRule("serious ", serious.celsius, " + ", config.criticalAboveSerious), isDirect: false)
     }
 
     /// The limit at which the hardware acts by itself (shuts down, or throttles hard): the

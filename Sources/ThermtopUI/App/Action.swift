@@ -127,10 +127,10 @@ public enum Reducer {
         case .simulateState(let s):
             var o = state.status.overrides
             o.thermalState = s
-            return [.setOverrides(o)]
+            return override(&state, o)
         case .backToLive:
             var effects: [Effect] = []
-            if state.status.overrides != .none { effects.append(.setOverrides(.none)) }
+            if state.status.overrides != .none { effects += override(&state, .none) }
             if state.status.sourceIsSimulated { effects.append(.useSimulatedLaptop(false)) }
             if effects.isEmpty {
                 state.message = state.replay == nil ? "Already live: nothing is simulated."
@@ -142,7 +142,7 @@ public enum Reducer {
             state.lowPowerMode = state.lowPowerMode.next
             var o = state.status.overrides
             o.lowPower = state.lowPowerMode.override
-            return [.setOverrides(o)]
+            return override(&state, o)
         case .toggleSimulatedLaptop:
             if state.replay != nil {
                 state.message = "S: a replay shows the recording; run thermtop --simulate for the simulated laptop."
@@ -176,6 +176,7 @@ public enum Reducer {
                 state.message = "r: a replay reads only what was recorded (p pause, n step, < > speed)."
                 return []
             }
+            state.message = "r: rediscovering devices and reading every sensor now."
             return [.refresh]
         case .toggleUnits:
             state.units = state.units.toggled
@@ -297,6 +298,14 @@ public enum Reducer {
         return []
     }
 
+    /// Asks the monitor for new overrides and keeps them as the ones in force at once, so a key
+    /// that arrives with this one (`2l` in one read) builds on them rather than on the status
+    /// from before; the monitor's answer replaces the status right after.
+    static func override(_ state: inout AppState, _ o: ThermalOverrides) -> [Effect] {
+        state.status.overrides = o
+        return [.setOverrides(o)]
+    }
+
     /// Appends typed text to the filter or the search, up to `AppState.filterMaxLength`
     /// characters; what goes past it is dropped (and said).
     static func typeText(_ state: inout AppState, _ text: String) {
@@ -393,17 +402,25 @@ public enum Reducer {
         // A replay's snapshots carry recorded times, not this machine's monotonic clock.
         if state.replay == nil { state.now = max(state.now, t) }
         state.valuesShownAt = state.now
-        let step = state.renderPolicy.historyStep(sampleDelay: state.sampleDelay)
+        // History is recorded at the measured tier's step: a simulated state (`3`) changes how
+        // it is drawn, never what is kept.
+        let step = state.recordingStep
         // A sample within the current step replaces the newest point's value, so the line
         // advances at the tier's pace whatever the sampling delay. The point keeps its step's
         // time: moving it to the newer sample would place the points before it half a column
-        // further back and leave gaps (samples every 0.5 s on a 1 s step).
+        // further back and leave gaps (samples every 0.5 s on a 1 s step). A new point is
+        // placed on the step's grid, whole steps after the last: a sample that comes early
+        // (a rediscovery's, between two timed ones) moves the samples after it off the grid
+        // by a fraction of a step, which must not read as a missing column.
         let advance = state.historyPointTime.map { t - $0 >= step - 1e-6 } ?? true
         if advance {
-            state.historyPointTime = t
-            state.historyTimes.append(t)
+            let time = state.historyPointTime.map { $0 + step * max(1, ((t - $0) / step + 1e-6).rounded(.down)) } ?? t
+            state.historyPointTime = time
+            state.historyTimes.append(time)
+            state.historySteps.append(step)
             if state.historyTimes.count > AppState.historyLength {
                 state.historyTimes.removeFirst(state.historyTimes.count - AppState.historyLength)
+                state.historySteps.removeFirst(state.historySteps.count - AppState.historyLength)
             }
         }
         for a in new.assessment.sensors {

@@ -32,6 +32,26 @@ public enum SortOrder: String, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// One word for the order, for list titles too narrow for `label`.
+    public var shortLabel: String {
+        switch self {
+        case .headroom: "nearest"
+        case .temperature: "hottest"
+        case .name: "A-Z"
+        case .group: "grouped"
+        }
+    }
+
+    /// `shortLabel` reversed (`I`).
+    public var reversedShortLabel: String {
+        switch self {
+        case .headroom: "farthest"
+        case .temperature: "coolest"
+        case .name: "Z-A"
+        case .group: "grouped, rev."
+        }
+    }
+
     /// The label when the order is reversed (`I`).
     public var reversedLabel: String {
         switch self {
@@ -136,6 +156,9 @@ public struct AppState: Sendable, Equatable {
     public var historyTimes: [Double] = []
     /// Recent watts per power domain id, oldest first, one point per history step.
     public var powerHistory: [String: [Double]] = [:]
+    /// The step each point was recorded at (the measured tier's), aligned with `historyTimes`:
+    /// a gap of one such step between two points is no missing sample, whatever step draws it.
+    public var historySteps: [Double] = []
     /// Points kept per sensor: enough for the widest graph.
     public static let historyLength = 300
     /// Animation tick: the pulse is a function of it and the tier.
@@ -218,26 +241,60 @@ public struct AppState: Sendable, Equatable {
     /// Whether the run loop should take the monitor's newest sample onto the screen at `now`.
     public func valuesDue(now: Double) -> Bool { renderPolicy.valuesDue(now: now, shownAt: valuesShownAt) }
 
+    /// The step history is recorded at: the measured tier's (overrides do not change it).
+    public var recordingStep: Double {
+        let measured = QualityTier(state: status.assessment.state, lowPower: status.lowPowerAssessment.enabled)
+        return RenderPolicy(tier: measured, sampleDelay: sampleDelay).historyStep(sampleDelay: sampleDelay)
+    }
+
     /// A sensor's history in `columns` columns of `step` seconds each, ending now (the last
-    /// column); nil where no point fell (before the sensor appeared, or while paused).
+    /// column); nil where no sample was taken (before the sensor appeared, or while paused).
+    /// Points are re-binned to `step` whatever step they were recorded at: several points in
+    /// one column show the highest, and a point recorded at a coarser step fills the columns
+    /// up to the next one. So the time axis is true after the tier changes.
     public func historyColumns(_ id: String, columns: Int, step: Double) -> [Double?] {
-        guard columns > 0 else { return [] }
+        guard columns > 0, step > 0 else { return [] }
         var out = [Double?](repeating: nil, count: columns)
         guard let values = history[id], !historyTimes.isEmpty else { return out }
         let times = Array(historyTimes.suffix(values.count))
+        let steps = Array(historySteps.suffix(values.count))
         let vals = Array(values)
-        // Newest at the right; each older point one column further left, or as many columns as
-        // whole steps lie between it and the next point. Columns follow the points, not a grid
-        // of absolute time: a point 0.98 s and the next 1.03 s after it (sampling jitter) would
-        // round into one column and leave a hole beside it with no sample missing.
+        // Newest at the right. Gaps of about a step or more move whole columns (rounded, so
+        // sampling jitter of 0.98 s then 1.03 s never leaves a hole); shorter gaps, recorded at
+        // a finer step than the one drawn, add up until they make a column.
         var column = columns - 1
+        var carry = 0.0
         var i = vals.count - 1
-        while i >= 0 && column >= 0 {
-            out[column] = vals[i]
-            if i == 0 { break }
+        out[column] = vals[i]
+        while i > 0 {
             let gap = times[i] - times[i - 1]
-            column -= Swift.max(1, Int((gap / step).rounded()))
+            let advance = gap / step
+            var moved: Int
+            if advance >= 0.75 {
+                moved = Swift.max(1, Int(advance.rounded()))
+                carry = 0
+            } else {
+                carry += advance
+                moved = Int(carry.rounded())
+                carry -= Double(moved)
+            }
+            let older = vals[i - 1]
             i -= 1
+            if moved == 0 {
+                out[column] = Swift.max(out[column] ?? older, older)
+                continue
+            }
+            // No sample missing between the two points: the older one's value holds until the
+            // newer one.
+            let recorded = i < steps.count ? steps[i] : step
+            let held = gap <= recorded * 1.5 + 1e-6
+            let next = column - moved
+            if held {
+                for c in Swift.max(next + 1, 0)..<column where out[c] == nil { out[c] = older }
+            }
+            column = next
+            guard column >= 0 else { break }
+            out[column] = older
         }
         return out
     }
@@ -247,12 +304,13 @@ public struct AppState: Sendable, Equatable {
 
     /// Sensors in display order, after hiding and filtering.
     public var sortedSensors: [SensorAssessment] {
-        SensorList.rows(status.assessment.sensors, sort: sort, reversed: sortReversed, filter: filter, showAll: showAll)
+        SensorList.rows(status.assessment.sensors, sort: sort, reversed: sortReversed, filter: filter, showAll: showAll,
+                        cited: status.assessment.cited, decider: status.assessment.decidedBy)
     }
 
     /// How many sensors are hidden (ignored or known dummies) while `showAll` is off.
     public var hiddenCount: Int {
-        showAll ? 0 : status.assessment.sensors.filter(SensorList.isHidden).count
+        showAll ? 0 : status.assessment.sensors.filter { SensorList.isHidden($0) && $0.sensor.id != status.assessment.cited }.count
     }
 
     public var selectedIndex: Int? {

@@ -76,6 +76,9 @@ public enum KeyMap {
 
     /// The action for a key in a state: while the filter takes text, keys type into it.
     public static func action(for key: Key, in state: AppState) -> Action? {
+        // `q` in the help closes it, as in htop and less (F10 and Ctrl-C still quit); over
+        // the debug and detail overlays it quits, as their titles do not say otherwise.
+        if state.overlay == .help, key == .char("q") { return .closeOverlay }
         guard state.filterEditing else { return action(for: key) }
         switch key {
         case .char(let c): return .filterInput(c)

@@ -27,22 +27,28 @@ public enum SensorList {
         a.hidden || a.ignored || a.sensor.isFolded || a.sensor.memberOf != nil
     }
 
-    /// The members folded under a headline sensor.
-    public static func members(of id: String, in all: [SensorAssessment]) -> [SensorAssessment] {
-        all.filter { $0.sensor.memberOf == id }
+    /// The members folded under a headline sensor (`shown`: one listed on its own row anyway,
+    /// the cited sensor, which the headline's `+N` does not count).
+    public static func members(of id: String, in all: [SensorAssessment], shown: String? = nil) -> [SensorAssessment] {
+        all.filter { $0.sensor.memberOf == id && $0.sensor.id != shown }
     }
 
+    /// `cited` is the sensor the state's reason names (`ThermalAssessment.cited`): it is never
+    /// folded under its headline or hidden as a mirror. `decider`, the one that decided a state
+    /// above nominal, comes first in every order after the pinned ones, so the sensor behind the
+    /// verdict is always on the first screen.
     public static func rows(_ all: [SensorAssessment], sort: SortOrder, reversed: Bool = false, filter: String,
-                            showAll: Bool) -> [SensorAssessment] {
+                            showAll: Bool, cited: String? = nil, decider: String? = nil) -> [SensorAssessment] {
         let needle = filter.lowercased()
         let kept = all.filter { a in
-            if !showAll && isHidden(a) { return false }
+            if !showAll && isHidden(a) && !(a.sensor.id == cited && !a.hidden && !a.ignored) { return false }
             guard !needle.isEmpty else { return true }
             return matches(a, needle)
         }
         return kept.sorted { a, b in
-            // Sensors the config pins come first, in every order.
+            // Sensors the config pins come first, in every order; then the deciding one.
             if a.pinned != b.pinned { return a.pinned }
+            if let decider, (a.sensor.id == decider) != (b.sensor.id == decider) { return a.sensor.id == decider }
             return reversed ? ordered(b, a, sort) : ordered(a, b, sort)
         }
     }

@@ -10,6 +10,11 @@
 /// `quietSeconds`, so the keys typed after it are not swallowed for good. A paste carries at
 /// most `maxScalars` of its text; the rest is read to its end marker and dropped, never keys.
 ///
+/// Outside a paste it also decodes SGR mouse reports (xterm's mode 1006, `ESC[<b;x;yM`, which
+/// `Terminal` asks for when curses' own mouse encoding is the old one): a click or the wheel
+/// comes out as `Key.mouse`, anything else the mouse reports (releases, motion, other buttons,
+/// a report cut short) is dropped, and never one of its digits is taken for a key.
+///
 /// Pure: the caller reads the terminal and passes the monotonic time of each read.
 public struct PasteDecoder: Sendable {
     /// What the terminal read, in order.
@@ -50,6 +55,10 @@ public struct PasteDecoder: Sendable {
     /// A prefix of the marker being looked for: the start marker outside a paste, the end
     /// marker inside one. It starts with ESC and holds no other ESC.
     private var held: [Unicode.Scalar] = []
+    /// The parameters of an SGR mouse report after its `ESC[<`, nil when none is open.
+    private var mouseReport: [Unicode.Scalar]?
+    /// The longest SGR mouse report's parameters (`65;9999;9999`, with room to spare).
+    static let mouseReportMax = 24
     private var pasting = false
     private var text = String.UnicodeScalarView()
     private var textCount = 0
@@ -61,12 +70,17 @@ public struct PasteDecoder: Sendable {
     /// marker, or an open paste. Nil when nothing waits.
     public var deadline: Double? {
         if pasting { return lastInput + Self.quietSeconds }
-        return held.isEmpty ? nil : lastInput + Self.markerWaitSeconds
+        return held.isEmpty && mouseReport == nil ? nil : lastInput + Self.markerWaitSeconds
     }
 
     /// Takes one input read at monotonic time `now`; appends what it completes to `output`.
     public mutating func decode(_ input: Input, now: Double, into output: inout [Output]) {
         lastInput = now
+        if mouseReport != nil, case .character(let c) = input {
+            mouse(c, into: &output)
+            return
+        }
+        mouseReport = nil
         guard case .character(let c) = input else {
             if pasting {
                 keepHeld()
@@ -77,6 +91,11 @@ public struct PasteDecoder: Sendable {
             return
         }
         let marker = pasting ? Self.end : Self.start
+        if !pasting, held.count == 2, c == "<" {
+            held.removeAll()
+            mouseReport = []
+            return
+        }
         if c == marker[held.count] {
             held.append(c)
             if held.count == marker.count {
@@ -101,12 +120,44 @@ public struct PasteDecoder: Sendable {
     /// paste as the paste it was.
     public mutating func expire(now: Double, into output: inout [Output]) {
         guard let deadline, deadline <= now else { return }
+        // A mouse report cut short is dropped: its digits are no keys.
+        mouseReport = nil
         if pasting {
             keepHeld()
             finish(into: &output)
         } else {
             flushHeld(into: &output)
         }
+    }
+
+    /// One more character of an open SGR mouse report: `b;x;y` then `M` (press) or `m`
+    /// (release). A press of the left button (0, with any modifier) or the wheel (64 up, 65
+    /// down) becomes a mouse key at 0-based cell coordinates; everything else is dropped.
+    private mutating func mouse(_ c: Unicode.Scalar, into output: inout [Output]) {
+        guard var report = mouseReport else { return }
+        if c == "M" || c == "m" {
+            mouseReport = nil
+            let fields = String(String.UnicodeScalarView(report)).split(separator: ";", omittingEmptySubsequences: false)
+            guard c == "M", fields.count == 3, let b = Int(fields[0]), let x = Int(fields[1]), let y = Int(fields[2]),
+                  x >= 1, y >= 1 else { return }
+            let button: MouseEvent.Button
+            // Bits 2-4 are Shift, Meta and Ctrl; 32 is motion (a drag), dropped.
+            switch b & ~0b11100 {
+            case 0: button = .left
+            case 64: button = .wheelUp
+            case 65: button = .wheelDown
+            default: return
+            }
+            output.append(.input(.key(.mouse(MouseEvent(x: x - 1, y: y - 1, button: button)))))
+            return
+        }
+        guard (c == ";" || ("0"..."9").contains(c)), report.count < Self.mouseReportMax else {
+            // Not a mouse report after all: dropped whole, and this character too.
+            mouseReport = nil
+            return
+        }
+        report.append(c)
+        mouseReport = report
     }
 
     private mutating func keep(_ c: Unicode.Scalar) {

@@ -100,14 +100,15 @@ extension Panels {
             lines(TextWrap.lines(text, width: list.width - 3, maxLines: list.height), into: &buf,
                   in: list.inset(left: 1), style: .plain, theme: theme)
         }
-        let scales = groupScales(state, rows: rows)
+        let scale = historyScale(state, rows: rows)
+        let barTop = CellBuffer.barTop(rows)
         for (offset, a) in rows.dropFirst(top).prefix(shown).enumerated() {
             let y = list.y + offset
             let decides = a.sensor.id == s.assessment.decidedBy
             let known = a.sensor.celsius != nil
             buf.text(decides ? String(theme.pointer) : (known ? " " : "?"), x: 0, y: y, style: theme.level(a.level), theme: theme)
             let selected = a.sensor.id == state.selectedID
-            let members = SensorList.members(of: a.sensor.id, in: s.assessment.sensors).count
+            let members = SensorList.members(of: a.sensor.id, in: s.assessment.sensors, shown: s.assessment.cited).count
             let name = members > 0 && !state.showAll ? "\(a.sensor.displayName) +\(members)" : a.sensor.displayName
             buf.text(Format.pad(TextWrap.ellipsizeName(name, width: cols.name), cols.name), x: 2, y: y,
                      style: selected ? theme.selected : .plain, theme: theme)
@@ -128,7 +129,7 @@ extension Panels {
                 }
                 continue
             }
-            if cols.bar > 0 { buf.thermalBar(a, x: cols.barX, y: y, width: cols.bar, theme: theme) }
+            if cols.bar > 0 { buf.thermalBar(a, x: cols.barX, y: y, width: cols.bar, top: barTop, theme: theme) }
             var lvl = a.ignored ? "ignored" : a.level.name
             if a.heldByHysteresis { lvl += "*" }
             buf.put(lvl, x: cols.levelX, y: y, style: levelStyle)
@@ -136,7 +137,7 @@ extension Panels {
                 let text = Format.padLeft(state.units.number(e.high), 5) + " " + Format.padLeft(state.units.number(e.low), 5)
                 buf.text(text, x: cols.extremesX, y: y, style: theme.dim, theme: theme)
             }
-            if cols.spark > 0, let scale = scales[a.sensor.group] {
+            if cols.spark > 0 {
                 buf.sparkline(state.historyColumns(a.sensor.id, columns: cols.spark, step: step), x: cols.sparkX, y: y,
                               low: scale.low, high: scale.high, theme: theme, style: theme.fill(a.level))
             }
@@ -167,29 +168,43 @@ extension Panels {
         if !state.filter.isEmpty { parts.append("filter \"\(state.filter)\"") }
         if state.hiddenCount > 0 { parts.append("\(state.hiddenCount) hidden (a)") }
         if state.showAll { parts.append("showing all") }
-        parts.append(state.sortReversed ? state.sort.reversedLabel : state.sort.label)
-        var title = parts[0]
-        for p in parts.dropFirst() {
-            let next = title + (title == parts[0] ? " " : " · ") + p
-            guard next.count <= width else { break }
-            title = next
+        let sort = state.sortReversed ? state.sort.reversedLabel : state.sort.label
+        parts.append(sort)
+        // The title and how many parts after the first it holds.
+        func join(_ parts: [String]) -> (String, Int) {
+            var title = parts[0], n = 0
+            for p in parts.dropFirst() {
+                let next = title + (title == parts[0] ? " " : " · ") + p
+                guard next.count <= width else { break }
+                title = next
+                n += 1
+            }
+            return (title, n)
+        }
+        let (title, kept) = join(parts)
+        // The order is said where there is room: when the whole title does not fit, a short
+        // word for it right after the count (`Sensors (5) nearest`), as long as nothing the
+        // title said (a filter, hidden sensors) is dropped for it.
+        if kept < parts.count - 1 {
+            let short = state.sortReversed ? state.sort.reversedShortLabel : state.sort.shortLabel
+            let (compact, n) = join([parts[0] + " " + short] + parts.dropFirst().dropLast())
+            if compact.count <= width && n >= kept { return compact }
         }
         return TextWrap.ellipsize(title, width: width)
     }
 
-    /// One temperature scale per group (in °C; only its labels are converted), so sparklines in a group compare: from a little under the
-    /// coolest value seen to the highest critical threshold in the group.
-    static func groupScales(_ state: AppState, rows: [SensorAssessment]) -> [SensorGroup: (low: Double, high: Double)] {
-        var out: [SensorGroup: (low: Double, high: Double)] = [:]
+    /// One temperature scale for every row's sparkline (in °C; only labels are converted), so
+    /// a taller line is a hotter sensor: from a little under the coolest value seen to the
+    /// highest critical threshold listed.
+    static func historyScale(_ state: AppState, rows: [SensorAssessment]) -> (low: Double, high: Double) {
+        var low = Double.infinity, high = -Double.infinity
         for a in rows {
-            let g = a.sensor.group
             let values = state.history[a.sensor.id] ?? []
-            let low = (values.min() ?? a.sensor.celsius ?? a.thresholds.fair.celsius)
-            let high = a.thresholds.critical.celsius
-            let old = out[g] ?? (low: low, high: high)
-            out[g] = (low: min(old.low, low), high: max(old.high, high))
+            low = min(low, values.min() ?? a.sensor.celsius ?? a.thresholds.fair.celsius)
+            high = max(high, a.thresholds.critical.celsius)
         }
+        guard low.isFinite, high.isFinite else { return (0, 100) }
         // Start the scale a step below the coolest value, so it is not drawn as empty.
-        return out.mapValues { (low: ($0.low / 5).rounded(.down) * 5 - 5, high: $0.high) }
+        return (low: (low / 5).rounded(.down) * 5 - 5, high: high)
     }
 }

@@ -14,6 +14,9 @@ enum Overlays {
     static func draw(_ lines: [(String, CellStyle)], title: String, into buf: inout CellBuffer, theme: Theme,
                      more: String = "a taller window shows them") {
         let r = boxRect(buf, lines: lines.count)
+        // A blank column either side: a row's ▶ or ? must not sit against the border as if
+        // it were part of the overlay.
+        buf.fill(Rect(x: r.x - 1, y: r.y, width: r.width + 2, height: r.height).intersection(Rect(x: 0, y: 0, width: buf.width, height: buf.height)), with: .blank)
         buf.box(r, title: title, theme: theme)
         let room = r.height - 2
         let cut = lines.count > room
@@ -37,7 +40,7 @@ enum Overlays {
         lines.append(("  ?        no reading; the row says why", .plain))
         lines.append(("  fair*    held by hysteresis: clears only a little below the limit", .plain))
         lines.append(("  8/10     a cooling device at step 8 of 10; high steps raise the state", .plain))
-        lines.append(("  \(String(t.sparks.prefix(4)))     history, a column every \(Format.duration(step)), one \(u.symbol) scale per group", .plain))
+        lines.append(("  \(String(t.sparks.prefix(4)))     history, a column every \(Format.duration(step)), one \(u.symbol) scale for all rows", .plain))
         lines.append(("  colours  green nominal, yellow fair, orange serious, red critical;", .plain))
         lines.append(("           only values above nominal; bold/reverse without colour", .plain))
         lines.append(("  \(Pulse.frame(tick: 1, tier: .full, unicode: t.unicode))    pulse: beats at full, slower at reduced, still at minimal", .plain))
@@ -160,17 +163,21 @@ enum Overlays {
         return lines
     }
 
-    /// A sensor's forecast: headroom now and in 10 s (0 at fair, 1 at critical, Android's
-    /// scale), its trend, and when it reaches its next level at that trend.
+    /// A sensor's forecast: how far it is from its next limit now and in 10 s, in degrees
+    /// (`9.0 °C to serious`; JSON keeps Android's headroom), its trend, and when it reaches
+    /// its next level at that trend.
     static func forecastLines(_ state: AppState, id: String, theme: Theme) -> [(String, CellStyle)] {
-        var lines: [(String, CellStyle)] = [("Forecast (headroom: 0 at fair, 1 at critical)", theme.title)]
-        guard let f = state.status.forecast.sensor(id) else {
+        var lines: [(String, CellStyle)] = [("Forecast", theme.title)]
+        guard let f = state.status.forecast.sensor(id),
+              let a = state.status.assessment.sensors.first(where: { $0.sensor.id == id }) else {
             lines.append(("  none: this sensor does not count toward the state", .plain))
             return lines
         }
-        func headroom(_ v: Double?) -> String { v.map { Format.fixed($0, places: 2) } ?? "—" }
-        lines.append(("  headroom \(headroom(f.headroom)) now · \(headroom(f.headroom(inSeconds: 10))) in 10 s", .plain))
+        let u = state.units
         let t = f.trend
+        let now = a.sensor.celsius.map { a.thresholds.distanceText($0, units: u) } ?? "no reading"
+        let later = t.projected(seconds: 10).map { " · \(a.thresholds.distanceText($0, units: u)) in 10 s" } ?? ""
+        lines.append(("  \(now) now\(later)", .plain))
         var trend: String
         switch t.kind {
         case .notEnoughHistory:
@@ -214,8 +221,12 @@ enum Overlays {
         }
         lines.append((u.converting(a.reason), .plain))
         lines.append(("Thresholds", theme.title))
-        for (name, t) in [("fair", th.fair), ("serious", th.serious), ("critical", th.critical)] {
-            lines.append(("  \(Format.pad(name, 9))\(Format.pad(u.format(t.celsius), 10)) clears below \(u.format(t.clearsBelow)) · \(u.converting(t.rule))", theme.level(ThermalState(name: name)!)))
+        // Limits are where levels start, not alarms: a limit is drawn in its level's style only
+        // once the sensor has reached it.
+        for level in [ThermalState.fair, .serious, .critical] {
+            let t = th[level]!
+            lines.append(("  \(Format.pad(level.name, 9))\(Format.pad(u.format(t.celsius), 10)) clears below \(u.format(t.clearsBelow)) · \(u.converting(t.rule))",
+                          a.level >= level ? theme.level(level) : .plain))
         }
         lines += forecastLines(state, id: id, theme: theme)
         let members = SensorList.members(of: s.id, in: state.status.assessment.sensors)

@@ -4,23 +4,31 @@ extension CellBuffer {
     /// Where every temperature bar starts (°C): the list heading and the help both say it.
     public static let barBottomCelsius = 20.0
 
-    /// A temperature bar from `barBottomCelsius` to the sensor's critical threshold (+10 %),
-    /// with markers at the fair, serious and critical thresholds. Filled cells take the colour
-    /// of the level the temperature at that cell would have.
-    public mutating func thermalBar(_ a: SensorAssessment, x: Int, y: Int, width: Int, theme: Theme) {
+    /// The top of the bars' one scale for these rows: past the highest critical threshold
+    /// (+10 %) and the hottest reading, so equal temperatures draw equal bars on every row.
+    public static func barTop(_ rows: [SensorAssessment]) -> Double {
+        rows.reduce(barBottomCelsius + 10) { top, a in
+            max(top, a.thresholds.critical.celsius * 1.1, (a.sensor.celsius ?? 0) + 1)
+        }
+    }
+
+    /// A temperature bar from `barBottomCelsius` to `top` (`barTop` of the rows shown), with
+    /// markers at the sensor's own fair, serious and critical thresholds. Filled cells take the
+    /// colour of the level the temperature at that cell would have; the markers are plain:
+    /// a limit not reached is no alarm.
+    public mutating func thermalBar(_ a: SensorAssessment, x: Int, y: Int, width: Int, top scaleTop: Double? = nil, theme: Theme) {
         guard width > 2 else { return }
         let th = a.thresholds
-        let top = max(th.critical.celsius * 1.1, (a.sensor.celsius ?? 0) + 1)
+        let top = max(scaleTop ?? th.critical.celsius * 1.1, (a.sensor.celsius ?? 0) + 1)
         let bottom = CellBuffer.barBottomCelsius
         func col(_ c: Double) -> Int { Int(((c - bottom) / (top - bottom) * Double(width)).rounded(.down)) }
         let filled = a.sensor.celsius.map { min(max(col($0) + 1, 0), width) } ?? 0
-        let markers: [(Int, ThermalState)] = [(col(th.fair.celsius), .fair), (col(th.serious.celsius), .serious),
-                                              (col(th.critical.celsius), .critical)]
+        let markers = [col(th.fair.celsius), col(th.serious.celsius), col(th.critical.celsius)]
         for i in 0..<width {
             let cellTemp = bottom + (Double(i) + 0.5) / Double(width) * (top - bottom)
             let lvl = th.level(at: cellTemp)
-            if let m = markers.last(where: { $0.0 == i }), i >= filled {
-                self[x + i, y] = Cell(theme.marker, style: theme.level(m.1))
+            if markers.contains(i), i >= filled {
+                self[x + i, y] = Cell(theme.marker, style: theme.dim)
             } else if i < filled {
                 self[x + i, y] = Cell(theme.barFull, style: theme.fill(lvl))
             } else {
