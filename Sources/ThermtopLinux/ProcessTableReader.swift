@@ -62,8 +62,11 @@ public final class ProcessTableReader: @unchecked Sendable {
             guard !n.isEmpty, n.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), n.utf8.count < 10 else { return nil }
             return Int(n)
         }
+        let start = monotonicSeconds()
         let results = root.readEach(["stat"] + pids.map { "\($0)/stat" })
         var table = ThermalProcessTable(processes: [], ticksPerSecond: ticksPerSecond)
+        // The middle of the reads: each process's time was read somewhere inside them.
+        table.walkTime = (start + monotonicSeconds()) / 2
         if case .success(let text) = results[0], let totals = ProcFiles.cpuTotals(text) {
             table.totalTicks = totals.total
             table.busyTicks = totals.busy

@@ -19,10 +19,13 @@ struct HeatSourcesTests {
         let link = base.appendingPathComponent("proc").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Fixture.path("proc-table-1"))
         let reader = ProcessTableReader(path: link)
-        let first = reader.walk()
+        var first = reader.walk()
         try FileManager.default.removeItem(atPath: link)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Fixture.path("proc-table-2"))
-        let second = reader.walk()
+        var second = reader.walk()
+        // The captured walks are one second apart, whenever this test read them.
+        first.walkTime = 100
+        second.walkTime = 101
         return (first, second)
     }
 
@@ -116,6 +119,14 @@ struct HeatSourcesTests {
         #expect(ThermalHeatSources.verdict(hot, sources: nil) == hot.reason)
     }
 
+    @Test("rates are over the time between the two walks, not between the samples' starts")
+    func ratesUseTheWalksTime() throws {
+        var (a, b) = try Self.twoWalks()
+        (a.walkTime, b.walkTime) = (100, 102)
+        let h = try #require(ThermalHeatSources.measure(b, previous: a, seconds: 1, power: []))
+        #expect(abs((h.sources.first?.cpuPercent ?? 0) - 100) < 0.01)
+    }
+
     @Test("one walk has no rates: heat sources are unknown, never zero")
     func oneWalkIsUnknown() throws {
         let reader = ProcessTableReader(path: Fixture.path("proc-table-1"))
@@ -150,9 +161,10 @@ struct HeatSourcesTests {
         }
         try write(ticks: 0)
         let reader = ProcessTableReader(path: base.path)
-        let a = reader.walk()
+        var a = reader.walk()
         try write(ticks: 1)
-        let b = reader.walk()
+        var b = reader.walk()
+        (a.walkTime, b.walkTime) = (nil, nil)
         #expect(a.processes.count == 10_000)
         #expect(b.processes.count == 10_000)
         let h = try #require(ThermalHeatSources.measure(b, previous: a, seconds: 1, power: []))

@@ -115,6 +115,8 @@ public struct ThermalHeatSources: Sendable, Equatable {
         if let issue = current.issue {
             return ThermalHeatSources(sources: [], reason: "\(issue.reason.rawValue) (\(issue.file))")
         }
+        var seconds = seconds
+        if let t1 = current.walkTime, let t0 = previous?.walkTime, seconds != nil { seconds = t1 - t0 }
         guard let previous, previous.issue == nil, let seconds, seconds > 0, seconds.isFinite else {
             return ThermalHeatSources(sources: [], reason: ThermalEnergyRate.needsTwoSamples,
                                       processCount: current.processes.count, unreadable: current.unreadable)
@@ -171,9 +173,19 @@ public struct ThermalHeatSources: Sendable, Equatable {
 
     /// The assessment's reason, naming the top sources when the state is fair or worse: the
     /// one place the verdict gets them, so `status`, JSON, hooks and export say the same.
-    public static func verdict(_ assessment: ThermalAssessment, sources: ThermalHeatSources?) -> String {
-        guard assessment.state >= .fair, let sources else { return assessment.reason }
+    /// A state decided by a GPU (its sensor or NVML's slowdown rule) is not named after CPU
+    /// processes: the processes behind it are the GPU's.
+    public static func verdict(_ assessment: ThermalAssessment, sources: ThermalHeatSources?,
+                               gpus: [ThermalGPU] = []) -> String {
+        guard assessment.state >= .fair, let sources, !decidedByGPU(assessment, gpus: gpus) else { return assessment.reason }
         return assessment.reason + sources.verdictSuffix
+    }
+
+    static func decidedByGPU(_ a: ThermalAssessment, gpus: [ThermalGPU]) -> Bool {
+        guard let id = a.decidedBy else { return false }
+        if let s = a.sensors.first(where: { $0.sensor.id == id }) { return SensorCatalog.group(of: s.sensor) == .gpu }
+        // NVML's clock-event rule is decided by the GPU itself.
+        return gpus.contains { $0.id == id }
     }
 
     /// CPU percent as every output words it: whole percent from 10 up, one decimal below.

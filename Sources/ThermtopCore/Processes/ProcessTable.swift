@@ -53,6 +53,10 @@ public struct ThermalProcessTable: Sendable, Equatable {
     public var unreadable: Int
     /// Why there is no table at all (the root cannot be listed), nil when there is one.
     public var issue: ReadingIssue?
+    /// When the walk read the `stat` files (monotonic seconds), nil when not known. Rates are
+    /// over the time between two walks, which is not the time between the samples' starts
+    /// when other reads of a sample (a GPU library starting) take long.
+    public var walkTime: Double?
 
     public init(processes: [ThermalProcess], totalTicks: UInt64? = nil, busyTicks: UInt64? = nil,
                 ticksPerSecond: Double = 100, unreadable: Int = 0, issue: ReadingIssue? = nil) {
