@@ -216,10 +216,15 @@ extension SysfsSource {
 
 extension ThermalStatusHub {
     /// A hub over this machine's sysfs (or a tree laid out like it) with the system clock,
-    /// woken by the live machine's events. Not started: call `start()`.
+    /// woken by the live machine's events. Not started: call `start()`. `heatSources` walks the
+    /// process table (`procRoot`) each sample for `MonitorStatus.heatSources`: opt-in, since a
+    /// walk costs a read per process.
     public static func live(sysfsRoot: String = "/sys", config: ThermalConfig = ThermalConfig(),
-                            overrides: ThermalOverrides = .none, delay: Double = 1) -> ThermalStatusHub {
-        ThermalStatusHub(source: SysfsSource(path: sysfsRoot, config: config), clock: SystemClock(), config: config,
+                            overrides: ThermalOverrides = .none, delay: Double = 1,
+                            heatSources: Bool = false, procRoot: String = "/proc") -> ThermalStatusHub {
+        let source = SysfsSource(path: sysfsRoot, config: config)
+        if heatSources { source.processes = ProcessTableReader(path: procRoot, config: config) }
+        return ThermalStatusHub(source: source, clock: SystemClock(), config: config,
                          overrides: overrides, delay: delay, wakeSources: SysfsSource.wakeSources(forRoot: sysfsRoot))
     }
 }
