@@ -88,14 +88,17 @@ struct HeatSourcesCommandTests {
         // Two spinning processes: 200 % of one core on a machine with two cores free; less only
         // when others take them (this one's two are shared with builds), as /proc says too.
         #expect(cpu > 40 && cpu < 215, "\(cpu)")
-        #expect(abs(cpu - expected) < 40, "status \(cpu) %, /proc over the run \(expected) %")
+        // Loose: the builds sharing this machine come and go within a second. A wrong unit (all
+        // cores, ticks as seconds) is off by a factor, far outside it.
+        #expect(abs(cpu - expected) < max(40, expected * 0.4), "status \(cpu) %, /proc over the run \(expected) %")
         let pids = Set(((top["processes"] as? [[String: Any]]) ?? []).compactMap { $0["pid"] as? Int })
         #expect(pids == Set(burners.pids.map(Int.init)))
         let reason = try #require(d["reason"] as? String)
         #expect(reason.hasPrefix("serious: "))
         #expect(reason.contains(" — mostly \(Burners.name) ×2 ("), "\(reason)")
+        // The text report is a second run: the copies are still the top source there.
         #expect(text.text.contains("Heating it \(Burners.name) ×2: "), "\(text.text)")
-        #expect(text.text.contains("mostly \(Burners.name) ×2 ("))
+        #expect(text.text.contains("— mostly \(Burners.name) ×2 ("), "\(text.text)")
     }
 
     @Test("--proc-root reads a process table laid out like /proc; one that is not a directory is a usage error")
@@ -120,5 +123,29 @@ struct HeatSourcesCommandTests {
         let r = try Thermtop.run(["status", "--sysfs-root", Thermtop.fixtures.appendingPathComponent("intel-laptop-hot").path,
                                   "--window", "0"])
         #expect(r.text.contains("Heating it unknown (needs two samples)"), "\(r.text)")
+    }
+
+    @Test("watch's hook gets the sources in THERMTOP_REASON when the machine turns hot")
+    func hookReasonNamesTheSources() throws {
+        let burners = try Burners(count: 2)
+        defer { burners.stop() }
+        burners.awaitRunning()
+        let dir = try Run.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = try Run.fixtureCopy("intel-laptop", in: dir)
+        let envFile = dir.appendingPathComponent("hook.env")
+        let hook = "sh -c 'printf %s \"$THERMTOP_REASON\" > \"$0\"' \(envFile.path)"
+        let w = try LiveProcess(["watch", "--json", "--sysfs-root", root.path, "--delay", "0.5",
+                                 "--on-change", hook, "--on-change-min-interval", "0"])
+        defer { w.stop() }
+        #expect(w.wait { w.lines.count >= 1 }, "no start line; stderr: \(w.stderr)")
+        // acpitz's passive trip is 95 °C.
+        try Run.write("96000\n", to: root.appendingPathComponent("class/thermal/thermal_zone0/temp"))
+        #expect(w.wait { ((try? String(contentsOf: envFile, encoding: .utf8)) ?? "").hasPrefix("serious") }, "hook never ran")
+        let reason = try String(contentsOf: envFile, encoding: .utf8)
+        #expect(reason.hasPrefix("serious: acpitz 96.0 °C"))
+        // Named among the top sources (the test runner polling the hook's file may be busier).
+        #expect(reason.contains(" — mostly "), "\(reason)")
+        #expect(reason.contains("\(Burners.name) ×2 ("), "\(reason)")
     }
 }
