@@ -148,4 +148,26 @@ struct HeatSourcesCommandTests {
         #expect(reason.contains(" — mostly "), "\(reason)")
         #expect(reason.contains("\(Burners.name) ×2 ("), "\(reason)")
     }
+
+    @Test("export --heat-sources N writes the top sources with bounded labels; without it none, and out of range is 64")
+    func exportTopSources() throws {
+        let burners = try Burners(count: 2)
+        defer { burners.stop() }
+        burners.awaitRunning()
+        let dir = try Run.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let prom = dir.appendingPathComponent("thermtop.prom").path
+        let r = try Thermtop.run(["export", "--textfile", prom, "--heat-sources", "3"] + Self.hot.prefix(2))
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try String(contentsOfFile: prom, encoding: .utf8)
+        let series = text.split(separator: "\n").filter { $0.hasPrefix("thermtop_heat_source_cpu_percent{") }
+        #expect(series.count <= 3 && !series.isEmpty, "\(text)")
+        #expect(text.contains("thermtop_heat_source_processes{rank=\"1\",command=\"\(Burners.name)\"} 2"), "\(series)")
+        let plain = try Thermtop.run(["export", "--textfile", prom] + Self.hot.prefix(2))
+        #expect(plain.status == 0)
+        #expect(!(try String(contentsOfFile: prom, encoding: .utf8)).contains("thermtop_heat_source"))
+        let bad = try Thermtop.run(["export", "--textfile", prom, "--heat-sources", "11"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--heat-sources must be between 1 and 10 (got 11)."), "\(bad.stderr)")
+    }
 }

@@ -72,3 +72,30 @@ extension Format {
         return lines
     }
 }
+
+extension MetricsReport {
+    /// The most heat sources `export --heat-sources` writes: each is a label set, and a
+    /// scraper's series must stay few.
+    public static let maximumHeatSources = 10
+    /// Command names in labels are cut to this many characters (the kernel's `comm` is 15;
+    /// a kernel thread's group name is shorter still), after cleaning.
+    static let heatSourceLabelLength = 32
+
+    /// `thermtop_heat_source_*` for the top `top` sources (none for 0), labelled by rank and
+    /// command name: opt-in, bounded, cleaned.
+    static func writeHeatSources(_ s: MonitorStatus, top: Int, into w: inout MetricsWriter) {
+        guard top > 0, let h = s.heatSources else { return }
+        let shown = h.sources.prefix(min(top, maximumHeatSources))
+        func labels(_ i: Int, _ src: ThermalHeatSource) -> [(String, String)] {
+            [("rank", String(i + 1)), ("command", String(Format.clean(src.command).prefix(heatSourceLabelLength)))]
+        }
+        w.family("thermtop_heat_source_cpu_percent", .gauge, help: "CPU of the top heat sources over the last window, percent of one core (processes grouped by command name).")
+        for (i, src) in shown.enumerated() { w.sample("thermtop_heat_source_cpu_percent", labels(i, src), src.cpuPercent) }
+        w.family("thermtop_heat_source_processes", .gauge, help: "Processes of each top heat source that used CPU over the last window.")
+        for (i, src) in shown.enumerated() { w.sample("thermtop_heat_source_processes", labels(i, src), Double(src.count)) }
+        w.family("thermtop_heat_source_estimated_watts", .gauge, help: "Estimated power of each top heat source: its share of busy CPU time times the CPU packages' power (absent when package power is unknown).")
+        for (i, src) in shown.enumerated() {
+            if let v = src.estimatedWatts { w.sample("thermtop_heat_source_estimated_watts", labels(i, src), v) }
+        }
+    }
+}

@@ -85,7 +85,7 @@ package enum MetricsReport {
     /// - unixTime: wall-clock seconds of the sample.
     /// - export: how the exporter's own writes went (its two families), nil to leave them out.
     public static func prometheus(_ s: MonitorStatus, version: String, readErrorsTotal: Int, unixTime: Double,
-                                  export: ExportHealth? = nil) -> String {
+                                  export: ExportHealth? = nil, heatSources: Int = 0) -> String {
         var w = MetricsWriter()
         let snap = s.snapshot
 
@@ -189,6 +189,7 @@ package enum MetricsReport {
 
         writeGPUs(snap, into: &w)
         writePower(s, into: &w)
+        writeHeatSources(s, top: heatSources, into: &w)
 
         let issues = snap.allIssues
         var byReason: [String: Int] = [:]
