@@ -10,7 +10,7 @@ import ThermtopCore
 /// Who a process is (`status` for the uid, `cmdline`, `cgroup`) is read only for processes whose
 /// CPU time moved since the last walk, once per process (pid and start time), so the idle
 /// majority of a table costs one small read each.
-public final class ProcessTableReader: @unchecked Sendable {
+public final class ThermalProcessTableReader: @unchecked Sendable {
     // Used from the sampling thread only (as `SysfsSource` is); @unchecked so a source holding
     // it can cross to that thread.
     public let root: SysfsRoot
@@ -124,3 +124,6 @@ public final class ProcessTableReader: @unchecked Sendable {
         return table
     }
 }
+
+// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one.
+package typealias ProcessTableReader = ThermalProcessTableReader

@@ -32,7 +32,7 @@ public final class SysfsSource: SensorSource {
     public let gpus: SysfsGPUReader
     /// The process table walked each sample for heat sources; nil walks none (opt-in: a walk
     /// of `/proc` costs a read per process).
-    public var processes: ProcessTableReader?
+    public var processes: ThermalProcessTableReader?
     private let gpuDeadlines: (call: Double, start: Double)
 
     /// power-profiles-daemon's state file, read for the live `/sys` only (where it belongs to

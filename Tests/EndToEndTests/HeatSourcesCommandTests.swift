@@ -96,9 +96,12 @@ struct HeatSourcesCommandTests {
         let reason = try #require(d["reason"] as? String)
         #expect(reason.hasPrefix("serious: "))
         #expect(reason.contains(" — mostly \(Burners.name) ×2 ("), "\(reason)")
-        // The text report is a second run: the copies are still the top source there.
-        #expect(text.text.contains("Heating it \(Burners.name) ×2: "), "\(text.text)")
-        #expect(text.text.contains("— mostly \(Burners.name) ×2 ("), "\(text.text)")
+        // The text report is a second run, with the same group listed and named in the reason
+        // (first, or after a build that other work on this machine ran at that moment).
+        #expect(text.text.contains(" \(Burners.name) ×2: "), "\(text.text)")
+        #expect(text.text.contains("— mostly "), "\(text.text)")
+        #expect(text.text.split(separator: "\n").contains { $0.hasPrefix("Reason ") && $0.contains("\(Burners.name) ×2 (") },
+                "\(text.text)")
     }
 
     @Test("--proc-root reads a process table laid out like /proc; one that is not a directory is a usage error")
@@ -162,7 +165,9 @@ struct HeatSourcesCommandTests {
         let text = try String(contentsOfFile: prom, encoding: .utf8)
         let series = text.split(separator: "\n").filter { $0.hasPrefix("thermtop_heat_source_cpu_percent{") }
         #expect(series.count <= 3 && !series.isEmpty, "\(text)")
-        #expect(text.contains("thermtop_heat_source_processes{rank=\"1\",command=\"\(Burners.name)\"} 2"), "\(series)")
+        // Among the top 3 (first unless a build elsewhere on this machine takes as much).
+        #expect(text.split(separator: "\n").contains { $0.hasPrefix("thermtop_heat_source_processes{rank=\"")
+            && $0.hasSuffix("\",command=\"\(Burners.name)\"} 2") }, "\(series)")
         let plain = try Thermtop.run(["export", "--textfile", prom] + Self.hot.prefix(2))
         #expect(plain.status == 0)
         #expect(!(try String(contentsOfFile: prom, encoding: .utf8)).contains("thermtop_heat_source"))

@@ -70,7 +70,7 @@ public struct ThermalProcessTable: Sendable, Equatable {
 }
 
 /// The parsers of `/proc`'s files, pure, for text laid out as the kernel writes it.
-public enum ProcFiles {
+package enum ProcFiles {
     /// What `/proc/[pid]/stat` says that heat sources use.
     public struct Stat: Sendable, Equatable {
         public var command: String
