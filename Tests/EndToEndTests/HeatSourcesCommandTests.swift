@@ -81,27 +81,34 @@ struct HeatSourcesCommandTests {
         #expect(json.status == 0, "\(json.stderr)")
         let d = try json.json()
         let sources = try #require(d["heat_sources"] as? [[String: Any]])
-        let top = try #require(sources.first, "\(json.text)")
-        #expect(top["command"] as? String == Burners.name, "\(sources.prefix(3))")
-        #expect(top["count"] as? Int == 2)
-        let cpu = try #require((top["cpu_percent"] as? NSNumber)?.doubleValue)
-        // Two spinning processes: 200 % of one core on a machine with two cores free; less only
-        // when others take them (this one's two are shared with builds), as /proc says too.
-        #expect(cpu > 40 && cpu < 215, "\(cpu)")
-        // Loose: the builds sharing this machine come and go within a second. A wrong unit (all
+        // Biggest first. On a machine with two cores free the copies are the top source; here,
+        // where builds of other work share the two cores, they may not be, so the order is
+        // checked rather than assumed.
+        let cpus = sources.compactMap { ($0["cpu_percent"] as? NSNumber)?.doubleValue }
+        #expect(cpus == cpus.sorted(by: >), "\(cpus)")
+        let group = try #require(sources.first { $0["command"] as? String == Burners.name }, "\(sources.prefix(3))")
+        #expect(group["count"] as? Int == 2)
+        if cpus.count > 1, let mine = (group["cpu_percent"] as? NSNumber)?.doubleValue, mine > cpus[1] {
+            #expect(sources.first?["command"] as? String == Burners.name)
+        }
+        let cpu = try #require((group["cpu_percent"] as? NSNumber)?.doubleValue)
+        // Two spinning processes: 200 % of one core with two cores free; less only when others
+        // take them, as /proc says too.
+        #expect(cpu > 20 && cpu < 215, "\(cpu)")
+        // Loose: other work on this machine comes and goes within a second. A wrong unit (all
         // cores, ticks as seconds) is off by a factor, far outside it.
         #expect(abs(cpu - expected) < max(40, expected * 0.4), "status \(cpu) %, /proc over the run \(expected) %")
-        let pids = Set(((top["processes"] as? [[String: Any]]) ?? []).compactMap { $0["pid"] as? Int })
+        let pids = Set(((group["processes"] as? [[String: Any]]) ?? []).compactMap { $0["pid"] as? Int })
         #expect(pids == Set(burners.pids.map(Int.init)))
         let reason = try #require(d["reason"] as? String)
         #expect(reason.hasPrefix("serious: "))
-        #expect(reason.contains(" — mostly \(Burners.name) ×2 ("), "\(reason)")
-        // The text report is a second run, with the same group listed and named in the reason
-        // (first, or after a build that other work on this machine ran at that moment).
+        // The reason names the top source, with its count and CPU.
+        let topLabel = (sources[0]["count"] as? Int ?? 0) > 1
+            ? "\(sources[0]["command"] as? String ?? "?") ×\(sources[0]["count"] as? Int ?? 0)" : sources[0]["command"] as? String ?? "?"
+        #expect(reason.contains(" — mostly \(topLabel) ("), "\(reason)")
+        // The text report (a second run) lists the same group.
         #expect(text.text.contains(" \(Burners.name) ×2: "), "\(text.text)")
-        #expect(text.text.contains("— mostly "), "\(text.text)")
-        #expect(text.text.split(separator: "\n").contains { $0.hasPrefix("Reason ") && $0.contains("\(Burners.name) ×2 (") },
-                "\(text.text)")
+        #expect(text.text.split(separator: "\n").contains { $0.hasPrefix("Reason ") && $0.contains("— mostly ") }, "\(text.text)")
     }
 
     @Test("--proc-root reads a process table laid out like /proc; one that is not a directory is a usage error")
