@@ -251,6 +251,20 @@ public final class SysfsRoot: Sendable {
         return r
     }
 
+    /// Read many files in one hand-over to the reader threads, each under the deadline, outside
+    /// any pass: nothing kept open, nothing profiled (a walk of `/proc`, whose files come and
+    /// go with their processes).
+    public func readEach(_ relatives: [String]) -> [Result<String, ReadingIssue>] {
+        let tap = state.withLock { s -> (@Sendable (SysfsAccess) -> Void)? in
+            s.readCount += relatives.count
+            return s.tap
+        }
+        let results = readBatch(relatives.map { ($0, false) })
+        gate.closeStallWindow()
+        if let tap { for (p, r) in zip(relatives, results) { tap(.read(p, r)) } }
+        return results
+    }
+
     /// Read files, in order: through reader threads in one batch, or here for a backend whose
     /// reads cannot block.
     private func readBatch(_ requests: [(path: String, keepOpen: Bool)]) -> [Result<String, ReadingIssue>] {

@@ -33,6 +33,9 @@ public final class SysfsSource: SensorSource {
     public var powerProfiles: PowerProfilesSource?
     /// NVIDIA GPUs: NVML on the live machine, the stored readings elsewhere.
     public let gpus: SysfsGPUReader
+    /// The process table walked each sample for heat sources; nil walks none (opt-in: a walk
+    /// of `/proc` costs a read per process).
+    public var processes: ThermalProcessTableReader?
     private let gpuDeadlines: (call: Double, start: Double)
 
     /// power-profiles-daemon's state file, read for the live `/sys` only (where it belongs to
@@ -184,6 +187,7 @@ public final class SysfsSource: SensorSource {
         }
         self.hwmon = hwmon
         gpus.sample(root, time: time, deadline: gpuDeadlines.call, initDeadline: gpuDeadlines.start, into: &snap)
+        snap.processes = processes?.walk()
         // A device whose folder vanished since discovery: its layout is stale.
         let missingDirs = (snap.zones.flatMap(\.issues) + snap.hwmon.flatMap(\.issues) + snap.batteries.flatMap(\.issues))
             .filter { $0.reason == .missing }

@@ -42,7 +42,8 @@ final class DashboardFeed {
 
     private static func startHub(options: SourceOptions, config: ThermalConfig, overrides: ThermalOverrides,
                                  delay: Double, simulated: Bool) -> ThermalStatusHub {
-        let hub = options.makeHub(config: config, overrides: overrides, delay: delay, simulated: simulated)
+        let hub = options.makeHub(config: config, overrides: overrides, delay: delay, simulated: simulated,
+                                  heatSources: true)
         hub.setWakePolicy(.changes)
         hub.start()
         return hub

@@ -30,6 +30,9 @@ struct Export: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Write again every this many seconds (1 to 86400) instead of once.", valueName: "seconds"))
     var every: Double?
 
+    @Option(name: .customLong("heat-sources"), parsing: .unconditional, help: ArgumentHelp("Also export the top N heat sources (1 to \(MetricsReport.maximumHeatSources); default none: it walks /proc each sample).", valueName: "N"))
+    var heatSources: Int?
+
     @OptionGroup var source: SourceOptions
     @OptionGroup var config: ConfigOptions
 
@@ -39,6 +42,9 @@ struct Export: AsyncParsableCommand {
     func validate() throws {
         try root.rejectRootOptions(in: "export")
         if textfile.isEmpty { throw ValidationError("--textfile needs a path.") }
+        if let n = heatSources, !(1...MetricsReport.maximumHeatSources).contains(n) {
+            throw ValidationError("--heat-sources must be between 1 and \(MetricsReport.maximumHeatSources) (got \(n)).")
+        }
         if let e = every, !(e.isFinite && (1...86400).contains(e)) {
             throw ValidationError("--every must be between 1 and 86400 seconds (got \(e)).")
         }
@@ -87,7 +93,8 @@ struct Export: AsyncParsableCommand {
         // The engine the dashboard and `watch` run. Once: its first reading. With --every:
         // started, sampling every SECONDS on its own thread and at once on a kernel or desktop
         // event (charger plugged, trip crossed), each new status written as it comes.
-        let hub = source.makeHub(config: cfg.applied(), overrides: source.overrides, delay: every ?? 1)
+        let hub = source.makeHub(config: cfg.applied(), overrides: source.overrides, delay: every ?? 1,
+                                 heatSources: heatSources != nil)
         var readErrors = 0
         var status = hub.current
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
@@ -112,7 +119,7 @@ struct Export: AsyncParsableCommand {
             var attempt = health
             attempt.lastSuccess = now
             let text = MetricsReport.prometheus(status, version: ThermtopInfo.version, readErrorsTotal: readErrors,
-                                                unixTime: now, export: attempt)
+                                                unixTime: now, export: attempt, heatSources: heatSources ?? 0)
             if textfile == "-" {
                 // Written whole or the command fails with 74 (StandardStreams).
                 Array(text.utf8).withUnsafeBufferPointer { try? StandardStreams.write($0) }

@@ -21,6 +21,9 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .customLong("sysfs-root"), help: ArgumentHelp("Read sensors from this sysfs tree instead of /sys.", valueName: "dir"))
     var sysfsRoot: String?
 
+    @Option(name: .customLong("proc-root"), help: ArgumentHelp("Read processes (heat sources) from this tree laid out like /proc instead of /proc.", valueName: "dir"))
+    var procRoot: String?
+
     @Flag(help: "Use the simulated laptop instead of real sensors.")
     var simulate = false
 
@@ -36,7 +39,7 @@ struct SourceOptions: ParsableArguments {
     /// The same choices as plain values (what the commands act on).
     var choice: SourceChoice {
         SourceChoice(sysfsRoot: sysfsRoot, simulate: simulate, simulateState: simulateState, lowPower: lowPower,
-                     ppdState: ppdState)
+                     ppdState: ppdState, procRoot: procRoot)
     }
 
     func validate() throws { try choice.validate() }
@@ -65,45 +68,60 @@ struct SourceChoice: Equatable {
     var simulateState: ThermalState?
     var lowPower: OnOff?
     var ppdState: String?
+    /// `--proc-root`: the process table heat sources read (default `/proc`).
+    var procRoot: String?
+    /// Whether the commands walk the process table for heat sources (`status` and the
+    /// dashboard do; the rest opt in).
+    var heatSources = false
 
     func validate() throws {
         if let root = sysfsRoot {
             if simulate { throw ValidationError("--sysfs-root and --simulate cannot be used together.") }
             try Self.validateRoot(root)
         }
+        if let root = procRoot {
+            if simulate { throw ValidationError("--proc-root and --simulate cannot be used together.") }
+            try Self.validateRoot(root, flag: "--proc-root")
+        }
     }
 
-    static func validateRoot(_ root: String) throws {
-            if root.isEmpty { throw ValidationError("--sysfs-root needs a directory (got an empty string).") }
+    /// The process table reader for heat sources, nil when they are not asked for.
+    func makeProcessReader(config: ThermalConfig = ThermalConfig()) -> ProcessTableReader? {
+        heatSources && !simulate ? ProcessTableReader(path: procRoot ?? "/proc", config: config) : nil
+    }
+
+    static func validateRoot(_ root: String, flag: String = "--sysfs-root") throws {
+            if root.isEmpty { throw ValidationError("\(flag) needs a directory (got an empty string).") }
             var st = stat()
             guard stat(root, &st) == 0 else {
                 let code = errno
                 switch code {
-                case ENOENT: throw ValidationError("--sysfs-root \(root): no such directory.")
-                case ELOOP: throw ValidationError("--sysfs-root \(root): symbolic link loop (too many levels of symbolic links).")
-                case ENOTDIR: throw ValidationError("--sysfs-root \(root): a part of the path is not a directory.")
-                case EACCES: throw ValidationError("--sysfs-root \(root): permission denied.")
-                default: throw ValidationError("--sysfs-root \(root): \(String(cString: strerror(code))).")
+                case ENOENT: throw ValidationError("\(flag) \(root): no such directory.")
+                case ELOOP: throw ValidationError("\(flag) \(root): symbolic link loop (too many levels of symbolic links).")
+                case ENOTDIR: throw ValidationError("\(flag) \(root): a part of the path is not a directory.")
+                case EACCES: throw ValidationError("\(flag) \(root): permission denied.")
+                default: throw ValidationError("\(flag) \(root): \(String(cString: strerror(code))).")
                 }
             }
             guard (st.st_mode & S_IFMT) == S_IFDIR else {
-                throw ValidationError("--sysfs-root \(root): not a directory.")
+                throw ValidationError("\(flag) \(root): not a directory.")
             }
             guard access(root, R_OK | X_OK) == 0 else {
-                throw ValidationError("--sysfs-root \(root): permission denied.")
+                throw ValidationError("\(flag) \(root): permission denied.")
             }
             // `/` is a directory but never a sysfs tree: reading class/ under it finds nothing
             // and would report "no sensors" about the wrong place.
             if let real = realpath(root, nil) {
                 defer { free(real) }
                 if String(cString: real) == "/" {
-                    throw ValidationError("--sysfs-root \(root) is the filesystem root, not a sysfs tree; the live sysfs is /sys (the default).")
+                    throw ValidationError("\(flag) \(root) is the filesystem root, not \(flag == "--proc-root" ? "a process table; the live one is /proc" : "a sysfs tree; the live sysfs is /sys") (the default).")
                 }
             }
             // A folder that is not a sysfs tree (a capture one level too deep or too high, a
             // typo) would read as "no sensors"; say what it is instead, with its own status.
             // A tree holds class/ (sensors, supplies), devices/, or bus/ (GPUs by PCI id) at least.
-            if !["class", "devices", "bus"].contains(where: { isDirectory(root + "/" + $0) }) {
+            // A process table has none of these: a bare table of pid folders is one.
+            if flag == "--sysfs-root", !["class", "devices", "bus"].contains(where: { isDirectory(root + "/" + $0) }) {
                 let hint = isDirectory(root + "/sys/class") ? " (did you mean \(root)/sys?)"
                     : root.hasSuffix("/class") || root == "class" ? " (did you mean the folder above it?)" : ""
                 printError("thermtop: --sysfs-root \(Format.clean(root)) is not a sysfs tree: it has no class/ folder (nor devices/ or bus/)\(Format.clean(hint)).")
@@ -121,6 +139,7 @@ struct SourceChoice: Equatable {
         let path = sysfsRoot ?? "/sys"
         let sysfs = ppdState.map { SysfsSource(root: SysfsRoot(path: path), ppdStatePath: $0) } ?? SysfsSource(path: path)
         sysfs.powerProfiles = powerProfiles
+        sysfs.processes = makeProcessReader()
         return sysfs
     }
 
@@ -147,7 +166,9 @@ extension SourceOptions {
     /// the simulated laptop, or the real sensors (`--sysfs-root` or the live `/sys`, which alone
     /// gets the kernel's and the desktop's event sources). Not started: call `start()`. Its
     /// `current` is already a real reading, which is all the one-shot commands need.
-    func makeHub(config: ThermalConfig, overrides: Overrides, delay: Double, simulated: Bool? = nil) -> ThermalStatusHub {
+    /// `heatSources`: walk the process table each sample (the dashboard does).
+    func makeHub(config: ThermalConfig, overrides: Overrides, delay: Double, simulated: Bool? = nil,
+                 heatSources: Bool = false) -> ThermalStatusHub {
         if simulated ?? simulate {
             return ThermalStatusHub(source: SimulatedLaptop(), clock: SystemClock(), config: config, overrides: overrides,
                                     delay: delay)
@@ -156,7 +177,9 @@ extension SourceOptions {
         // --ppd-state names the file to read: the D-Bus profile would override it.
         let none: @Sendable (any SensorSource) -> [any WakeSource] = { _ in [] }
         let wake = ppdState == nil ? SysfsSource.wakeSources(forRoot: root) : none
-        return ThermalStatusHub(source: makeLiveSource(), clock: SystemClock(), config: config,
+        var choice = self.choice
+        choice.heatSources = heatSources
+        return ThermalStatusHub(source: choice.makeLiveSource(), clock: SystemClock(), config: config,
                                 overrides: overrides, delay: delay, wakeSources: wake)
     }
 }

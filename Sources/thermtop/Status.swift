@@ -97,7 +97,10 @@ struct StatusRun: Equatable {
     }
 
     init(_ command: Status) {
-        self.init(source: command.source.choice, config: command.config.choice, json: command.json,
+        var source = command.source.choice
+        // Who is heating it: on by default in `status` (a walk of /proc over the window).
+        source.heatSources = true
+        self.init(source: source, config: command.config.choice, json: command.json,
                   replayFile: command.replayFile, at: command.at, window: command.window ?? Status.defaultWindow)
     }
 

@@ -139,7 +139,10 @@ struct Watch: AsyncParsableCommand {
         // once when the kernel or the desktop says something changed (charger plugged, trip
         // crossed, profile switched, device added or removed), so a change prints within
         // milliseconds instead of at the next poll, and a hung sensor read never stalls us.
-        let hub = source.makeHub(config: cfg.applied(), overrides: source.overrides, delay: delay)
+        // With a hook, the reason it gets names the processes heating the machine
+        // (THERMTOP_REASON): the process table is walked each sample, as the dashboard does.
+        let hub = source.makeHub(config: cfg.applied(), overrides: source.overrides, delay: delay,
+                                 heatSources: hook.resolved(cfg) != nil)
         var status = hub.current
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
         if let why = Self.gone(status, hadSensors: false) {

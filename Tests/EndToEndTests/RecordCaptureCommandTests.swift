@@ -5,16 +5,22 @@ private func tempPath(_ name: String) -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-e2e-\(UUID().uuidString)").appendingPathComponent(name)
 }
 
+/// A process table that stands still: heat sources read from it are the same in every run
+/// (the live /proc's are not, and a capture or recording does not carry them).
+let stillProcessTable = Thermtop.fixtures.appendingPathComponent("proc-table-1").path
+
 /// status --json without the source label (which names the folder).
 private func statusJSON(_ root: String) throws -> String {
-    let r = try Thermtop.run(["status", "--json", "--sysfs-root", root])
+    let r = try Thermtop.run(["status", "--json", "--sysfs-root", root, "--proc-root", stillProcessTable])
     // The label names the root; the window is the time measured between the two samples.
     return r.text.split(separator: "\n").filter { !$0.contains("\"label\"") && !$0.contains("\"window_seconds\"") }.joined(separator: "\n")
 }
 
 private let fixtureNames: [String] = {
     let all = (try? FileManager.default.contentsOfDirectory(atPath: Thermtop.fixtures.path)) ?? []
+    // proc-table-* are process tables (--proc-root), not sysfs trees.
     return all.filter { name in
+        guard !name.hasPrefix("proc-") else { return false }
         var dir: ObjCBool = false
         let path = Thermtop.fixtures.appendingPathComponent(name).path
         // Sysfs trees only (nvml-standin holds the NVML stand-in's source).
@@ -85,7 +91,7 @@ struct RecordCommandTests {
         let replay = try Thermtop.run(["status", "--json", "--replay", file.path, "--at", "0.2"])
         #expect(replay.status == 0, "\(replay.stderr)")
         let json = try replay.json()
-        let live = try Thermtop.status("intel-laptop-hot", ["--json"]).json()
+        let live = try Thermtop.status("intel-laptop-hot", ["--json", "--proc-root", stillProcessTable]).json()
         #expect(json["thermal_state"] as? String == live["thermal_state"] as? String)
         #expect(json["reason"] as? String == live["reason"] as? String)
         #expect(json["tier"] as? String == "minimal")

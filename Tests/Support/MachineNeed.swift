@@ -1,3 +1,6 @@
+// Only test targets use this module, but SwiftPM builds every regular target, also in a
+// `--static-swift-stdlib` release build, where Swift Testing is not available: there it is empty.
+#if canImport(Testing)
 import Foundation
 import Synchronization
 import Testing
@@ -162,3 +165,4 @@ private func needsMet(_ needs: [MachineNeed], _ text: String) throws -> Bool {
     if TestMachine.inCI { throw MissingNeed(description: "\(text): missing under CI=true, where .ci/run installs it") }
     return false
 }
+#endif

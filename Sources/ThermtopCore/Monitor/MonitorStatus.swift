@@ -23,6 +23,9 @@ public struct MonitorStatus: Sendable, Equatable {
     public var power: [ThermalPowerDomain] = []
     /// Whether the machine is throttling, why, and the evidence.
     public var throttling = ThermalThrottling.unknown
+    /// Who is heating it: CPU per command name over `window`, nil when `/proc` is not walked
+    /// (heat sources are opt-in on the hub).
+    public var heatSources: ThermalHeatSources?
     /// Seconds between this sample and the one before it, the window of `power` and
     /// `throttling`; nil for a first sample.
     public var window: Double?

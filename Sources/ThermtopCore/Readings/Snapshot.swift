@@ -29,6 +29,8 @@ public struct ThermalSnapshot: Sendable, Equatable {
     public var energyCounters: [ThermalEnergyCounter] = []
     /// cpufreq policies: the clock now and its maximum.
     public var cpuFrequencies: [ThermalCPUFrequency] = []
+    /// One walk of `/proc` (heat sources), nil when none was asked for.
+    public var processes: ThermalProcessTable?
 
     public init(
         time: Double, zones: [ThermalZone] = [], coolingDevices: [CoolingDevice] = [],

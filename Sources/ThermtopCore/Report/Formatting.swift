@@ -168,6 +168,8 @@ extension StatusReport {
         }
         let power = Format.powerLines(s)
         if !power.isEmpty { lines.append(""); lines += power }
+        let heat = Format.heatSourceLines(s)
+        if !heat.isEmpty { lines.append(""); lines += heat }
         let gpus = Format.gpuLines(snap, units: units)
         if !gpus.isEmpty { lines.append(""); lines += gpus }
         if !s.assessment.cooling.isEmpty {

@@ -99,13 +99,15 @@ package enum MetricsReport {
     /// - unixTime: wall-clock seconds of the sample.
     /// - export: how the exporter's own writes went (its two families), nil to leave them out.
     public static func prometheus(_ s: MonitorStatus, version: String, readErrorsTotal: Int, unixTime: Double,
-                                  export: ExportHealth? = nil) -> String {
-        families(s, version: version, readErrorsTotal: readErrorsTotal, unixTime: unixTime, export: export).text
+                                  export: ExportHealth? = nil, heatSources: Int = 0) -> String {
+        families(s, version: version, readErrorsTotal: readErrorsTotal, unixTime: unixTime, export: export,
+                 heatSources: heatSources).text
     }
 
-    /// The metrics of `prometheus(…)`, as text and as values (`families`).
+    /// The metrics of `prometheus(…)`, as text and as values (`families`). `heatSources`: how
+    /// many of the top heat sources to write (0, the default: none; they are opt-in).
     public static func families(_ s: MonitorStatus, version: String, readErrorsTotal: Int, unixTime: Double,
-                                export: ExportHealth? = nil) -> MetricsWriter {
+                                export: ExportHealth? = nil, heatSources: Int = 0) -> MetricsWriter {
         var w = MetricsWriter()
         let snap = s.snapshot
 
@@ -209,6 +211,7 @@ package enum MetricsReport {
 
         writeGPUs(snap, into: &w)
         writePower(s, into: &w)
+        writeHeatSources(s, top: heatSources, into: &w)
 
         let issues = snap.allIssues
         var byReason: [String: Int] = [:]

@@ -98,6 +98,7 @@ public enum ThermalStatusReport {
                 for f in status.snapshot.fans { writeFan(f, status.assessment.fans.first { $0.fan.id == f.id }, into: &w) }
             }
             writePower(status, into: &w)
+            writeHeatSources(status, into: &w)
             writeGPUs(status.snapshot, into: &w)
             w.array("hwmon_other") { w in for x in status.snapshot.hwmonExtras { writeExtra(x, into: &w) } }
             w.array("zones") { w in

@@ -22,9 +22,15 @@ extension ThermalStatusHub {
     ///   - config: thresholds, margins and the read deadline.
     ///   - overrides: a forced state or low power (marked simulated everywhere).
     ///   - delay: the time between samples once started (at least 50 ms).
+    ///   - heatSources: walk the process table each sample for `MonitorStatus.heatSources`;
+    ///     opt-in, since a walk costs a read per process.
+    ///   - procRoot: the process table to walk: `/proc`, or a tree laid out like it.
     public static func live(sysfsRoot: String = "/sys", config: ThermalConfig = ThermalConfig(),
-                            overrides: ThermalOverrides = .none, delay: Duration = .seconds(1)) -> ThermalStatusHub {
-        ThermalStatusHub(source: SysfsSource(path: sysfsRoot, config: config), clock: SystemClock(), config: config,
-                         overrides: overrides, delay: delay, wakeSources: SysfsSource.wakeSources(forRoot: sysfsRoot))
+                            overrides: ThermalOverrides = .none, delay: Duration = .seconds(1),
+                            heatSources: Bool = false, procRoot: String = "/proc") -> ThermalStatusHub {
+        let source = SysfsSource(path: sysfsRoot, config: config)
+        if heatSources { source.processes = ProcessTableReader(path: procRoot, config: config) }
+        return ThermalStatusHub(source: source, clock: SystemClock(), config: config,
+                                overrides: overrides, delay: delay, wakeSources: SysfsSource.wakeSources(forRoot: sysfsRoot))
     }
 }
