@@ -3,14 +3,21 @@
 public struct ThermalSnapshot: Sendable, Equatable {
     /// Monotonic time of the sample, in seconds, from the monitor's clock.
     public var time: Double
+    /// Thermal zones (`/sys/class/thermal/thermal_zoneN`), with their trip points.
     public var zones: [ThermalZone]
+    /// Cooling devices (`/sys/class/thermal/cooling_deviceN`) and how hard each is working.
     public var coolingDevices: [CoolingDevice]
+    /// hwmon temperature channels (`tempN_*`), one per sensor.
     public var hwmon: [HwmonChannel]
+    /// System batteries (`/sys/class/power_supply`, `type` Battery, not a peripheral's).
     public var batteries: [ThermalBattery]
     /// Batteries of peripherals (mice, keyboards): listed apart, never the system battery.
     public var peripherals: [ThermalBattery]
+    /// Mains and USB power adapters; `acOnline` folds them into one answer.
     public var adapters: [ThermalPowerAdapter]
+    /// Platform profile and power-profiles-daemon state, before the battery-saver rule.
     public var lowPower: LowPowerSignals
+    /// Throttle counts summed over CPUs; nil where `thermal_throttle` is absent (non-Intel, VMs).
     public var throttle: ThrottleCounters?
     /// Problems that belong to no single device (a class folder that cannot be listed…).
     public var issues: [ReadingIssue]
@@ -32,6 +39,7 @@ public struct ThermalSnapshot: Sendable, Equatable {
     /// One walk of `/proc` (heat sources), nil when none was asked for.
     public var processes: ThermalProcessTable?
 
+    /// A snapshot at monitor time `time`; the hwmon extras, GPUs, counters and processes start empty.
     public init(
         time: Double, zones: [ThermalZone] = [], coolingDevices: [CoolingDevice] = [],
         hwmon: [HwmonChannel] = [], batteries: [ThermalBattery] = [], peripherals: [ThermalBattery] = [],
@@ -82,6 +90,10 @@ public struct ThermalSnapshot: Sendable, Equatable {
     }
 }
 
+/// The kind of a thermal zone trip point: what the kernel does when the zone reaches it.
+/// 
+/// Parsed from `trip_point_K_type`; a kind the kernel adds later reads as nil and the trip is
+/// ignored rather than guessed at.
 public enum TripKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A fan stage.
     case active
@@ -108,14 +120,18 @@ public enum TripKind: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// `trip_point_K_*` of a thermal zone. Trip temperatures are read once per rediscovery.
 public struct TripPoint: Sendable, Equatable {
+    /// `K` of `trip_point_K_*`.
     public var index: Int
+    /// What happens at the trip; nil when `trip_point_K_type` is unreadable or unknown.
     public var kind: TripKind?
+    /// Trip temperature in °C; nil when unreadable (see `ignored`).
     public var celsius: Double?
     /// A delta in °C: the trip clears below `celsius − hysteresis`.
     public var hysteresis: Double?
     /// Why the trip is ignored (junk temperature or unknown type), nil when usable.
     public var ignored: ReadingIssue?
 
+    /// A trip point as read from sysfs or built by a simulated source.
     public init(index: Int, kind: TripKind?, celsius: Double?, hysteresis: Double? = nil, ignored: ReadingIssue? = nil) {
         self.index = index
         self.kind = kind
@@ -138,11 +154,15 @@ public struct ThermalZone: Sendable, Equatable, Identifiable {
     public var id: String
     /// `type`: `acpitz`, `x86_pkg_temp`, `cpu-thermal`…
     public var type: String?
+    /// Zone temperature in °C (`temp` is m°C); nil when unread, asleep or junk (see `issues`).
     public var celsius: Double?
     /// `mode`: `enabled` / `disabled`.
     public var mode: String?
+    /// `policy`: the thermal governor (`step_wise`, `user_space`, `power_allocator`…).
     public var policy: String?
+    /// The zone's trip points, usable or not (see `TripPoint.isUsable`).
     public var trips: [TripPoint]
+    /// Why a value of this zone is missing or ignored.
     public var issues: [ReadingIssue]
     /// Id that survives renumbering (`acpi-LNXTHERM:00/thermal/acpitz`, see `DeviceInfo`);
     /// nil for hand-built zones, which then use `id`.
@@ -152,6 +172,7 @@ public struct ThermalZone: Sendable, Equatable, Identifiable {
     /// `suspended` / `D3cold`… when the zone's device sleeps and `temp` was not read.
     public var asleep: String?
 
+    /// A zone as read from sysfs or built by a simulated source.
     public init(id: String, type: String?, celsius: Double?, mode: String? = nil, policy: String? = nil,
                 trips: [TripPoint] = [], issues: [ReadingIssue] = [], stableID: String? = nil,
                 deviceInfo: ThermalDeviceInfo? = nil) {
@@ -169,15 +190,20 @@ public struct ThermalZone: Sendable, Equatable, Identifiable {
 
 /// `/sys/class/thermal/cooling_deviceN`.
 public struct CoolingDevice: Sendable, Equatable, Identifiable {
+    /// `cooling_device0`.
     public var id: String
     /// `Processor`, `intel_powerclamp`, `thermal-cpufreq-0`, `Fan`, `TCHG`…
     public var type: String?
+    /// `cur_state`: how hard the device cools now, 0 (idle) to `maxState`; nil when unreadable.
     public var currentState: Int?
+    /// `max_state`: the strongest state; nil when unreadable.
     public var maxState: Int?
+    /// Why a value of this device is missing.
     public var issues: [ReadingIssue]
     /// `virtual/cooling/intel_powerclamp`, `acpi-LNXCPU:00/cooling/Processor` (see `DeviceInfo`).
     public var stableID: String?
 
+    /// A cooling device as read from sysfs or built by a simulated source.
     public init(id: String, type: String?, currentState: Int?, maxState: Int?, issues: [ReadingIssue] = [],
                 stableID: String? = nil) {
         self.stableID = stableID
@@ -201,18 +227,24 @@ public struct HwmonChannel: Sendable, Equatable, Identifiable {
     public var channel: String
     /// `temp1_label`: `Package id 0`, `Tctl`, `Composite`, `edge`…
     public var label: String?
+    /// `tempN_input` in °C; nil when unread, asleep or junk (see `issues`).
     public var celsius: Double?
+    /// `tempN_max` in °C, the chip's warning level; nil when absent or junk.
     public var max: Double?
+    /// `tempN_crit` in °C, the critical level; nil when absent or junk.
     public var crit: Double?
     /// An absolute temperature (not a delta): the crit alarm clears below it.
     public var critHyst: Double?
+    /// `tempN_emergency` in °C, above `crit`; nil when absent or junk.
     public var emergency: Double?
+    /// `tempN_min` in °C; nil when absent or junk.
     public var min: Double?
     /// `device/power_state` when it is not D0: the channel was not read so as not to wake it.
     public var asleep: String?
     /// The thermal zone this channel mirrors (the thermal core registers an hwmon copy of
     /// each zone); such channels are shown once, as the zone.
     public var mirrorsZone: String?
+    /// Why a value of this channel is missing or ignored.
     public var issues: [ReadingIssue]
     /// `pci-0000:00:18.3/k10temp/Tctl`: survives renumbering of hwmonN (see `DeviceInfo`);
     /// nil for hand-built channels, which then use `id`.
@@ -221,8 +253,10 @@ public struct HwmonChannel: Sendable, Equatable, Identifiable {
     public var deviceInfo: ThermalDeviceInfo?
     /// While `asleep`: the last value read before the device slept, and when (monitor time).
     public var lastCelsius: Double?
+    /// Monitor time, in seconds, of `lastCelsius`; nil when it was never read.
     public var lastReadAt: Double?
 
+    /// A channel as read from sysfs or built by a simulated source.
     public init(device: String, chip: String?, channel: String, label: String? = nil, celsius: Double?,
                 max: Double? = nil, crit: Double? = nil, critHyst: Double? = nil, emergency: Double? = nil,
                 min: Double? = nil, asleep: String? = nil, mirrorsZone: String? = nil, issues: [ReadingIssue] = [],
@@ -255,11 +289,16 @@ public struct HwmonChannel: Sendable, Equatable, Identifiable {
 
 /// A mains or USB power adapter (`type` Mains / USB*).
 public struct ThermalPowerAdapter: Sendable, Equatable, Identifiable {
+    /// The power supply's folder name (`AC`, `ADP1`, `ucsi-source-psy-USBC000:001`).
     public var id: String
+    /// `type`: `Mains`, `USB`, `USB_PD`…; nil when unreadable.
     public var type: String?
+    /// `online`: true while it supplies power; nil when unreadable.
     public var online: Bool?
+    /// Why a value of this adapter is missing.
     public var issues: [ReadingIssue]
 
+    /// An adapter as read from sysfs or built by a simulated source.
     public init(id: String, type: String?, online: Bool?, issues: [ReadingIssue] = []) {
         self.id = id
         self.type = type
@@ -274,14 +313,17 @@ public struct ThrottleCounters: Sendable, Equatable {
     public var core: Int64
     /// `package_throttle_count` (the same on every CPU of a package; the maximum is kept).
     public var package: Int64
+    /// How many CPUs had a `thermal_throttle` folder.
     public var cpus: Int
 
+    /// Counters already summed over `cpus` CPUs.
     public init(core: Int64, package: Int64, cpus: Int) {
         self.core = core
         self.package = package
         self.cpus = cpus
     }
 
+    /// Core plus package throttle events: any rise between samples means the CPU throttled.
     public var total: Int64 { core + package }
 }
 
@@ -289,6 +331,7 @@ public struct ThrottleCounters: Sendable, Equatable {
 public struct LowPowerSignals: Sendable, Equatable {
     /// `/sys/firmware/acpi/platform_profile`, verbatim (may be `custom`, not in the choices).
     public var platformProfile: String?
+    /// `platform_profile_choices`, split on spaces; empty when absent.
     public var platformProfileChoices: [String]
     /// `/sys/class/platform-profile/platform-profile-N` (kernel 6.14+): name and profile.
     public var classProfiles: [NamedProfile]
@@ -300,8 +343,10 @@ public struct LowPowerSignals: Sendable, Equatable {
     public var performanceDegraded: String?
     /// Where `powerProfilesDaemon` came from; nil when there is no profile.
     public var powerProfileOrigin: PowerProfileOrigin?
+    /// Why a signal could not be read (unreadable file, D-Bus error).
     public var issues: [ReadingIssue]
 
+    /// Where the power-profiles-daemon profile was read.
     public enum PowerProfileOrigin: String, Sendable, Equatable {
         /// The live service on the system bus (power-profiles-daemon or tuned-ppd).
         case dbus = "dbus"
@@ -309,15 +354,20 @@ public struct LowPowerSignals: Sendable, Equatable {
         case stateFile = "state.ini"
     }
 
+    /// One platform-profile class device: its `name` and current `profile`.
     public struct NamedProfile: Sendable, Equatable {
+        /// `name`: the driver that offers the profile (`thinkpad-acpi`, `asus-wmi`…).
         public var name: String
+        /// `profile`, verbatim; nil when unreadable.
         public var profile: String?
+        /// A named profile.
         public init(name: String, profile: String?) {
             self.name = name
             self.profile = profile
         }
     }
 
+    /// Signals as gathered by a source; all start absent.
     public init(platformProfile: String? = nil, platformProfileChoices: [String] = [],
                 classProfiles: [NamedProfile] = [], powerProfilesDaemon: String? = nil,
                 performanceDegraded: String? = nil, powerProfileOrigin: PowerProfileOrigin? = nil,
