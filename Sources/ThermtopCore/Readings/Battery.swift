@@ -1,10 +1,14 @@
 /// `status` of a power supply (Documentation/ABI/testing/sysfs-class-power).
 public enum ThermalBatteryStatus: String, Sendable, Hashable, Codable {
+    /// Taking charge.
     case charging
+    /// Running the machine (or a peripheral) from the battery.
     case discharging
     /// On AC but not charging (charge thresholds, firmware): upower's "pending-charge".
     case notCharging = "not-charging"
+    /// Charged and no longer taking charge.
     case full
+    /// The kernel says `Unknown`, or a word thermtop does not know.
     case unknown
 
     /// Parses the kernel's spelling (`Charging`, `Discharging`, `Not charging`, `Full`, `Unknown`).
@@ -22,33 +26,51 @@ public enum ThermalBatteryStatus: String, Sendable, Hashable, Codable {
 /// One battery from `/sys/class/power_supply/NAME` (type Battery, present).
 /// Raw values are in base units (Wh, Ah, W, A, V); derived values are computed properties.
 public struct ThermalBattery: Sendable, Equatable, Identifiable {
+    /// The power supply's folder name (`BAT0`, `hidpp_battery_0`).
     public var id: String
+    /// `present`; nil when the driver has no such file.
     public var present: Bool?
+    /// `status`; nil when unreadable.
     public var status: ThermalBatteryStatus?
     /// The kernel's `capacity` (%), what desktops show.
     public var capacity: Double?
+    /// `capacity_level` (`Normal`, `Low`, `Critical`…), the coarse level some peripherals give instead of a percentage.
     public var capacityLevel: String?
+    /// `energy_now` in Wh; nil on charge gauges (see `chargeNow`).
     public var energyNow: Double?
+    /// `energy_full` in Wh: what the pack holds today.
     public var energyFull: Double?
+    /// `energy_full_design` in Wh: what it held new.
     public var energyFullDesign: Double?
+    /// `charge_now` in Ah, for gauges that count charge instead of energy.
     public var chargeNow: Double?
+    /// `charge_full` in Ah.
     public var chargeFull: Double?
+    /// `charge_full_design` in Ah.
     public var chargeFullDesign: Double?
     /// `power_now` magnitude in W (some drivers sign it).
     public var powerNow: Double?
     /// `current_now` magnitude in A (positive while discharging on many ACPI batteries).
     public var currentNow: Double?
+    /// `voltage_now` in V.
     public var voltageNow: Double?
+    /// `voltage_min_design` in V: converts charge to energy when the gauge gives only charge.
     public var voltageMinDesign: Double?
+    /// `voltage_max_design` in V.
     public var voltageMaxDesign: Double?
+    /// `cycle_count`; 0 usually means not reported (see `cyclesText`), nil when absent.
     public var cycleCount: Int?
+    /// `model_name`, as the firmware spells it.
     public var model: String?
+    /// `manufacturer`.
     public var manufacturer: String?
+    /// `technology`: `Li-ion`, `Li-poly`…
     public var technology: String?
     /// `scope`: `System` or `Device` (peripheral).
     public var scope: String?
     /// Battery temperature (`temp`, tenths of °C in sysfs) in °C.
     public var celsius: Double?
+    /// Why a value of this battery is missing or ignored.
     public var issues: [ReadingIssue]
 
     /// Cycle count as the dashboard and `status` show it: the kernel's `cycle_count` of 0 means
@@ -63,6 +85,7 @@ public struct ThermalBattery: Sendable, Equatable, Identifiable {
     /// server": handhelds and laptops whose battery driver is not loaded read the same.
     public static let noneText = "none found"
 
+    /// A battery with values already in base units (Wh, Ah, W, A, V, °C).
     public init(id: String, present: Bool? = true, status: ThermalBatteryStatus? = nil, capacity: Double? = nil,
                 capacityLevel: String? = nil, energyNow: Double? = nil, energyFull: Double? = nil,
                 energyFullDesign: Double? = nil, chargeNow: Double? = nil, chargeFull: Double? = nil,
@@ -98,6 +121,7 @@ public struct ThermalBattery: Sendable, Equatable, Identifiable {
 
 
 extension Battery {
+    /// Where `percent` came from.
     public enum PercentSource: String, Sendable, Codable {
         /// The kernel's `capacity` file.
         case capacity
@@ -115,6 +139,7 @@ extension Battery {
     /// The percentage to show: `capacity` when the kernel exports it, else computed.
     public var percent: Double? { capacity ?? computedPercent }
 
+    /// Where `percent` came from; nil when there is no percentage at all.
     public var percentSource: PercentSource? {
         if capacity != nil { return .capacity }
         return computedPercent != nil ? .computed : nil
@@ -153,6 +178,7 @@ extension Battery {
         energyNow ?? chargeNow.flatMap { c in designVoltage.map { c * $0 } }
     }
 
+    /// Full energy in Wh (charge × design voltage when only charge is known).
     public var energyFullWh: Double? {
         energyFull ?? chargeFull.flatMap { c in designVoltage.map { c * $0 } }
     }
@@ -225,8 +251,10 @@ extension Battery {
 /// Several system batteries seen as one, as upower's DisplayDevice does: energies and powers
 /// are summed, so a small internal pack and a large external one are weighted by their size.
 public struct ThermalCombinedBattery: Sendable, Equatable {
+    /// The system batteries combined, in discovery order.
     public var batteries: [ThermalBattery]
 
+    /// Combines `batteries`; one battery gives that battery's own values.
     public init(_ batteries: [ThermalBattery]) { self.batteries = batteries }
 
     /// The whole system's charge, as upower's DisplayDevice computes it: the energy left over
@@ -292,6 +320,7 @@ public struct ThermalCombinedBattery: Sendable, Equatable {
         return ws.isEmpty ? nil : ws.reduce(0, +)
     }
 
+    /// Seconds until empty at the summed rate, rounded down; nil unless discharging at a meaningful rate with every battery's energy known, or when implausibly long.
     public var secondsToEmpty: Double? {
         if batteries.count == 1 { return batteries[0].secondsToEmpty }
         guard status == .discharging, let w = energyRateWatts, w >= ThermalConfig.minimumMeaningfulBatteryWatts else { return nil }
@@ -301,6 +330,7 @@ public struct ThermalCombinedBattery: Sendable, Equatable {
         return s <= ThermalConfig.maximumSecondsToEmpty ? s.rounded(.down) : nil
     }
 
+    /// Seconds until full at the summed rate, rounded down; nil unless charging at a meaningful rate with every battery's energies known, or when implausibly long.
     public var secondsToFull: Double? {
         if batteries.count == 1 { return batteries[0].secondsToFull }
         guard status == .charging, let w = energyRateWatts, w >= ThermalConfig.minimumMeaningfulBatteryWatts else { return nil }

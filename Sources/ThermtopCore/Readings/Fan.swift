@@ -121,9 +121,11 @@ public struct ThermalPowerMeter: Sendable, Equatable, Identifiable {
     public var id: String
     /// `hwmon3/power1`.
     public var location: String
+    /// `name` of the hwmon chip (`amdgpu`, `k10temp`); nil when unreadable.
     public var chip: String?
     /// `powerN_label`: `PPT`, `slowPPT`, `fastPPT`.
     public var label: String?
+    /// The chip's parent device, if any.
     public var deviceInfo: ThermalDeviceInfo?
     /// `powerN_average` (µW → W).
     public var averageWatts: Double?
@@ -131,11 +133,16 @@ public struct ThermalPowerMeter: Sendable, Equatable, Identifiable {
     public var inputWatts: Double?
     /// `powerN_cap`, `_cap_min`, `_cap_max` (W).
     public var capWatts: Double?
+    /// `powerN_cap_min` in W; nil when absent.
     public var capMinWatts: Double?
+    /// `powerN_cap_max` in W; nil when absent.
     public var capMaxWatts: Double?
+    /// `suspended` / `D3cold`… when the chip's device sleeps and was not read.
     public var asleep: String?
+    /// Why a value of this meter is missing.
     public var issues: [ReadingIssue]
 
+    /// A meter with values already in W.
     public init(id: String, location: String, chip: String?, label: String? = nil, deviceInfo: ThermalDeviceInfo? = nil,
                 averageWatts: Double? = nil, inputWatts: Double? = nil, capWatts: Double? = nil,
                 capMinWatts: Double? = nil, capMaxWatts: Double? = nil, asleep: String? = nil,
@@ -166,17 +173,22 @@ public struct HwmonExtra: Sendable, Equatable, Identifiable {
     public var id: String
     /// `hwmon3/in0`.
     public var location: String
+    /// `name` of the hwmon chip; nil when unreadable.
     public var chip: String?
+    /// `<attr>_label`, when the driver gives one.
     public var label: String?
     /// The attribute family: `in`, `curr`, `energy`, `humidity`, `pressure`, or another prefix.
     public var kind: String
     /// The value in `unit` (`V`, `A`, `J`, `%`), or nil when the family's unit is unknown.
     public var value: Double?
+    /// The unit of `value`; nil when the family's unit is unknown and only `raw` is shown.
     public var unit: String?
     /// The text as the kernel printed it (trimmed).
     public var raw: String?
+    /// Why the value is missing.
     public var issues: [ReadingIssue]
 
+    /// A channel as read from sysfs or built by a simulated source.
     public init(id: String, location: String, chip: String?, label: String? = nil, kind: String,
                 value: Double? = nil, unit: String? = nil, raw: String? = nil, issues: [ReadingIssue] = []) {
         self.id = id

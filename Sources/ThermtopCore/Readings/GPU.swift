@@ -14,7 +14,9 @@ public struct ThermalGPU: Sendable, Equatable, Identifiable {
     public var memoryCelsius: Double?
     /// NVML's own limits (°C).
     public var limits = ThermalGPULimits()
+    /// Board power draw in watts; nil when unsupported or unread.
     public var powerWatts: Double?
+    /// The enforced power limit in watts; nil when unsupported or unread.
     public var powerLimitWatts: Double?
     /// `nvmlDeviceGetCurrentClocksEventReasons` (or its older name), raw bits.
     public var clockReasons: UInt64?
@@ -22,17 +24,21 @@ public struct ThermalGPU: Sendable, Equatable, Identifiable {
     public var fanPercent: [Int] = []
     /// P-state, 0 (fastest) to 15.
     public var performanceState: Int?
+    /// GPU busy time over NVML's last sample period, 0–100 %.
     public var utilisationPercent: Int?
+    /// Memory controller busy time over NVML's last sample period, 0–100 %.
     public var memoryUtilisationPercent: Int?
     /// `suspended` while the PCI function is runtime-suspended: NVML was not asked.
     public var asleep: String?
     /// While `asleep` (or unanswered): the last core temperature read, and when (monitor time).
     public var lastCelsius: Double?
+    /// Monitor time, in seconds, of `lastCelsius`; nil when never read.
     public var lastReadAt: Double?
     /// Why values are missing: `timed-out` (NVML did not answer), `vanished` (GPU is lost),
     /// `unrecognised` (not supported), one per NVML call that failed.
     public var issues: [ReadingIssue] = []
 
+    /// A GPU at `busID` with no values read yet.
     public init(busID: String) { self.busID = busID }
 
     /// `pci-0000:00:06.0`, the key a PCI device has everywhere in thermtop.
@@ -83,10 +89,15 @@ public struct ThermalGPU: Sendable, Equatable, Identifiable {
 /// zone's hot trip; shutdown is the shutdown limit (`crit`); memory max is the memory sensor's
 /// warning limit. docs/gpu.md lists the levels this gives.
 public struct ThermalGPULimits: Sendable, Equatable {
+    /// Where the hardware starts slowing the GPU, in °C: the hot point.
     public var slowdown: Double?
+    /// Where the GPU shuts down, in °C: the shutdown limit.
     public var shutdown: Double?
+    /// Maximum operating temperature in °C: the warning limit.
     public var gpuMax: Double?
+    /// Maximum memory temperature in °C: the memory sensor's warning limit.
     public var memoryMax: Double?
+    /// Limits as NVML reported them; nil where it has none.
     public init(slowdown: Double? = nil, shutdown: Double? = nil, gpuMax: Double? = nil, memoryMax: Double? = nil) {
         self.slowdown = slowdown
         self.shutdown = shutdown
@@ -99,14 +110,23 @@ public struct ThermalGPULimits: Sendable, Equatable {
 
 /// The bits of NVML's clock-event (formerly "throttle") reasons, in nvml.h's order.
 public enum ThermalGPUClockReason {
+    /// Nothing is running, so clocks are low.
     public static let idle: UInt64 = 0x1
+    /// Held at the application clocks setting.
     public static let applicationsClocks: UInt64 = 0x2
+    /// The driver caps clocks to stay under the power limit.
     public static let swPowerCap: UInt64 = 0x4
+    /// Hardware slowdown (heat or power brake), factor of two or more.
     public static let hwSlowdown: UInt64 = 0x8
+    /// Held to match another GPU in a sync-boost group.
     public static let syncBoost: UInt64 = 0x10
+    /// The driver slows clocks because the GPU or memory runs hot.
     public static let swThermalSlowdown: UInt64 = 0x20
+    /// The hardware slows clocks because it runs too hot.
     public static let hwThermalSlowdown: UInt64 = 0x40
+    /// An external power brake (the system's power supply) slows the GPU.
     public static let hwPowerBrakeSlowdown: UInt64 = 0x80
+    /// Held to the display clock setting.
     public static let displayClock: UInt64 = 0x100
 
     static let names: [(UInt64, String)] = [
