@@ -2,7 +2,9 @@
 /// the counter's range. Anything that cannot be trusted is an unknown sample with its reason,
 /// never a negative or a spike.
 public enum ThermalEnergyRate: Sendable, Equatable {
+    /// A trustworthy rate, in watts.
     case watts(Double)
+    /// No rate can be trusted; the associated text says why (`needs two samples`, `counter went backwards`…).
     case unknown(String)
 
     /// The reason a one-shot reading (or the first sample of a run) has no rate.
@@ -49,10 +51,13 @@ public struct ThermalPowerDomain: Sendable, Equatable, Identifiable {
     public var id: String
     /// The readable name (`package-0`, `amdgpu PPT`), or the name the config file gives.
     public var name: String
+    /// Where the watts come from.
     public var source: ThermalPowerSource
     /// Watts over the window; nil when unknown (`reason` says why).
     public var watts: Double?
+    /// Why `watts` is unknown; nil whenever `watts` has a value.
     public var reason: String?
+    /// The limits the kernel or driver states for the domain (see `mainLimit`).
     public var limits: [ThermalPowerLimit]
     /// A RAPL subzone's package (`rapl:package-0`), nil for top-level domains.
     public var parent: String?
@@ -61,6 +66,7 @@ public struct ThermalPowerDomain: Sendable, Equatable, Identifiable {
     /// For an hwmon `powerN` channel, the `ThermalPowerMeter` it was made from (its stable id).
     public var meterID: String?
 
+    /// A domain; with no `watts` a missing `reason` reads `no reading`. `meterID` starts nil.
     public init(id: String, name: String, source: ThermalPowerSource, watts: Double?, reason: String? = nil,
                 limits: [ThermalPowerLimit] = [], parent: String? = nil, hidden: Bool = false) {
         self.id = id
@@ -103,6 +109,8 @@ extension Format {
 /// Every power domain of a sample, in one order (RAPL, hwmon, NVML, battery), with rates from
 /// the previous sample. Pure: the same two snapshots give the same domains.
 public enum ThermalPowerDomains {
+    /// The domains of `snap`, with counter rates over the gap since `previous` (nil: a first
+    /// sample, so counters read `needs two samples`); `config` names and hides domains.
     public static func measure(_ snap: ThermalSnapshot, previous: ThermalSnapshot?,
                                config: ThermalConfig = ThermalConfig()) -> [ThermalPowerDomain] {
         var out: [ThermalPowerDomain] = []

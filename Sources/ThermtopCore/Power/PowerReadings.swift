@@ -16,8 +16,10 @@ public struct ThermalPowerLimit: Sendable, Equatable {
     /// `long_term`, `short_term`, `peak_power` (RAPL `constraint_N_name`) or `cap` (hwmon
     /// `power*_cap`, NVML's enforced limit).
     public var constraint: String
+    /// The limit in watts.
     public var watts: Double
 
+    /// A limit of `watts` for `constraint`.
     public init(constraint: String, watts: Double) {
         self.constraint = constraint
         self.watts = watts
@@ -31,6 +33,7 @@ public struct ThermalEnergyCounter: Sendable, Equatable, Identifiable {
     public var id: String
     /// What every output calls it: `package-0`, `package-0 core`, `xe pkg`.
     public var name: String
+    /// `rapl` for powercap zones, `hwmon` for `energyN_input`.
     public var source: ThermalPowerSource
     /// The folder or file it was read from (`class/powercap/intel-rapl:0`).
     public var location: String
@@ -42,9 +45,12 @@ public struct ThermalEnergyCounter: Sendable, Equatable, Identifiable {
     public var rangeMicrojoules: Int64?
     /// False for counters that do not wrap in a machine's lifetime (hwmon's are 64-bit µJ).
     public var wraps: Bool
+    /// The zone's stated limits (RAPL constraints); empty for hwmon counters.
     public var limits: [ThermalPowerLimit]
+    /// Why the counter or its range could not be read.
     public var issues: [ReadingIssue]
 
+    /// A counter as read in one sample, in µJ.
     public init(id: String, name: String, source: ThermalPowerSource, location: String, parent: String? = nil,
                 microjoules: Int64?, rangeMicrojoules: Int64? = nil, wraps: Bool = true,
                 limits: [ThermalPowerLimit] = [], issues: [ReadingIssue] = []) {
@@ -84,8 +90,10 @@ public struct ThermalCPUFrequency: Sendable, Equatable, Identifiable {
     public var currentKHz: Double?
     /// `cpuinfo_max_freq` (kHz): the hardware's maximum, boost included.
     public var maxKHz: Double?
+    /// Why a clock of this policy could not be read.
     public var issues: [ReadingIssue]
 
+    /// A policy with clocks in kHz.
     public init(id: String, cpus: [Int] = [], currentKHz: Double?, maxKHz: Double?, issues: [ReadingIssue] = []) {
         self.id = id
         self.cpus = cpus
@@ -98,9 +106,12 @@ public struct ThermalCPUFrequency: Sendable, Equatable, Identifiable {
 /// The CPU clock folded over every policy: the fastest clock now against the highest
 /// maximum (a hybrid CPU's performance cores set both; an idle policy does not hide a busy one).
 public struct ThermalCPUClock: Sendable, Equatable {
+    /// The fastest policy's current clock, in kHz.
     public var currentKHz: Double
+    /// The highest policy maximum, in kHz.
     public var maxKHz: Double
 
+    /// Folds `policies`; nil when no policy has both a current clock and a positive maximum.
     public init?(_ policies: [ThermalCPUFrequency]) {
         let cur = policies.compactMap(\.currentKHz).max()
         let mx = policies.compactMap(\.maxKHz).max()
@@ -109,6 +120,7 @@ public struct ThermalCPUClock: Sendable, Equatable {
         maxKHz = mx
     }
 
+    /// Current clock over maximum: 1 at full speed, lower when clocked down.
     public var ratio: Double { currentKHz / maxKHz }
 
     /// `CPU 2.1 of 4.7 GHz`.

@@ -14,23 +14,29 @@
 /// - `active` is nil only when nothing could tell: no clock, no counters over a window, no
 ///   processor cooling device, no GPU reasons and no domain with a limit.
 public struct ThermalThrottling: Sendable, Equatable {
+    /// Why the machine is held back.
     public enum Cause: String, Sendable, Hashable, CaseIterable {
+        /// Held back by heat: throttle counters, a processor cooling device or a GPU thermal slowdown.
         case thermal
         /// Held at a power limit.
         case power
     }
 
+    /// True when throttling, false when not, nil when nothing could tell (see `unknown`).
     public var active: Bool?
+    /// Every cause found; empty when not throttling.
     public var causes: [Cause]
     /// The evidence in words, clock first: `CPU 2.1 of 4.7 GHz`, `package throttled 40× in 2 s`.
     public var evidence: [String]
 
+    /// A verdict with its causes and evidence.
     public init(active: Bool?, causes: [Cause] = [], evidence: [String] = []) {
         self.active = active
         self.causes = causes
         self.evidence = evidence
     }
 
+    /// The verdict when there is no evidence either way.
     public static let unknown = ThermalThrottling(active: nil, evidence: ["no clock, throttle counter, cooling device, GPU reason or power limit to tell"])
 
     /// `yes — thermal: CPU 2.1 of 4.7 GHz, package throttled 40× in 2 s, Processor 5/10`,

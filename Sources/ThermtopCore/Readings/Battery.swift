@@ -54,9 +54,9 @@ public struct ThermalBattery: Sendable, Equatable, Identifiable {
     public var currentNow: Double?
     /// `voltage_now` in V.
     public var voltageNow: Double?
-    /// `voltage_min_design` in V: converts charge to energy when the gauge gives only charge.
+    /// `voltage_min_design` in V; `designVoltage` falls back to it after `voltageMaxDesign`.
     public var voltageMinDesign: Double?
-    /// `voltage_max_design` in V.
+    /// `voltage_max_design` in V: `designVoltage` prefers it to convert charge to energy.
     public var voltageMaxDesign: Double?
     /// `cycle_count`; 0 usually means not reported (see `cyclesText`), nil when absent.
     public var cycleCount: Int?
