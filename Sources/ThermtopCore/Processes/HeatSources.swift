@@ -1,14 +1,21 @@
 /// One process behind the heat, over one window.
 public struct ThermalHeatProcess: Sendable, Equatable {
+    /// The process id.
     public var pid: Int
+    /// The real user id; nil when `/proc/[pid]/status` was unreadable.
     public var uid: Int?
+    /// The user name of `uid` on this machine; nil when it has none.
     public var user: String?
+    /// The full command line, cleaned; nil when unreadable or empty (kernel threads, zombies).
     public var commandLine: String?
+    /// The systemd unit, container or cgroup path; nil when unreadable or the root cgroup.
     public var cgroup: String?
     /// CPU over the window, in percent of one core (two busy threads: 200).
     public var cpuPercent: Double
+    /// A kernel thread (`PF_KTHREAD`), which has no command line.
     public var isKernelThread: Bool
 
+    /// A process with its CPU over the window in percent of one core.
     public init(pid: Int, uid: Int? = nil, user: String? = nil, commandLine: String? = nil, cgroup: String? = nil,
                 cpuPercent: Double, isKernelThread: Bool = false) {
         self.pid = pid
@@ -25,6 +32,7 @@ public struct ThermalHeatProcess: Sendable, Equatable {
 public struct ThermalHeatSource: Sendable, Equatable, Identifiable {
     /// The command name (`cc1plus`, `kworker`), cleaned.
     public var command: String
+    /// The command name: a window's groups are keyed by it.
     public var id: String { command }
     /// Processes of this name that used CPU in the window (`processes` lists the biggest).
     public var count: Int
@@ -36,6 +44,7 @@ public struct ThermalHeatSource: Sendable, Equatable, Identifiable {
     /// Biggest first.
     public var processes: [ThermalHeatProcess]
 
+    /// A group; `count` defaults to the number of `processes` listed.
     public init(command: String, count: Int? = nil, cpuPercent: Double, estimatedWatts: Double?,
                 processes: [ThermalHeatProcess]) {
         self.command = command
@@ -65,11 +74,14 @@ public struct ThermalHeatSources: Sendable, Equatable {
     public var reason: String?
     /// The CPU packages' power the estimates share out, nil when unknown (`wattsReason`).
     public var packageWatts: Double?
+    /// Why `packageWatts` is unknown (`no CPU package power domain`, a package domain's own reason, `/proc/stat unreadable`); nil when known.
     public var wattsReason: String?
     /// Processes seen in the walk, and those listed but unreadable (`hidepid`, EACCES).
     public var processCount: Int
+    /// Process folders listed but unreadable: counted, never guessed at.
     public var unreadable: Int
 
+    /// Heat sources as measured over one window.
     public init(sources: [ThermalHeatSource], reason: String? = nil, packageWatts: Double? = nil,
                 wattsReason: String? = nil, processCount: Int = 0, unreadable: Int = 0) {
         self.sources = sources

@@ -1,6 +1,7 @@
 /// One process as one walk of `/proc` saw it: the cumulative CPU time that heat sources are
 /// measured from (two walks make a rate, like an energy counter), and who it is.
 public struct ThermalProcess: Sendable, Equatable {
+    /// The process id.
     public var pid: Int
     /// `/proc/[pid]/stat` field 22, in clock ticks since boot: with the pid, the process's
     /// identity (a pid reused between two walks has another start time).
@@ -25,6 +26,7 @@ public struct ThermalProcess: Sendable, Equatable {
     /// nil when unreadable or the root cgroup.
     public var cgroup: String?
 
+    /// A process as one walk read it, with times in clock ticks.
     public init(pid: Int, startTicks: UInt64, command: String, cpuTicks: UInt64, state: Character = "S",
                 isKernelThread: Bool = false, uid: Int? = nil, commandLine: String? = nil, cgroup: String? = nil) {
         self.pid = pid
@@ -42,10 +44,12 @@ public struct ThermalProcess: Sendable, Equatable {
 /// One walk of `/proc`: every process it could read, the machine's CPU time (`/proc/stat`)
 /// and what it could not see.
 public struct ThermalProcessTable: Sendable, Equatable {
+    /// Every process the walk could read.
     public var processes: [ThermalProcess]
     /// The `cpu` line of `/proc/stat`: all CPUs' time, and the busy part of it (all but idle
     /// and iowait), in clock ticks; nil when unreadable.
     public var totalTicks: UInt64?
+    /// The busy part of `totalTicks`, in clock ticks; nil when unreadable.
     public var busyTicks: UInt64?
     /// Clock ticks per second (`sysconf(_SC_CLK_TCK)`, 100 on Linux).
     public var ticksPerSecond: Double
@@ -58,6 +62,7 @@ public struct ThermalProcessTable: Sendable, Equatable {
     /// when other reads of a sample (a GPU library starting) take long.
     public var walkTime: Double?
 
+    /// A walk's table; `walkTime` starts nil.
     public init(processes: [ThermalProcess], totalTicks: UInt64? = nil, busyTicks: UInt64? = nil,
                 ticksPerSecond: Double = 100, unreadable: Int = 0, issue: ReadingIssue? = nil) {
         self.processes = processes
@@ -73,10 +78,15 @@ public struct ThermalProcessTable: Sendable, Equatable {
 package enum ProcFiles {
     /// What `/proc/[pid]/stat` says that heat sources use.
     public struct Stat: Sendable, Equatable {
+        /// The command name (`comm`), as `ThermalProcess.command` cleans it.
         public var command: String
+        /// The state letter (field 3).
         public var state: Character
+        /// `PF_KTHREAD` is set in the flags (field 9).
         public var isKernelThread: Bool
+        /// utime + stime (fields 14 and 15), in clock ticks.
         public var cpuTicks: UInt64
+        /// Start time (field 22), in clock ticks since boot.
         public var startTicks: UInt64
     }
 
