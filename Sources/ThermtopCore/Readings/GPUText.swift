@@ -3,6 +3,7 @@
 /// the GPU exactly as NVML reported it. Absent keys are unknown values. Unknown keys are
 /// skipped (keys may be added).
 extension ThermalGPU {
+    /// This GPU as `key=value` lines (`temp=`, `power_w=`, `issue=`…), known values only.
     public var recordText: String {
         var lines: [String] = []
         func put(_ k: String, _ v: String?) { if let v { lines.append(k + "=" + v) } }
