@@ -16,3 +16,16 @@ import ThermtopCore
         #expect(line.contains(profile), "\(line)")
     }
 }
+
+@Suite struct HelpLegendStepTests {
+    @Test("the help legend says the step the history is drawn at, for each tier",
+          arguments: Fixtures.Scenario.allCases)
+    func legendSaysTheStep(scenario: Fixtures.Scenario) throws {
+        var state = scenario.state
+        let step = state.renderPolicy.historyStep(sampleDelay: state.sampleDelay)
+        #expect(step == ["full": 1, "reduced": 5, "minimal": 15][scenario.expectedTier.rawValue])
+        state.press(.char("?"))
+        let text = state.render(.large).text()
+        #expect(text.contains("a column every \(Format.duration(step))"), "\(text)")
+    }
+}
