@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 import ThermtopCore
 @testable import ThermtopUI
 
@@ -27,5 +28,56 @@ import ThermtopCore
         state.press(.char("?"))
         let text = state.render(.large).text()
         #expect(text.contains("a column every \(Format.duration(step))"), "\(text)")
+    }
+}
+
+/// Issue 38 item 9: the history graph's axis, limit labels and sensor.
+@Suite struct HistoryGraphTests {
+    static func graphRows(_ screen: CellBuffer) -> [String] {
+        let rows = screen.rows
+        guard let title = rows.firstIndex(where: { $0.contains("History of ") }) else { return [] }
+        return Array(rows[title...])
+    }
+
+    @Test("the time axis uses one unit: seconds where the labels fall every 15 s, never -3m beside -165s")
+    func axisOneUnit() throws {
+        let screen = Fixtures.Scenario.full.state.render(.huge)
+        let graph = Self.graphRows(screen)
+        let axis = try #require(graph.first { $0.contains("└") }, "\(screen.text())")
+        let labels = axis.matches(of: /-[0-9]+[smh]/).map { String($0.output) }
+        #expect(labels.count >= 8, "\(axis)")
+        let units = Set(labels.map { $0.last! })
+        #expect(units.count == 1, "\(labels)")
+        #expect(labels.contains("-60s") && !labels.contains("-1m"), "\(labels)")
+        #expect(Panels.shortDuration(180, unit: 60) == "3m" && Panels.shortDuration(165, unit: 15) == "165s")
+    }
+
+    @Test("both limit lines drawn are labelled on the temperature axis")
+    func limitsLabelled() throws {
+        let state = Fixtures.Scenario.reduced.state
+        let screen = state.render(.huge)
+        let graph = Self.graphRows(screen)
+        #expect(!graph.isEmpty, "\(screen.text())")
+        let (a, _) = try #require(state.graphedSensor)
+        for limit in [a.thresholds.fair, a.thresholds.serious] {
+            let label = state.units.number(limit.celsius)
+            let dashed = graph.filter { $0.contains("╌") }
+            #expect(dashed.contains { $0.hasPrefix(Format.padLeft(label, 5)) }, "\(label) unlabelled:\n\(graph.joined(separator: "\n"))")
+        }
+    }
+
+    @Test("the graph shows the deciding sensor until the person selects another, and its title says which")
+    func graphsDecidingSensor() throws {
+        var state = Fixtures.Scenario.reduced.state
+        let deciding = try #require(state.status.assessment.decidedBy)
+        let name = try #require(state.status.assessment.sensors.first { $0.sensor.id == deciding }).sensor.displayName
+        // The cursor sits on another row by itself: the graph still follows the deciding sensor.
+        state.selectedID = state.sortedSensors.first { $0.sensor.id != deciding }?.sensor.id
+        #expect(state.render(.huge).rows.contains { $0.contains("History of \(name) (deciding)") }, "\(state.render(.huge).text())")
+        // The person picks a row: the graph follows it.
+        let other = try #require(state.sortedSensors.firstIndex { $0.sensor.id != deciding })
+        state.selectRow(other)
+        let picked = state.sortedSensors[other].sensor.displayName
+        #expect(state.render(.huge).rows.contains { $0.contains("History of \(picked) (selected)") }, "\(state.render(.huge).text())")
     }
 }

@@ -348,6 +348,7 @@ public enum Reducer {
         guard !needle.isEmpty else { return }
         if let hit = state.sortedSensors.first(where: { SensorList.matches($0, needle) }) {
             state.selectedID = hit.sensor.id
+            state.selectionChosen = true
         }
     }
 
@@ -380,6 +381,7 @@ public enum Reducer {
                 state.overlay = .detail(id)
             } else {
                 state.selectedID = id
+                state.selectionChosen = true
             }
             return
         }
@@ -473,6 +475,7 @@ public enum Reducer {
         guard !rows.isEmpty else { return }
         let i = min(max(index, 0), rows.count - 1)
         state.selectedID = rows[i].sensor.id
+        state.selectionChosen = true
     }
 
     /// Keep the selection on an existing row (the same sensor when it is still listed, else
