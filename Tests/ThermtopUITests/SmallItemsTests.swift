@@ -81,3 +81,50 @@ import ThermtopCore
         #expect(state.render(.huge).rows.contains { $0.contains("History of \(picked) (selected)") }, "\(state.render(.huge).text())")
     }
 }
+
+/// Issue 38 item 9: the detail overlay scrolls at 40x10, through the reducer.
+@Suite struct DetailScrollsTests {
+    @Test("at 40x10 the detail's thresholds are reached with ↓ and PgDn, and ↑ PgUp come back")
+    func detailScrolls() throws {
+        var state = Fixtures.Scenario.full.state
+        _ = Reducer.reduce(&state, .resized(width: 40, height: 10))
+        state.press(.enter)
+        guard case .detail = state.overlay else { Issue.record("no detail open"); return }
+        #expect(!state.render(.compact).text().contains("critical "), "the first page does not reach the thresholds")
+        var seen = false
+        for _ in 0..<20 where !seen {
+            state.press(.down)
+            seen = state.render(.compact).text().contains("critical ")
+        }
+        #expect(seen, "↓ never reached the thresholds")
+        guard case .detail = state.overlay else { Issue.record("↓ closed the detail"); return }
+        state.press(.pageDown)
+        state.press(.pageDown)
+        #expect(state.render(.compact).text().contains("lines above"))
+        for _ in 0..<10 { state.press(.pageUp) }
+        #expect(state.helpTop == 0)
+        #expect(!state.render(.compact).text().contains("lines above"))
+    }
+}
+
+@Suite struct DebugRuleTrailTests {
+    @Test("the debug overlay wraps its rule trail at 80x24: every word of every rule is on some page, none cut with …")
+    func ruleTrailWraps() throws {
+        var state = Fixtures.Scenario.reduced.state
+        _ = Reducer.reduce(&state, .resized(width: 80, height: 24))
+        let trail = state.status.ruleTrail
+        #expect(trail.contains { $0.count > 72 }, "a rule longer than the box")
+        state.press(.char("d"))
+        #expect(state.overlay == .debug)
+        var pages = ""
+        for _ in 0..<12 {
+            pages += state.render(.standard).text() + "\n"
+            state.press(.pageDown)
+        }
+        for rule in trail {
+            let words = state.units.converting(rule).split(separator: " ").map(String.init)
+            for w in words { #expect(pages.contains(w), "\(w) of \(rule) not on any page") }
+            #expect(pages.contains(String(state.units.converting(rule).suffix(12))), "\(rule)")
+        }
+    }
+}

@@ -5,6 +5,9 @@ import ThermtopCore
 public enum Overlay: Sendable, Equatable {
     case none, help, debug
     case detail(String)
+
+    /// Whether ↑↓ PgUp PgDn Home End and the wheel scroll it (from `AppState.helpTop`).
+    var scrolls: Bool { self != .none }
 }
 
 /// How the sensor list is ordered (`s` and F6 cycle, `I` reverses).
