@@ -128,3 +128,17 @@ import ThermtopCore
         }
     }
 }
+
+@Suite struct NamesTakeSpareColumnsTests {
+    @Test("a long name takes columns from the history instead of being cut, which keeps 12, at 120x40 and 200x60",
+          arguments: [Size.large, .huge])
+    func longNameShown(size: Size) throws {
+        var state = Fixtures.manySensorsState(count: 12)
+        _ = Reducer.reduce(&state, .resized(width: size.width, height: size.height))
+        let screen = state.render(size)
+        let row = try #require(screen.rows.first { $0.contains("a very long channel") }, "\(screen.text())")
+        #expect(row.contains("a very long channel label"), "\(row)")
+        let layout = Layout(state, width: size.width, height: size.height)
+        #expect(Panels.SensorColumns(state, layout: layout).spark >= 12)
+    }
+}

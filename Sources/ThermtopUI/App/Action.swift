@@ -388,7 +388,7 @@ public enum Reducer {
             return
         }
         let heading = layout.sensorHeading
-        if heading.height > 0, m.y == heading.y, m.x < Panels.SensorColumns(width: heading.width, narrow: layout.narrow).tempX {
+        if heading.height > 0, m.y == heading.y, m.x < Panels.SensorColumns(state, layout: layout).tempX {
             state.sort = state.sort.next
         }
     }
