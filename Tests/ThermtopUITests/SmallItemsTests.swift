@@ -142,3 +142,22 @@ import ThermtopCore
         #expect(Panels.SensorColumns(state, layout: layout).spark >= 12)
     }
 }
+
+@Suite struct IdenticalNamesTests {
+    @Test("two NVMe drives whose channels have the same name read differently at 60 columns and at 120")
+    func nvmeRowsDiffer() throws {
+        let channels = [("hwmon2", 41.0), ("hwmon5", 44.0)].map { dev, c in
+            HwmonChannel(device: dev, chip: "nvme", channel: "temp1", label: "Composite", celsius: c, max: 81.85, crit: 84.85)
+        }
+        let snap = Snapshot(time: 0, hwmon: channels, batteries: [], adapters: [])
+        var state = Fixtures.appState([snap], sourceLabel: "/sys", simulated: false)
+        for size in [Size(60, 24), Size.large] {
+            _ = Reducer.reduce(&state, .resized(width: size.width, height: size.height))
+            let rows = state.render(size).rows.filter { $0.dropFirst(2).hasPrefix("NVMe") }
+            #expect(rows.count == 2, "\(state.render(size).text())")
+            let nameWidth = Panels.SensorColumns(state, layout: Layout(state, width: size.width, height: size.height)).name
+            let names = rows.map { String($0.prefix(2 + nameWidth)) }
+            #expect(Set(names).count == 2, "\(size): \(names)")
+        }
+    }
+}
