@@ -19,11 +19,16 @@ extension Panels {
         /// Columns for the peak and the minimum: two values of up to 5 characters.
         static let extremesWidth = 11
 
-        /// `longestName`: the longest row name shown; a name that does not fit takes columns
+        /// `longestName`: the longest row name on screen; a name that does not fit takes columns
         /// from the history, which keeps 12, rather than being cut beside blank history.
         /// The columns for `state`'s list as `layout` places it.
         init(_ state: AppState, layout: Layout) {
-            let longest = layout.rows.map { DisplayWidth.columns(Panels.rowName($0, state)) }.max() ?? 0
+            // Only the rows on screen: a name costs a pass over the sensors (its folded
+            // members), and a list may hold thousands.
+            let rows = layout.rows
+            let top = min(rows.count, state.topIndex(capacity: layout.sensorCapacity, rows: rows))
+            let shown = rows[top..<min(rows.count, top + max(0, layout.sensorCapacity))]
+            let longest = shown.map { DisplayWidth.columns(Panels.rowName($0, state)) }.max() ?? 0
             self.init(width: layout.sensorList.width, narrow: layout.narrow, longestName: longest)
         }
 
