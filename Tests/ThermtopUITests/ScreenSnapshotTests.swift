@@ -217,7 +217,7 @@ struct ScreenSnapshotTests {
         _ = Reducer.reduce(&state, .resized(width: size.width, height: size.height))
         let sorted = state.sortedSensors
         let layout = Layout(state, width: size.width, height: size.height)
-        let nameWidth = Panels.SensorColumns(width: size.width, narrow: layout.narrow).name
+        let nameWidth = Panels.SensorColumns(state, layout: layout).name
         for i in sorted.indices {
             state.selectRow(i)
             let rows = state.render(size).rows
