@@ -224,10 +224,13 @@ struct Watch: AsyncParsableCommand {
             ]).serialized(pretty: false)
         } else {
             // Unknown says so, as in `status` and `watch --json` (apps are still told nominal).
-            var parts = ["\(time) \(s.shownStateName)\(s.stateIsSimulated ? " (simulated)" : "")"]
+            // What is not this machine's measurement says so on every line, as `status` and
+            // the JSON's `simulated` do: a forced state, forced low power, the simulated laptop.
+            let stateMark = s.stateIsSimulated ? " (simulated)" : s.sourceIsSimulated ? " (simulated laptop)" : ""
+            var parts = ["\(time) \(s.shownStateName)\(stateMark)"]
             if let p = previous, p.shownStateName != s.shownStateName { parts[0] += " (was \(p.shownStateName))" }
             parts.append("tier \(s.tier.rawValue)")
-            parts.append("low power \(s.isLowPowerModeEnabled ? "on" : "off")")
+            parts.append("low power \(s.isLowPowerModeEnabled ? "on" : "off")\(s.lowPowerIsSimulated ? " (simulated)" : "")")
             parts.append(Format.clean(units.converting(s.reason)))
             line = parts.joined(separator: " · ")
         }

@@ -331,6 +331,22 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         #expect(line.contains("tier minimal"))
         #expect(line.contains("low power off"))
     }
+
+    @Test("every watch line on the simulated laptop or with forced low power says it is simulated")
+    func watchTextLinesMarkWhatIsSimulated() throws {
+        let w = try LiveProcess(["watch", "--simulate", "--delay", "0.2"])
+        defer { w.stop() }
+        #expect(w.wait { w.lines.count >= 1 })
+        #expect(w.lines[0].contains("(simulated laptop)"), "\(w.lines)")
+        let dir = try Run.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = try Run.fixtureCopy("intel-laptop", in: dir)
+        let forced = try LiveProcess(["watch", "--sysfs-root", root.path, "--low-power", "on", "--delay", "0.2"])
+        defer { forced.stop() }
+        #expect(forced.wait { forced.lines.count >= 1 })
+        #expect(forced.lines[0].contains("low power on (simulated)"), "\(forced.lines)")
+        #expect(!forced.lines[0].contains("simulated laptop"), "\(forced.lines)")
+    }
 }
 
 @Suite(.serialized) struct ExportEndToEndTests {

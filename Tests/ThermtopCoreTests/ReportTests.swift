@@ -148,6 +148,29 @@ struct ReportTests {
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
     }
 
+    @Test("the status text's forecast says degrees to the next limit, never Android's headroom (JSON keeps it)")
+    func statusForecastInDegrees() throws {
+        var memory = ClassifierMemory()
+        let config = ThermalConfig()
+        let snap = Snapshot(time: 0, zones: [ThermalZone(id: "thermal_zone0", type: "x86_pkg_temp", celsius: 76)])
+        let a = Classifier.assess(snap, config: config, memory: &memory)
+        var history = ForecastHistory()
+        history.record(a, at: 0, config: config.forecast)
+        let status = MonitorStatus(snapshot: snap, assessment: a, lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []),
+                                   overrides: .none, sourceLabel: "test", sourceIsSimulated: false,
+                                   forecast: Forecaster.forecast(a, history: history, config: config))
+        #expect(status.forecast.headroom != nil)
+        let line = try #require(StatusReport.text(status).split(separator: "\n").first { $0.hasPrefix("Forecast ") })
+        #expect(line.contains("9.0 °C to serious"), "\(line)")
+        #expect(!line.contains("headroom"), "\(line)")
+        #expect(StatusReport.text(status, units: .fahrenheit).contains("16.2 °F to serious"))
+        let json = StatusReport.json(status, version: "test")
+        guard case .object(let fields) = json, case .object(let forecast)? = fields.first(where: { $0.0 == "forecast" })?.1 else {
+            Issue.record("no forecast object"); return
+        }
+        #expect(forecast.contains { $0.0 == "headroom" })
+    }
+
     @Test("status text in °F: the unit heading, every reading and limit, the CPU line and the reason; decisions unchanged")
     func statusTextFahrenheit() {
         var memory = ClassifierMemory()

@@ -160,6 +160,7 @@ struct ReducerTests {
         store.press(.down) {
             $0.selectedID = "thermal_zone3"
             $0.selectedIndexHint = 1
+            $0.selectionChosen = true
         }
         store.press(.enter) { $0.overlay = .detail("thermal_zone3") }
         store.press(.enter) { $0.overlay = .none }
@@ -445,6 +446,7 @@ struct ReducerTests {
             $0.search = "nvme"
             $0.selectedID = "hwmon2/temp1"
             $0.selectedIndexHint = 2
+            $0.selectionChosen = true
         }
     }
 

@@ -216,11 +216,11 @@ struct ScreenSnapshotTests {
         var state = Fixtures.manySensorsState(count: 30)
         _ = Reducer.reduce(&state, .resized(width: size.width, height: size.height))
         let sorted = state.sortedSensors
-        let layout = Layout(state, width: size.width, height: size.height)
-        let nameWidth = Panels.SensorColumns(width: size.width, narrow: layout.narrow).name
         for i in sorted.indices {
             state.selectRow(i)
             let rows = state.render(size).rows
+            // The name column is sized from the rows on screen, so it is taken after scrolling.
+            let nameWidth = Panels.SensorColumns(state, layout: Layout(state, width: size.width, height: size.height)).name
             let name = Format.pad(TextWrap.ellipsizeName(sorted[i].sensor.displayName, width: nameWidth), nameWidth)
             #expect(rows.contains { $0.dropFirst(2).hasPrefix(name) }, "selected row \(i) hidden at \(size.testDescription)")
             for r in rows where r.contains("more below") || r.contains("more above") {

@@ -16,7 +16,25 @@ extension StatusReport {
         w.field("sensor", .str(f.decidingSensor))
     }
 
-    /// The text report's forecast line: `fair in ~20 s · headroom −0.50 (in 10 s: −0.25)`.
+    /// The text report's forecast line as a person reads it: the summary, then how far the
+    /// sensor nearest its limit is from it, now and in 10 s at its trend (`fair in ~20 s ·
+    /// 9.0 °C to serious · 7.5 °C to serious in 10 s`), in `units`. `status --json` and
+    /// `forecastLine(_:)` keep Android's headroom.
+    package static func forecastLine(_ s: MonitorStatus, units: TemperatureUnit) -> String {
+        let f = s.forecast
+        var parts = [f.summary]
+        if let id = f.headroomSensor, let a = s.assessment.sensors.first(where: { $0.sensor.id == id }),
+           let c = a.sensor.celsius {
+            parts.append(a.thresholds.distanceText(c, units: units))
+            if let later = f.sensor(id)?.trend.projected(seconds: 10) {
+                parts.append("\(a.thresholds.distanceText(later, units: units)) in 10 s")
+            }
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// The forecast with Android's headroom (0 at fair, 1 at critical): `fair in ~20 s ·
+    /// headroom −0.50 (in 10 s: −0.25)`.
     public static func forecastLine(_ f: ThermalForecast) -> String {
         var parts = [f.summary]
         if let h = f.headroom { parts.append("headroom \(Format.fixed(h, places: 2))") }

@@ -85,6 +85,21 @@ public struct MonitorStatus: Sendable, Equatable {
         return out
     }
 
+    /// `profileTexts` less those a low-power reason already names (`platform_profile is
+    /// low-power`), so a line that carries both says each profile once.
+    public var profileTextsBesideReasons: [String] {
+        let lp = snapshot.lowPower, reasons = lowPowerAssessment.reasons
+        var out: [String] = []
+        if let pp = lp.platformProfile, !reasons.contains(LowPowerAssessment.platformProfileReason(pp)) {
+            out.append("platform_profile \(pp)")
+        }
+        if let ppd = lp.powerProfilesDaemon, !(ppd == "power-saver" && reasons.contains(LowPowerAssessment.powerSaverReason(lp))) {
+            let origin = lp.powerProfileOrigin.map { " (\($0 == .dbus ? "D-Bus" : $0.rawValue))" } ?? ""
+            out.append("power-profiles-daemon \(ppd)\(origin)")
+        }
+        return out
+    }
+
     /// The headline and every measured reason on one line, as the dashboard shows it:
     /// `on: battery 15 % ≤ 20 % and discharging; platform_profile is low-power`. `status`
     /// prints the same reasons, one per line under the headline.

@@ -89,7 +89,7 @@ extension StatusReport {
         let unmeasured = s.stateIsUnknown ? "  (NOT MEASURED: nothing could be read; apps are told nominal)" : ""
         lines.append("State      \(s.shownStateName)\(s.stateIsSimulated ? "  (SIMULATED; measured \(s.assessment.measuredState?.name ?? "nothing"))" : "")\(unmeasured)")
         lines.append("Reason     \(Format.clean(units.converting(s.reason)))")
-        lines.append("Forecast   \(forecastLine(s.forecast))")
+        lines.append("Forecast   \(forecastLine(s, units: units))")
         lines.append(Format.throttlingLine(s))
         lines.append("Low power  \(s.lowPowerHeadline)")
         for r in s.lowPowerAssessment.reasons { lines.append("           - \(Format.clean(r))") }

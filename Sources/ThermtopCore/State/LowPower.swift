@@ -19,12 +19,20 @@ public struct LowPowerAssessment: Sendable, Equatable {
         enabled ? "on: " + reasons.joined(separator: "; ") : "off"
     }
 
+    /// The reason power-profiles-daemon's power-saver gives.
+    static func powerSaverReason(_ lp: LowPowerSignals) -> String {
+        "power-profiles-daemon profile is power-saver" + (lp.powerProfileOrigin == .dbus ? " (D-Bus)" : "")
+    }
+
+    /// The reason a low-power platform profile gives.
+    static func platformProfileReason(_ profile: String) -> String { "platform_profile is \(profile)" }
+
     /// Decide from a snapshot's profiles and battery, with the config's battery-saver rule.
     public static func assess(_ snapshot: ThermalSnapshot, config: ThermalConfig) -> LowPowerAssessment {
         var reasons: [String] = []
         let lp = snapshot.lowPower
         if let ppd = lp.powerProfilesDaemon, ppd == "power-saver" {
-            reasons.append("power-profiles-daemon profile is power-saver" + (lp.powerProfileOrigin == .dbus ? " (D-Bus)" : ""))
+            reasons.append(powerSaverReason(lp))
         }
         // The platform holds performance back (a lap sensor, the firmware's own heat limit):
         // software should ask less of it, as in power-saver.
@@ -32,7 +40,7 @@ public struct LowPowerAssessment: Sendable, Equatable {
             reasons.append("performance degraded: \(why)")
         }
         if let p = lp.platformProfile, config.lowPowerProfiles.contains(p) {
-            reasons.append("platform_profile is \(p)")
+            reasons.append(platformProfileReason(p))
         }
         for cp in lp.classProfiles {
             if let p = cp.profile, config.lowPowerProfiles.contains(p), p != lp.platformProfile {

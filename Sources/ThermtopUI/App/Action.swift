@@ -119,7 +119,7 @@ public enum Reducer {
     }
 
     static func apply(_ state: inout AppState, _ action: Action) -> [Effect] {
-        if state.overlay == .help || state.overlay == .debug, let lines = overlayScroll(action, state) {
+        if state.overlay.scrolls, let lines = overlayScroll(action, state) {
             state.helpTop = max(0, min(state.helpTop + lines, Overlays.maxTop(state)))
             return []
         }
@@ -215,6 +215,7 @@ public enum Reducer {
                 state.overlay = .none
             } else if let id = state.selectedID {
                 state.overlay = .detail(id)
+                state.helpTop = 0
             }
         case .closeOverlay:
             // Esc with nothing open takes back an applied filter, as in htop.
@@ -348,6 +349,7 @@ public enum Reducer {
         guard !needle.isEmpty else { return }
         if let hit = state.sortedSensors.first(where: { SensorList.matches($0, needle) }) {
             state.selectedID = hit.sensor.id
+            state.selectionChosen = true
         }
     }
 
@@ -357,7 +359,7 @@ public enum Reducer {
     static func mouse(_ state: inout AppState, _ m: MouseEvent) {
         let wheel = m.button == .wheelUp ? -3 : m.button == .wheelDown ? 3 : 0
         if state.overlay != .none {
-            if wheel != 0, state.overlay == .help || state.overlay == .debug {
+            if wheel != 0, state.overlay.scrolls {
                 state.helpTop = max(0, min(state.helpTop + wheel, Overlays.maxTop(state)))
             } else if wheel == 0 {
                 state.overlay = .none
@@ -378,13 +380,15 @@ public enum Reducer {
             let id = rows[index].sensor.id
             if id == state.selectedID {
                 state.overlay = .detail(id)
+                state.helpTop = 0
             } else {
                 state.selectedID = id
+                state.selectionChosen = true
             }
             return
         }
         let heading = layout.sensorHeading
-        if heading.height > 0, m.y == heading.y, m.x < Panels.SensorColumns(width: heading.width, narrow: layout.narrow).tempX {
+        if heading.height > 0, m.y == heading.y, m.x < Panels.SensorColumns(state, layout: layout).tempX {
             state.sort = state.sort.next
         }
     }
@@ -473,6 +477,7 @@ public enum Reducer {
         guard !rows.isEmpty else { return }
         let i = min(max(index, 0), rows.count - 1)
         state.selectedID = rows[i].sensor.id
+        state.selectionChosen = true
     }
 
     /// Keep the selection on an existing row (the same sensor when it is still listed, else

@@ -5,6 +5,9 @@ import ThermtopCore
 public enum Overlay: Sendable, Equatable {
     case none, help, debug
     case detail(String)
+
+    /// Whether ↑↓ PgUp PgDn Home End and the wheel scroll it (from `AppState.helpTop`).
+    var scrolls: Bool { self != .none }
 }
 
 /// How the sensor list is ordered (`s` and F6 cycle, `I` reverses).
@@ -174,6 +177,9 @@ public struct AppState: Sendable, Equatable {
     public var helpTop = 0
     /// The selected sensor, by identity: the cursor follows it across re-sorts.
     public var selectedID: String?
+    /// Whether the person chose the selection (a key, a click, a search) rather than it landing
+    /// on a row by itself: the history graph follows their choice, else the deciding sensor.
+    public var selectionChosen = false
     /// The first sensor shown in the list, by identity (the scroll position).
     public var topID: String?
     /// Where the selection was in the list, to land nearby if its sensor vanishes.
@@ -321,6 +327,16 @@ public struct AppState: Sendable, Equatable {
     public var selectedSensor: SensorAssessment? {
         guard let id = selectedID else { return nil }
         return status.assessment.sensors.first { $0.sensor.id == id }
+    }
+
+    /// The sensor the history graph shows and why: the one the person selected, else the one
+    /// that decides the state, else the selected row.
+    public var graphedSensor: (sensor: SensorAssessment, why: String?)? {
+        if selectionChosen, let a = selectedSensor { return (a, "selected") }
+        if let id = status.assessment.decidedBy, let a = status.assessment.sensors.first(where: { $0.sensor.id == id }) {
+            return (a, "deciding")
+        }
+        return (selectedSensor ?? sortedSensors.first).map { ($0, nil) }
     }
 
     /// Index of the first visible row for a list `capacity` rows tall: the stored top, moved

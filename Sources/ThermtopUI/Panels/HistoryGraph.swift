@@ -1,16 +1,19 @@
 import ThermtopCore
 
-/// A btop-style history graph of the selected sensor for windows with rows to spare: columns
-/// of blocks in eighths, coloured by the level each height stands for, the sensor's fair and
-/// serious limits as dashed lines, a temperature axis (°C or °F) on the left and a time axis underneath.
+/// A btop-style history graph for windows with rows to spare, of the sensor that decides the
+/// state unless the person selected one (`AppState.graphedSensor`; the title says which):
+/// columns of blocks in eighths, coloured by the level each height stands for, the sensor's
+/// fair and serious limits as dashed lines, each labelled on a temperature axis (°C or °F) on
+/// the left, and a time axis underneath in one unit.
 extension Panels {
     static func graph(_ state: AppState, into buf: inout CellBuffer, in r: Rect, theme: Theme) {
-        guard r.height >= Layout.graphMinimumHeight, let a = state.selectedSensor ?? state.sortedSensors.first else { return }
+        guard r.height >= Layout.graphMinimumHeight, let graphed = state.graphedSensor else { return }
+        let (a, why) = graphed
         let step = state.renderPolicy.historyStep(sampleDelay: state.sampleDelay)
         let labelW = 6
         let plot = Rect(x: r.x + labelW + 1, y: r.y + 1, width: r.width - labelW - 2, height: r.height - 2)
         guard plot.width > 4, plot.height > 1 else { return }
-        let title = "History of \(a.sensor.displayName), \(state.units.symbol(unicode: theme.unicode)), one column every \(Format.duration(step))"
+        let title = "History of \(a.sensor.displayName)\(why.map { " (\($0))" } ?? ""), \(state.units.symbol(unicode: theme.unicode)), one column every \(Format.duration(step))"
         fit(title, into: &buf, x: r.x + 1, y: r.y, in: r, style: theme.title, theme: theme)
 
         let th = a.thresholds
@@ -48,10 +51,13 @@ extension Panels {
         for (v, y) in labels {
             buf.text(Format.padLeft(state.units.number(v), labelW - 1), x: r.x, y: y, theme: theme)
         }
-        let sy = rowOf(th.serious.celsius)
-        if sy > plot.y, sy < plot.maxY - 1 {
-            buf.text(Format.padLeft(state.units.number(th.serious.celsius), labelW - 1), x: r.x, y: sy,
-                     style: theme.level(.serious), theme: theme)
+        // Each limit line drawn is labelled on its row, unless the row already has the top or
+        // bottom label.
+        for limit in [th.fair, th.serious] where limit.celsius > low && limit.celsius < high {
+            let y = rowOf(limit.celsius)
+            guard y > plot.y, y < plot.maxY - 1 else { continue }
+            buf.text(Format.padLeft(state.units.number(limit.celsius), labelW - 1), x: r.x, y: y,
+                     style: theme.level(th.level(at: limit.celsius)), theme: theme)
         }
         for y in plot.y..<plot.maxY { buf[plot.x - 1, y] = Cell(theme.vertical) }
         // Time axis: "now" at the right, a label every nice interval to the left.
@@ -65,7 +71,7 @@ extension Panels {
         while true {
             let col = Int((t / step).rounded())
             let x = plot.maxX - 1 - col
-            let label = "-" + shortDuration(t)
+            let label = "-" + shortDuration(t, unit: every)
             guard x - label.count / 2 > plot.x else { break }
             buf[x, axisY] = Cell(theme.unicode ? "┴" : "+")
             buf.put(label, x: x - label.count / 2, y: axisY)
@@ -73,11 +79,12 @@ extension Panels {
         }
     }
 
-    /// `30s`, `2m`, `1h`: axis labels.
-    static func shortDuration(_ s: Double) -> String {
-        let v = Int(s)
-        if v >= 3600 && v % 3600 == 0 { return "\(v / 3600)h" }
-        if v >= 60 && v % 60 == 0 { return "\(v / 60)m" }
+    /// `30s`, `2m`, `1h`: axis labels, in the largest unit that the axis's label `interval`
+    /// is a whole number of, so one axis never mixes `-3m` and `-165s`.
+    static func shortDuration(_ s: Double, unit interval: Double) -> String {
+        let v = Int(s), every = Int(interval)
+        if every >= 3600 && every % 3600 == 0 { return "\(v / 3600)h" }
+        if every >= 60 && every % 60 == 0 { return "\(v / 60)m" }
         return "\(v)s"
     }
 }

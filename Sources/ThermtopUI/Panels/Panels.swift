@@ -159,8 +159,9 @@ enum Panels {
         let s = state.status
         let forecastHere = hasForecast(s) && !headerShowsForecast(state, width: r.width, theme: theme)
         // The power profiles in force follow (`status`'s Profile lines), unless this line carries
-        // the forecast: on a window that narrow the forecast matters more.
-        let profiles = forecastHere ? [] : s.profileTexts.map { Format.clean($0) }
+        // the forecast: on a window that narrow the forecast matters more. A profile the
+        // reasons already name is not said twice.
+        let profiles = forecastHere ? [] : s.profileTextsBesideReasons.map { Format.clean($0) }
         let text = ([lowPowerText(s)] + profiles).joined(separator: " · ")
         let x = fit(text, into: &buf, x: r.x + 1, y: r.y, in: r,
                     style: s.isLowPowerModeEnabled ? theme.level(.fair) : .plain, theme: theme)

@@ -19,7 +19,20 @@ extension Panels {
         /// Columns for the peak and the minimum: two values of up to 5 characters.
         static let extremesWidth = 11
 
-        init(width: Int, narrow: Bool) {
+        /// `longestName`: the longest row name on screen; a name that does not fit takes columns
+        /// from the history, which keeps 12, rather than being cut beside blank history.
+        /// The columns for `state`'s list as `layout` places it.
+        init(_ state: AppState, layout: Layout) {
+            // Only the rows on screen: a name costs a pass over the sensors (its folded
+            // members), and a list may hold thousands.
+            let rows = layout.rows
+            let top = min(rows.count, state.topIndex(capacity: layout.sensorCapacity, rows: rows))
+            let shown = rows[top..<min(rows.count, top + max(0, layout.sensorCapacity))]
+            let longest = shown.map { DisplayWidth.columns(Panels.rowName($0, state)) }.max() ?? 0
+            self.init(width: layout.sensorList.width, narrow: layout.narrow, longestName: longest)
+        }
+
+        init(width: Int, narrow: Bool, longestName: Int = 0) {
             if narrow {
                 name = max(8, width - 2 - 1 - 6 - 1 - 8 - 1)
                 bar = 0
@@ -30,6 +43,9 @@ extension Panels {
                 // Bars stop growing at 40 columns; wide windows give the rest to history.
                 bar = min(40, max(10, rest * 3 / 5))
                 spark = max(0, rest - bar - 1)
+                let give = min(max(0, longestName - name), max(0, spark - 12))
+                name += give
+                spark -= give
                 // Peak and minimum before the history, once the history keeps 12 columns.
                 if spark >= Self.extremesWidth + 1 + 12 {
                     extremes = Self.extremesWidth
@@ -39,10 +55,17 @@ extension Panels {
         }
     }
 
+    /// A row's name: the sensor's, and `+N` for the members folded under it.
+    static func rowName(_ a: SensorAssessment, _ state: AppState) -> String {
+        let s = state.status
+        let members = SensorList.members(of: a.sensor.id, in: s.assessment.sensors, shown: s.assessment.cited).count
+        return members > 0 && !state.showAll ? "\(a.sensor.displayName) +\(members)" : a.sensor.displayName
+    }
+
     static func sensors(_ state: AppState, layout: Layout, into buf: inout CellBuffer, theme: Theme) {
         let s = state.status
         let rows = layout.rows
-        let cols = SensorColumns(width: layout.sensorList.width, narrow: layout.narrow)
+        let cols = SensorColumns(state, layout: layout)
         let capacity = layout.sensorCapacity
         let top = state.topIndex(capacity: capacity, rows: rows)
         let shown = rows.count <= capacity ? rows.count : capacity
@@ -108,8 +131,7 @@ extension Panels {
             let known = a.sensor.celsius != nil
             buf.text(decides ? String(theme.pointer) : (known ? " " : "?"), x: 0, y: y, style: theme.level(a.level), theme: theme)
             let selected = a.sensor.id == state.selectedID
-            let members = SensorList.members(of: a.sensor.id, in: s.assessment.sensors, shown: s.assessment.cited).count
-            let name = members > 0 && !state.showAll ? "\(a.sensor.displayName) +\(members)" : a.sensor.displayName
+            let name = rowName(a, state)
             buf.text(Format.pad(TextWrap.ellipsizeName(name, width: cols.name), cols.name), x: 2, y: y,
                      style: selected ? theme.selected : .plain, theme: theme)
             let levelStyle = theme.level(a.level)

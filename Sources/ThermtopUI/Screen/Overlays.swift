@@ -74,10 +74,15 @@ enum Overlays {
         helpLines(state, theme: Theme(unicode: state.unicode, color: state.color)).count
     }
 
-    /// The furthest the open help or debug overlay scrolls: its last page fills the box.
+    /// The furthest the open help, debug or detail overlay scrolls: its last page fills the box.
     static func maxTop(_ state: AppState) -> Int {
         let theme = Theme(unicode: state.unicode, color: state.color)
-        let count = state.overlay == .debug ? debugLines(state, theme: theme).count : helpLines(state, theme: theme).count
+        let count: Int
+        switch state.overlay {
+        case .debug: count = debugLines(state, theme: theme).count
+        case .detail(let id): count = detailLines(state, id: id, theme: theme)?.count ?? 1
+        default: count = helpLines(state, theme: theme).count
+        }
         return maxTop(lineCount: count, height: state.height)
     }
 
@@ -102,15 +107,22 @@ enum Overlays {
     }
 
     static func debug(_ state: AppState, into buf: inout CellBuffer, theme: Theme) {
-        drawScrolled(debugLines(state, theme: theme), top: state.helpTop, title: "debug (d closes)", into: &buf, theme: theme)
+        drawScrolled(debugLines(state, theme: theme, width: buf.width), top: state.helpTop, title: "debug (d closes)", into: &buf, theme: theme)
     }
 
-    static func debugLines(_ state: AppState, theme: Theme) -> [(String, CellStyle)] {
+    /// The debug overlay's lines for a window `width` columns wide (the state's by default).
+    static func debugLines(_ state: AppState, theme: Theme, width windowWidth: Int? = nil) -> [(String, CellStyle)] {
         let s = state.status
         let st = state.stats
         var lines: [(String, CellStyle)] = []
         lines.append(("Rule trail", theme.title))
-        for l in s.ruleTrail { lines.append(("  " + state.units.converting(l), .plain)) }
+        // Wrapped to the box (as `boxRect` and `draw` size it), never cut: the trail is why.
+        let width = min((windowWidth ?? state.width) - 2, 100) - 4
+        for l in s.ruleTrail {
+            for (i, part) in TextWrap.lines(state.units.converting(l), width: max(width - 4, 10)).enumerated() {
+                lines.append(((i == 0 ? "  " : "    ") + part, .plain))
+            }
+        }
         // The sensor that decides the state, or at nominal the one closest to its limit.
         let deciding = s.assessment.decidedBy.flatMap { id in s.assessment.sensors.first { $0.sensor.id == id } }
             ?? (s.assessment.decidedBy == nil ? state.sortedSensors.first { $0.sensor.celsius != nil } : nil)
@@ -200,11 +212,19 @@ enum Overlays {
         return lines
     }
 
+    /// The detail of sensor `id`, scrolled to `helpTop` (↑↓ PgUp PgDn, the wheel): on a small
+    /// window its thresholds and trips are below the first page.
     static func detail(_ state: AppState, id: String, into buf: inout CellBuffer, theme: Theme) {
-        guard let a = state.status.assessment.sensors.first(where: { $0.sensor.id == id }) else {
+        guard let lines = detailLines(state, id: id, theme: theme) else {
             draw([("That sensor is gone.", .plain)], title: "sensor", into: &buf, theme: theme)
             return
         }
+        drawScrolled(lines, top: state.helpTop, title: "sensor detail (Enter/Esc closes)", into: &buf, theme: theme)
+    }
+
+    /// Every line of sensor `id`'s detail; nil when the sensor is gone.
+    static func detailLines(_ state: AppState, id: String, theme: Theme) -> [(String, CellStyle)]? {
+        guard let a = state.status.assessment.sensors.first(where: { $0.sensor.id == id }) else { return nil }
         let s = a.sensor
         let th = a.thresholds
         var lines: [(String, CellStyle)] = []
@@ -258,7 +278,7 @@ enum Overlays {
             lines.append(("Reading issues", theme.title))
             for i in issues { lines.append(("  " + i.description, .plain)) }
         }
-        draw(lines, title: "sensor detail (Enter/Esc closes)", into: &buf, theme: theme)
+        return lines
     }
 
     /// A GPU sensor's detail: NVML's own limits, power, clock limits in words, P-state, load, fans.
