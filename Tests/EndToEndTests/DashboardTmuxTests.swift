@@ -940,7 +940,9 @@ struct DashboardReplayForecastUnitsTests {
 
     /// Records a copy of intel-laptop with `thermtop record` (0.2 s samples for 3 s) while the
     /// CPU package (coretemp and its x86_pkg_temp mirror) goes from 53 °C to 95 °C after about
-    /// 1.2 s: a real recording with a state change.
+    /// 1.2 s: a real recording with a state change. The heat starts once the recording holds
+    /// four samples at 53 °C, not after a fixed sleep, so a slow start (a loaded machine) cannot
+    /// record the first sample already hot.
     static func recordHeatUp(in dir: URL) throws -> String {
         let q = TmuxE2E.shellQuote
         let tree = dir.appendingPathComponent("tree").path
@@ -950,7 +952,8 @@ struct DashboardReplayForecastUnitsTests {
         let script = """
             cp -a \(q(TmuxE2E.fixture("intel-laptop"))) \(q(tree)) || exit 1
             \(q(TmuxE2E.binary)) record \(q(rec)) --seconds 3 --delay 0.2 --sysfs-root \(q(tree)) & pid=$!
-            sleep 1.2; printf '95000\\n' > \(q(zone)); printf '95000\\n' > \(q(package)); wait $pid
+            n=0; while [ "$(wc -l < \(q(rec)) 2>/dev/null || echo 0)" -lt 5 ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done
+            sleep 0.4; printf '95000\\n' > \(q(zone)); printf '95000\\n' > \(q(package)); wait $pid
             """
         let r = TmuxE2E.run("/bin/sh", ["-c", script])
         try #require(r.status == 0, "thermtop record failed: \(r.output)")

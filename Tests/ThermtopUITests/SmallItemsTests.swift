@@ -160,4 +160,33 @@ import ThermtopCore
             #expect(Set(names).count == 2, "\(size): \(names)")
         }
     }
+
+    @Test("channels numbered alike (Sensor 1, Sensor 2) keep their number when the name is cut")
+    func numberedChannelsKeepTheirNumber() {
+        for width in 16...19 {
+            let one = TextWrap.ellipsizeName("NVMe (Sensor 1) [#2]", width: width)
+            let two = TextWrap.ellipsizeName("NVMe (Sensor 2) [#2]", width: width)
+            #expect(one != two, "width \(width): \(one) | \(two)")
+            #expect(one.count <= width)
+        }
+        #expect(TextWrap.ellipsizeName("NVMe (Sensor 1) [#2]", width: 17) == "NVMe (Se… 1) [#2]")
+    }
+
+    @Test("two NVMe drives with Composite, Sensor 1 and Sensor 2 each (the Ryzen desktop capture): no two rows read the same", arguments: [60, 80])
+    func ryzenDrivesRowsDiffer(width: Int) throws {
+        // amd-ryzen-2x-nvme-telegraf: two drives, each with these three channels.
+        let channels: [HwmonChannel] = ["hwmon2", "hwmon5"].flatMap { dev -> [HwmonChannel] in
+            [("temp1", "Composite", 35.9), ("temp2", "Sensor 1", 37.9), ("temp3", "Sensor 2", 36.9)].map { ch, label, c in
+                HwmonChannel(device: dev, chip: "nvme", channel: ch, label: label, celsius: c, max: 81.85, crit: 84.85)
+            }
+        }
+        let snap = Snapshot(time: 0, hwmon: channels, batteries: [], adapters: [])
+        var state = Fixtures.appState([snap], sourceLabel: "/sys", simulated: false)
+        _ = Reducer.reduce(&state, .resized(width: width, height: 24))
+        let nameWidth = Panels.SensorColumns(state, layout: Layout(state, width: width, height: 24)).name
+        let rows = state.render(Size(width, 24)).rows.filter { $0.dropFirst(2).hasPrefix("NVMe") }
+        #expect(rows.count == 6, "\(state.render(Size(width, 24)).text())")
+        let names = rows.map { String($0.prefix(2 + nameWidth)) }
+        #expect(Set(names).count == names.count, "\(names)")
+    }
 }

@@ -236,7 +236,7 @@ struct TopHabitsTests {
     }
 
     @Test("a narrow name keeps its fold marker, its device tag and its channel", arguments: [
-        ("CPU (coretemp Physical id 0) +2", 22, "CPU (coretemp Phy…) +2"),
+        ("CPU (coretemp Physical id 0) +2", 22, "CPU (coretemp P… 0) +2"),
         ("NVMe SAMSUNG MZVL2512HCJQ-00BL7 (Composite) [#1]", 22, "NVMe… (Composite) [#1]"),
         ("NVMe SAMSUNG MZVL2512HCJQ-00BL7 (Composite) [#2]", 34, "NVMe SAMSUNG MZV… (Composite) [#2]"),
         ("NVMe SAMSUNG MZVL2512HCJQ-00BL7 (Sensor 1)", 28, "NVMe SAMSUNG MZV… (Sensor 1)"),

@@ -78,12 +78,15 @@ extension Panels {
         if h.height > 0 {
             // The name column says what the list is; sort, filter and hidden sensors go on
             // the footer when the column is too narrow for them.
-            // The title may run over the °C heading when a filter or hidden sensors need saying.
-            let title = listTitle(state, count: rows.count, width: max(cols.name + 1, cols.barX - 2))
-            let marker = above > 0 ? "\(theme.moreAbove) \(above) more above" : ""
-            buf.text(title, x: 1, y: h.y, style: theme.title, theme: theme)
+            // The title runs over the °C heading only when a filter or hidden sensors need
+            // saying; the sort order alone shortens to its short word instead.
             let degree = state.units.symbol(unicode: theme.unicode)
             let degreeX = cols.tempX + cols.temp - degree.count
+            let mustSay = !state.filter.isEmpty || state.hiddenCount > 0 || state.showAll
+            let width = mustSay ? cols.barX - 2 : degreeX - 2
+            let title = listTitle(state, count: rows.count, width: max(cols.name + 1, width))
+            let marker = above > 0 ? "\(theme.moreAbove) \(above) more above" : ""
+            buf.text(title, x: 1, y: h.y, style: theme.title, theme: theme)
             if 1 + title.count < degreeX {
                 buf.text(degree, x: degreeX, y: h.y, style: theme.dim, theme: theme)
             }

@@ -48,7 +48,7 @@ public enum TextWrap {
     /// A name in at most `width` columns that keeps what tells it apart from its neighbours:
     /// the fold marker (`+2`), the tag of identical devices (`[#1]`, `[slot 02:00]`) and the
     /// channel in parentheses stay; the model before them is shortened first
-    /// (`NVMe… (Composite) [#1]`), then the inside of the parentheses (`CPU (coretemp Phy…) +2`).
+    /// (`NVMe… (Composite) [#1]`), then the inside of the parentheses (`CPU (coretemp P… 0) +2`).
     public static func ellipsizeName(_ name: String, width: Int) -> String {
         guard name.count > width else { return name }
         var rest = Substring(name)
@@ -82,7 +82,20 @@ public enum TextWrap {
         let headShown = ellipsize(head, width: 4)
         let parenRoom = room - headShown.count - 1
         guard parenRoom >= 4 else { return ellipsize(String(rest), width: room) + kept }
-        return headShown + " (" + String(paren.dropFirst().dropLast().prefix(parenRoom - 3)) + "…)" + kept
+        return headShown + " (" + shortened(String(paren.dropFirst().dropLast()), width: parenRoom - 2) + ")" + kept
+    }
+
+    /// The inside of a name's parentheses in `width` columns, keeping a short last word when
+    /// that is what numbers the channel (`Sensor 1` → `Se… 1`), so `Sensor 1` and `Sensor 2`
+    /// still read differently.
+    static func shortened(_ inside: String, width: Int) -> String {
+        if let space = inside.lastIndex(of: " ") {
+            let tail = inside[space...]
+            if tail.count <= 4, width - tail.count >= 2 {
+                return String(inside[..<space].prefix(width - tail.count - 1)) + "…" + tail
+            }
+        }
+        return String(inside.prefix(width - 1)) + "…"
     }
 }
 
