@@ -144,15 +144,19 @@ struct HeatSourcesCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let root = try Run.fixtureCopy("intel-laptop", in: dir)
         let envFile = dir.appendingPathComponent("hook.env")
-        let hook = "sh -c 'printf %s \"$THERMTOP_REASON\" > \"$0\"' \(envFile.path)"
+        // Written to a temporary name and renamed, so the test never reads a half-written file.
+        let hook = "sh -c 'printf %s \"$THERMTOP_REASON\" > \"$0.tmp\" && mv \"$0.tmp\" \"$0\"' \(envFile.path)"
         let w = try LiveProcess(["watch", "--json", "--sysfs-root", root.path, "--delay", "0.5",
                                  "--on-change", hook, "--on-change-min-interval", "0"])
         defer { w.stop() }
         #expect(w.wait { w.lines.count >= 1 }, "no start line; stderr: \(w.stderr)")
         // acpitz's passive trip is 95 °C.
         try Run.write("96000\n", to: root.appendingPathComponent("class/thermal/thermal_zone0/temp"))
-        #expect(w.wait { ((try? String(contentsOf: envFile, encoding: .utf8)) ?? "").hasPrefix("serious") }, "hook never ran")
-        let reason = try String(contentsOf: envFile, encoding: .utf8)
+        var reason = ""
+        #expect(w.wait {
+            reason = (try? String(contentsOf: envFile, encoding: .utf8)) ?? ""
+            return reason.hasPrefix("serious")
+        }, "hook never ran")
         #expect(reason.hasPrefix("serious: acpitz 96.0 °C"))
         // Named among the top sources (the test runner polling the hook's file may be busier).
         #expect(reason.contains(" — mostly "), "\(reason)")

@@ -148,7 +148,7 @@ public struct FeedInfo: Sendable, Equatable {
 
 /// Everything the dashboard draws. Pure data: only `Reducer.reduce` changes it, widgets read it.
 public struct AppState: Sendable, Equatable {
-    public var status: MonitorStatus
+    public var status: MonitorStatus { didSet { updateList() } }
     /// Recent temperatures per sensor id, oldest first, one point per history step.
     public var history: [String: [Double]] = [:]
     /// Monotonic time of the newest history point's step.
@@ -184,11 +184,11 @@ public struct AppState: Sendable, Equatable {
     public var topID: String?
     /// Where the selection was in the list, to land nearby if its sensor vanishes.
     public var selectedIndexHint = 0
-    public var sort: SortOrder = .headroom
+    public var sort: SortOrder = .headroom { didSet { updateList() } }
     /// The sort order turned upside down (`I`, as in htop).
-    public var sortReversed = false
+    public var sortReversed = false { didSet { updateList() } }
     /// Sensors whose name, id or group contain this text (case-insensitive); "" shows all.
-    public var filter = ""
+    public var filter = "" { didSet { if filter != oldValue { updateList() } } }
     /// The longest filter or search kept: a name is never longer, and a paste of thousands of
     /// characters must not cost a filter pass per character.
     public static let filterMaxLength = 64
@@ -205,7 +205,7 @@ public struct AppState: Sendable, Equatable {
     /// Each sensor's lowest and highest reading since thermtop started, by sensor id.
     public var extremes: [String: Extremes] = [:]
     /// Show hidden sensors too (ignored by configuration, known dummies).
-    public var showAll = false
+    public var showAll = false { didSet { updateList() } }
     public var lowPowerMode: LowPowerMode = .live
     /// The simulated laptop's load when running it; nil on real sensors.
     public var simulatedLoad: Double?
@@ -237,6 +237,7 @@ public struct AppState: Sendable, Equatable {
     public init(status: MonitorStatus) {
         self.status = status
         lowPowerMode = LowPowerMode(override: status.overrides.lowPower)
+        updateList()
     }
 
     /// The UI's own rules at the tier in force.
@@ -308,15 +309,28 @@ public struct AppState: Sendable, Equatable {
     /// `12:34:56` at full, `12:34` below (see `RenderPolicy`).
     public var clockText: String { renderPolicy.clockText(secondsSinceMidnight: wallSeconds) }
 
-    /// Sensors in display order, after hiding and filtering.
-    public var sortedSensors: [SensorAssessment] {
-        SensorList.rows(status.assessment.sensors, sort: sort, reversed: sortReversed, filter: filter, showAll: showAll,
-                        cited: status.assessment.cited, decider: status.assessment.decidedBy)
-    }
+    /// Sensors in display order, after hiding and filtering. Worked out when the status or the
+    /// list's order, filter or show-all change (`updateList`), not each time it is read: a key
+    /// and a frame read it several times, and with 10,000 sensors each sort costs milliseconds.
+    public private(set) var sortedSensors: [SensorAssessment] = []
 
     /// How many sensors are hidden (ignored or known dummies) while `showAll` is off.
-    public var hiddenCount: Int {
-        showAll ? 0 : status.assessment.sensors.filter { SensorList.isHidden($0) && $0.sensor.id != status.assessment.cited }.count
+    public private(set) var hiddenCount = 0
+
+    /// How many members each headline folds (the cited sensor, which has a row of its own,
+    /// not counted), by headline id: a row's `+N`.
+    public private(set) var foldedCounts: [String: Int] = [:]
+
+    private mutating func updateList() {
+        let a = status.assessment
+        sortedSensors = SensorList.rows(a.sensors, sort: sort, reversed: sortReversed, filter: filter, showAll: showAll,
+                                        cited: a.cited, decider: a.decidedBy)
+        hiddenCount = showAll ? 0 : a.sensors.filter { SensorList.isHidden($0) && $0.sensor.id != a.cited }.count
+        var folded: [String: Int] = [:]
+        for s in a.sensors {
+            if let head = s.sensor.memberOf, s.sensor.id != a.cited { folded[head, default: 0] += 1 }
+        }
+        foldedCounts = folded
     }
 
     public var selectedIndex: Int? {

@@ -45,36 +45,71 @@ public enum SensorList {
             guard !needle.isEmpty else { return true }
             return matches(a, needle)
         }
-        return kept.sorted { a, b in
+        // Each row's sort key is worked out once, then indices are sorted: comparing whole
+        // assessments copied them and recomputed headroom and lowercased names per comparison.
+        let keys = kept.map { SortKey($0, sort: sort, decider: decider) }
+        let order = keys.indices.sorted { i, j in
+            let a = keys[i], b = keys[j]
             // Sensors the config pins come first, in every order; then the deciding one.
             if a.pinned != b.pinned { return a.pinned }
-            if let decider, (a.sensor.id == decider) != (b.sensor.id == decider) { return a.sensor.id == decider }
+            if a.decides != b.decides { return a.decides }
             return reversed ? ordered(b, a, sort) : ordered(a, b, sort)
+        }
+        return order.map { kept[$0] }
+    }
+
+    /// What the orders compare, taken from an assessment once.
+    struct SortKey {
+        var pinned: Bool, decides: Bool, headline: Bool
+        /// Headroom (`.headroom`) or °C (`.temperature`); nil when unread.
+        var number: Double?
+        /// The lowercased display name (`.name`, `.group`).
+        var name = ""
+        var rank = 0
+        var id: String
+
+        init(_ a: SensorAssessment, sort: SortOrder, decider: String?) {
+            pinned = a.pinned
+            decides = decider != nil && a.sensor.id == decider
+            headline = a.sensor.isHeadline
+            id = a.sensor.id
+            switch sort {
+            case .headroom: number = a.headroom
+            case .temperature: number = a.sensor.celsius
+            case .name: name = a.sensor.displayName.lowercased()
+            case .group: name = a.sensor.displayName.lowercased(); rank = a.sensor.group.rank
+            }
         }
     }
 
-    static func ordered(_ a: SensorAssessment, _ b: SensorAssessment, _ sort: SortOrder) -> Bool {
+    static func ordered(_ a: SortKey, _ b: SortKey, _ sort: SortOrder) -> Bool {
         switch sort {
         case .headroom:
-            return byHeadroom(a, b)
+            // The headline CPU first (the row people look for), then closest to the serious
+            // threshold first; sensors without a reading last; ties by id.
+            if a.headline != b.headline { return a.headline }
+            return byNumber(a, b)
         case .temperature:
-            switch (a.sensor.celsius, b.sensor.celsius) {
-            case let (x?, y?): return x != y ? x > y : a.sensor.id < b.sensor.id
-            case (_?, nil): return true
-            case (nil, _?): return false
-            default: return a.sensor.id < b.sensor.id
-            }
+            return byNumber(a, b)
         case .name:
             return byName(a, b)
         case .group:
-            let x = a.sensor.group.rank, y = b.sensor.group.rank
-            return x != y ? x < y : byName(a, b)
+            return a.rank != b.rank ? a.rank < b.rank : byName(a, b)
         }
     }
 
-    static func byName(_ a: SensorAssessment, _ b: SensorAssessment) -> Bool {
-        let x = a.sensor.displayName.lowercased(), y = b.sensor.displayName.lowercased()
-        return x != y ? x < y : a.sensor.id < b.sensor.id
+    /// Highest first, unread last, ties by id.
+    static func byNumber(_ a: SortKey, _ b: SortKey) -> Bool {
+        switch (a.number, b.number) {
+        case let (x?, y?): return x != y ? x > y : a.id < b.id
+        case (_?, nil): return true
+        case (nil, _?): return false
+        default: return a.id < b.id
+        }
+    }
+
+    static func byName(_ a: SortKey, _ b: SortKey) -> Bool {
+        a.name != b.name ? a.name < b.name : a.id < b.id
     }
 
     /// Whether a sensor matches filter or search text (already lowercased).
@@ -87,17 +122,5 @@ public enum SensorList {
             return t.utf8.count >= n && t.contains(needle)
         }
         return has(a.sensor.displayName) || has(a.sensor.name) || has(a.sensor.group.label)
-    }
-
-    /// The headline CPU first (the row people look for), then closest to the serious
-    /// threshold first; sensors without a reading last; ties by id.
-    static func byHeadroom(_ a: SensorAssessment, _ b: SensorAssessment) -> Bool {
-        if a.sensor.isHeadline != b.sensor.isHeadline { return a.sensor.isHeadline }
-        switch (a.headroom, b.headroom) {
-        case let (x?, y?): return x != y ? x > y : a.sensor.id < b.sensor.id
-        case (_?, nil): return true
-        case (nil, _?): return false
-        default: return a.sensor.id < b.sensor.id
-        }
     }
 }

@@ -57,8 +57,7 @@ extension Panels {
 
     /// A row's name: the sensor's, and `+N` for the members folded under it.
     static func rowName(_ a: SensorAssessment, _ state: AppState) -> String {
-        let s = state.status
-        let members = SensorList.members(of: a.sensor.id, in: s.assessment.sensors, shown: s.assessment.cited).count
+        let members = state.foldedCounts[a.sensor.id] ?? 0
         return members > 0 && !state.showAll ? "\(a.sensor.displayName) +\(members)" : a.sensor.displayName
     }
 
