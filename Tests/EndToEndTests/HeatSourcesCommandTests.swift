@@ -8,7 +8,9 @@ import Glibc
 /// Real busy processes: copies of the system shell under a name no other process has, each
 /// spinning `while :; do :; done`. Killed and reaped by `stop()`.
 private final class Burners {
-    static let name = "thermtop-burn"
+    /// A name of its own (comm holds 15 bytes), so burners of tests running at the same time
+    /// here, or in another checkout on this machine, are not counted in this test's group.
+    let name = "tburn-" + String(UUID().uuidString.prefix(8)).lowercased()
     let dir: URL
     private(set) var pids: [pid_t] = []
 
@@ -16,7 +18,7 @@ private final class Burners {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-burn-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let shell = URL(fileURLWithPath: "/bin/sh").resolvingSymlinksInPath()
-        let exe = dir.appendingPathComponent(Self.name)
+        let exe = dir.appendingPathComponent(name)
         try FileManager.default.copyItem(at: shell, to: exe)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: exe.path)
         for _ in 0..<count {
@@ -39,7 +41,7 @@ private final class Burners {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             let named = pids.allSatisfy { pid in
-                (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix(Self.name) == true
+                (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix(name) == true
             }
             if named { return }
             usleep(10_000)
@@ -86,10 +88,10 @@ struct HeatSourcesCommandTests {
         // checked rather than assumed.
         let cpus = sources.compactMap { ($0["cpu_percent"] as? NSNumber)?.doubleValue }
         #expect(cpus == cpus.sorted(by: >), "\(cpus)")
-        let group = try #require(sources.first { $0["command"] as? String == Burners.name }, "\(sources.prefix(3))")
+        let group = try #require(sources.first { $0["command"] as? String == burners.name }, "\(sources.prefix(3))")
         #expect(group["count"] as? Int == 2)
         if cpus.count > 1, let mine = (group["cpu_percent"] as? NSNumber)?.doubleValue, mine > cpus[1] {
-            #expect(sources.first?["command"] as? String == Burners.name)
+            #expect(sources.first?["command"] as? String == burners.name)
         }
         let cpu = try #require((group["cpu_percent"] as? NSNumber)?.doubleValue)
         // Two spinning processes: 200 % of one core with two cores free; less only when others
@@ -107,7 +109,7 @@ struct HeatSourcesCommandTests {
             ? "\(sources[0]["command"] as? String ?? "?") ×\(sources[0]["count"] as? Int ?? 0)" : sources[0]["command"] as? String ?? "?"
         #expect(reason.contains(" — mostly \(topLabel) ("), "\(reason)")
         // The text report (a second run) lists the same group.
-        #expect(text.text.contains(" \(Burners.name) ×2: "), "\(text.text)")
+        #expect(text.text.contains(" \(burners.name) ×2: "), "\(text.text)")
         #expect(text.text.split(separator: "\n").contains { $0.hasPrefix("Reason ") && $0.contains("— mostly ") }, "\(text.text)")
     }
 
@@ -160,7 +162,7 @@ struct HeatSourcesCommandTests {
         #expect(reason.hasPrefix("serious: acpitz 96.0 °C"))
         // Named among the top sources (the test runner polling the hook's file may be busier).
         #expect(reason.contains(" — mostly "), "\(reason)")
-        #expect(reason.contains("\(Burners.name) ×2 ("), "\(reason)")
+        #expect(reason.contains("\(burners.name) ×2 ("), "\(reason)")
     }
 
     @Test("export --heat-sources N writes the top sources with bounded labels; without it none, and out of range is 64")
@@ -178,7 +180,7 @@ struct HeatSourcesCommandTests {
         #expect(series.count <= 3 && !series.isEmpty, "\(text)")
         // Among the top 3 (first unless a build elsewhere on this machine takes as much).
         #expect(text.split(separator: "\n").contains { $0.hasPrefix("thermtop_heat_source_processes{rank=\"")
-            && $0.hasSuffix("\",command=\"\(Burners.name)\"} 2") }, "\(series)")
+            && $0.hasSuffix("\",command=\"\(burners.name)\"} 2") }, "\(series)")
         let plain = try Thermtop.run(["export", "--textfile", prom] + Self.hot.prefix(2))
         #expect(plain.status == 0)
         #expect(!(try String(contentsOfFile: prom, encoding: .utf8)).contains("thermtop_heat_source"))
