@@ -24,7 +24,7 @@ struct ReasonRenderingTests {
             out.append("== status text \(u.symbol)")
             out.append(StatusReport.text(s, units: u))
             out.append("== reason line \(u.symbol)")
-            out.append(u.converting(s.reason))
+            out.append(s.why.text(u))
         }
         out.append("== status --json")
         out.append(StatusReport.json(s, version: "test").serialized(pretty: true))
@@ -44,14 +44,14 @@ struct ReasonRenderingTests {
     static func assessmentLines(_ a: ThermalAssessment) -> String {
         var out: [String] = []
         for u in units {
-            out.append("== assessment \(u.symbol): \(u.converting(a.reason))")
+            out.append("== assessment \(u.symbol): \(a.why.text(u))")
             for s in a.sensors {
-                out.append("\(s.sensor.id): \(u.converting(s.reason))")
+                out.append("\(s.sensor.id): \(s.why.text(u))")
                 for (name, t) in [("fair", s.thresholds.fair), ("serious", s.thresholds.serious), ("critical", s.thresholds.critical)] {
-                    out.append("  \(name) label \(u.converting(t.label)) · rule \(u.converting(t.rule))")
+                    out.append("  \(name) label \(t.label(u)) · rule \(t.rulePhrase.text(u))")
                 }
             }
-            if let t = a.throttle { out.append("throttle: \(u.converting(t.reason))") }
+            if let t = a.throttle { out.append("throttle: \(t.reason)") }
         }
         return out.joined(separator: "\n")
     }
@@ -129,7 +129,7 @@ struct ReasonRenderingTests {
         // Simulated over a measured state.
         let simulated = Self.status(hotSnap, first, overrides: ThermalOverrides(thermalState: .critical))
         out.append("# simulated")
-        for u in Self.units { out.append(u.converting(simulated.reason)) }
+        for u in Self.units { out.append(simulated.why.text(u)) }
         if let view = ChangeKey.hookView(of: simulated, simulatedAllowed: true) { out.append("hook (simulated allowed): \(view.reason)") }
         if let view = ChangeKey.hookView(of: simulated, simulatedAllowed: false) { out.append("hook: \(view.reason)") }
         // Heat sources named after the deciding sensor.
@@ -138,9 +138,9 @@ struct ReasonRenderingTests {
         (a.walkTime, b.walkTime) = (100, 101)
         let sources = ThermalHeatSources.measure(b, previous: a, seconds: 1, power: [])
         var sourced = first
-        sourced.reason = ThermalHeatSources.verdict(first, sources: sources)
+        sourced.why = ThermalHeatSources.verdict(first, sources: sources)
         out.append("# heat sources")
-        for u in Self.units { out.append(u.converting(sourced.reason)) }
+        for u in Self.units { out.append(sourced.why.text(u)) }
         try Self.compare(out.joined(separator: "\n") + "\n", to: "scenarios")
     }
 }
