@@ -41,7 +41,7 @@ public struct ThermalPhrase: Sendable, Equatable, ExpressibleByStringLiteral {
 /// through `text(_:)`, the one formatter, in the unit the reader chose (docs/verdict.md).
 public struct ThermalReason: Sendable, Equatable, CustomStringConvertible {
     /// What decided, with the figures the text quotes.
-    public indirect enum Cause: Sendable, Equatable {
+    public enum Cause: Sendable, Equatable {
         /// `nominal: <sensor> <celsius> < fair <fair>`: a sensor below its fair threshold.
         case belowFair(sensor: String, celsius: Double, fair: Double)
         /// `<level>: <sensor> <celsius> ≥ <threshold> (clears below <threshold − hysteresis>)`, or
@@ -50,7 +50,7 @@ public struct ThermalReason: Sendable, Equatable, CustomStringConvertible {
         case reached(level: ThermalState, sensor: String, celsius: Double, threshold: ThermalThreshold,
                      held: Bool, uncorroborated: Bool)
         /// `ignored by configuration (<reason>)`: the sensor's own reason, which counts for nothing.
-        case ignored(ThermalReason)
+        indirect case ignored(ThermalReason)
         /// `unknown: <sensor> <why>`: no reading now (`io-error`, `removed since 12:01:07`).
         case unread(sensor: String, why: String)
         /// `<level>: <sensor> <verb> <since>, holding <level> (<why>; last <celsius>, hold <seconds> s)`:
@@ -74,7 +74,7 @@ public struct ThermalReason: Sendable, Equatable, CustomStringConvertible {
         /// `nominal: no sample yet`.
         case noSample
         /// `<state>: SIMULATED (measured <reason>)`: a forced state over the measured one.
-        case simulated(ThermalState, measured: ThermalReason)
+        indirect case simulated(ThermalState, measured: ThermalReason)
     }
 
     /// What decided.
