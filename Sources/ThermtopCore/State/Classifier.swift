@@ -380,7 +380,7 @@ public enum ThermalClassifier {
                               memory: inout ClassifierMemory, timeOfDay: Double? = nil) -> ThermalAssessment {
         let present = snapshot.temperatureSensors
         let config = given.withMirrorRules(present)
-        var pass = SensorPass(present: present.count, memory: memory)
+        var pass = SensorPass(present: present.count, seenBefore: memory.presentSeen.count + memory.removedSeen.count)
         assessPresent(present, config: config, now: snapshot.time, timeOfDay: timeOfDay, memory: &memory, into: &pass)
         assessRemoved(config: config, now: snapshot.time, timeOfDay: timeOfDay, memory: &memory, into: &pass)
         let sensors = pass.sensors
@@ -410,8 +410,7 @@ public enum ThermalClassifier {
         var seen: Set<String>
 
         /// Sized once: these hold every present sensor (and the removed ones still listed).
-        init(present: Int, memory: ClassifierMemory) {
-            let seenBefore = memory.presentSeen.count + memory.removedSeen.count
+        init(present: Int, seenBefore: Int) {
             sensors.reserveCapacity(present + seenBefore)
             levels = [String: ThermalState](minimumCapacity: present + seenBefore)
             seen = Set<String>(minimumCapacity: present)
