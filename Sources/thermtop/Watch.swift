@@ -231,7 +231,7 @@ struct Watch: AsyncParsableCommand {
             if let p = previous, p.shownStateName != s.shownStateName { parts[0] += " (was \(p.shownStateName))" }
             parts.append("tier \(s.tier.rawValue)")
             parts.append("low power \(s.isLowPowerModeEnabled ? "on" : "off")\(s.lowPowerIsSimulated ? " (simulated)" : "")")
-            parts.append(Format.clean(units.converting(s.reason)))
+            parts.append(Format.clean(s.why.text(units)))
             line = parts.joined(separator: " · ")
         }
         writeLine(line)

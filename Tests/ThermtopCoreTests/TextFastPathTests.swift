@@ -48,9 +48,9 @@ struct TextFastPathTests {
 
     @Test("derived threshold rules and labels read as interpolated", arguments: [-40.0, 0, 52.55, 103, 1e6])
     func derivedRules(_ c: Double) {
-        #expect(SensorThresholds.degreesRule("critical trip ", c, " − ", 15)
+        #expect(SensorThresholds.degreesRule("critical trip ", c, " − ", 15).text(.celsius)
                 == "critical trip \(formatDegrees(c)) − \(formatDegrees(15))")
-        #expect(SensorThresholds.degreesRule("serious ", c, " + ", 9.95) == "serious \(formatDegrees(c)) + \(formatDegrees(9.95))")
+        #expect(SensorThresholds.degreesRule("serious ", c, " + ", 9.95).text(.celsius) == "serious \(formatDegrees(c)) + \(formatDegrees(9.95))")
         for direct in [true, false] {
             for rule in TextFastPathTests.names {
                 let t = ThermalThreshold(celsius: c, hysteresis: 2, rule: rule, isDirect: direct)

@@ -108,15 +108,17 @@ struct HeatSourcesTests {
     @Test("the verdict names the top sources when fair or worse, and only then")
     func verdictNamesTopSources() throws {
         let h = try Self.measured()
-        let hot = ThermalAssessment(state: .serious, reason: "serious: CPU 92.0 °C ≥ passive trip 90.0 °C (clears below 88.0 °C)",
+        let trip = ThermalThreshold(celsius: 90, hysteresis: 2, rule: "passive trip")
+        let hot = ThermalAssessment(state: .serious, why: ThermalReason(.reached(level: .serious, sensor: "CPU", celsius: 92, threshold: trip,
+                                                                                 held: false, uncorroborated: false)),
                                     decidedBy: nil, sensors: [], cooling: [], throttle: nil)
-        #expect(ThermalHeatSources.verdict(hot, sources: h)
+        #expect(ThermalHeatSources.verdict(hot, sources: h).description
             == "serious: CPU 92.0 °C ≥ passive trip 90.0 °C (clears below 88.0 °C) — mostly cc1plus ×2 (200 % CPU, ≈ 20 W), make (30 % CPU, ≈ 3.0 W)")
         var cool = hot
         cool.state = .nominal
-        cool.reason = "nominal: CPU 50.0 °C < fair 80.0 °C"
-        #expect(ThermalHeatSources.verdict(cool, sources: h) == cool.reason)
-        #expect(ThermalHeatSources.verdict(hot, sources: nil) == hot.reason)
+        cool.why = ThermalReason(.belowFair(sensor: "CPU", celsius: 50, fair: 80))
+        #expect(ThermalHeatSources.verdict(cool, sources: h) == cool.why)
+        #expect(ThermalHeatSources.verdict(hot, sources: nil) == hot.why)
     }
 
     @Test("rates are over the time between the two walks, not between the samples' starts")

@@ -104,22 +104,31 @@ struct ForecastUnitsReplayScreenTests {
         #expect(text.contains("temperatures in °F (f toggles)"), "\(text)")
     }
 
-    @Test("the core's texts convert absolute temperatures and differences apart", arguments: [
-        ("serious: x86_pkg_temp 91.0 °C ≥ passive trip 90.0 °C (clears below 88.0 °C)",
+    @Test("the core's values render absolute temperatures and differences apart", arguments: [
+        (ThermalReason(.reached(level: .serious, sensor: "x86_pkg_temp", celsius: 91,
+                                threshold: ThermalThreshold(celsius: 90, hysteresis: 2, rule: "passive trip"),
+                                held: false, uncorroborated: false)),
+         "serious: x86_pkg_temp 91.0 °C ≥ passive trip 90.0 °C (clears below 88.0 °C)",
          "serious: x86_pkg_temp 195.8 °F ≥ passive trip 194.0 °F (clears below 190.4 °F)"),
-        ("88.0 °C (critical trip 103.0 °C − 15.0 °C)", "190.4 °F (critical trip 217.4 °F − 27.0 °F)"),
-        ("outdoor −5.0 °C, raw 45000 m°C", "outdoor 23.0 °F, raw 45000 m°C"),
+        (ThermalReason(.reached(level: .serious, sensor: "outdoor", celsius: -5,
+                                threshold: ThermalThreshold(celsius: -10, hysteresis: 2, rulePhrase: SensorThresholds.degreesRule("critical trip ", 5, " − ", 15), isDirect: false),
+                                held: true, uncorroborated: false)),
+         "serious: outdoor −5.0 °C held until below −12.0 °C (−10.0 °C (critical trip 5.0 °C − 15.0 °C))",
+         "serious: outdoor 23.0 °F held until below 10.4 °F (14.0 °F (critical trip 41.0 °F − 27.0 °F))"),
     ])
-    func convertingText(celsius: String, fahrenheit: String) {
-        #expect(TemperatureUnit.fahrenheit.converting(celsius) == fahrenheit)
-        #expect(TemperatureUnit.celsius.converting(celsius) == celsius)
+    func reasonValues(_ reason: ThermalReason, celsius: String, fahrenheit: String) {
+        #expect(reason.text(.fahrenheit) == fahrenheit)
+        #expect(reason.text(.celsius) == celsius)
+        #expect(reason.description == celsius)
     }
 
     @Test("in °F a reading and a reason quoting it agree: both convert the °C value as shown, to the tenth")
     func fahrenheitReadingMatchesItsReason() {
-        // 71.84 °C is shown as 71.8 °C; the reason quotes that text, which converts to 161.2 °F.
-        let reason = TemperatureUnit.fahrenheit.converting("serious: CPU 71.8 °C ≥ warning 70.0 °C")
-        #expect(reason == "serious: CPU 161.2 °F ≥ warning 158.0 °F")
+        // 71.84 °C is shown as 71.8 °C, 161.2 °F in the reason and in the reading.
+        let reason = ThermalReason(.reached(level: .serious, sensor: "CPU", celsius: 71.84,
+                                            threshold: ThermalThreshold(celsius: 70, hysteresis: 2, rule: "warning"),
+                                            held: false, uncorroborated: false))
+        #expect(reason.text(.fahrenheit) == "serious: CPU 161.2 °F ≥ warning 158.0 °F (clears below 154.4 °F)")
         #expect(TemperatureUnit.fahrenheit.format(71.84) == "161.2 °F")
         #expect(TemperatureUnit.fahrenheit.number(71.84) == "161.2")
         #expect(TemperatureUnit.fahrenheit.formatDelta(2.04) == "3.6 °F")

@@ -112,7 +112,7 @@ import ThermtopCore
     func ruleTrailWraps() throws {
         var state = Fixtures.Scenario.reduced.state
         _ = Reducer.reduce(&state, .resized(width: 80, height: 24))
-        let trail = state.status.ruleTrail
+        let trail = state.status.ruleTrail(state.units)
         #expect(trail.contains { $0.count > 72 }, "a rule longer than the box")
         state.press(.char("d"))
         #expect(state.overlay == .debug)
@@ -122,9 +122,9 @@ import ThermtopCore
             state.press(.pageDown)
         }
         for rule in trail {
-            let words = state.units.converting(rule).split(separator: " ").map(String.init)
+            let words = rule.split(separator: " ").map(String.init)
             for w in words { #expect(pages.contains(w), "\(w) of \(rule) not on any page") }
-            #expect(pages.contains(String(state.units.converting(rule).suffix(12))), "\(rule)")
+            #expect(pages.contains(String(rule.suffix(12))), "\(rule)")
         }
     }
 }

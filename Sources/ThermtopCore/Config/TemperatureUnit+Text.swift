@@ -19,19 +19,6 @@ extension TemperatureUnit {
     /// `°C` or `°F`, `C` or `F` on an ASCII terminal.
     package func symbol(unicode: Bool) -> String { unicode ? symbol : String(symbol.dropFirst()) }
 
-    /// The core's texts (reasons, threshold rules) in this unit: every `91.0 °C` becomes
-    /// `195.8 °F`, and a difference written after an operator (`103.0 °C − 15.0 °C`) is
-    /// converted as a difference (`217.4 °F − 27.0 °F`). Unchanged in °C.
-    package func converting(_ text: String) -> String {
-        guard self == .fahrenheit, text.contains("°C") else { return text }
-        let pattern = #/(?<op>[−+] )?(?<num>[−-]?[0-9]+(?:\.[0-9]+)?) °C/#
-        return text.replacing(pattern) { m in
-            let raw = String(m.output.num.map { $0 == "−" ? "-" : $0 })
-            guard let c = Double(raw) else { return String(m.output.0) }
-            if let op = m.output.op { return op + formatDelta(c) }
-            return format(c)
-        }
-    }
 }
 
 

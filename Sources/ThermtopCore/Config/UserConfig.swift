@@ -97,8 +97,8 @@ package enum TemperatureUnit: String, Sendable, Equatable, CaseIterable {
     }
 
     /// `91.0 °C` or `195.8 °F`, one decimal, like `formatDegrees`. °F is converted from the °C
-    /// value as °C shows it (to a tenth): the core's reasons quote temperatures in °C text, which
-    /// `converting` turns into °F, and a reading must show the same °F as the reason quoting it.
+    /// value as °C shows it (to a tenth), so a reading, its reason (`ThermalReason.text`) and the
+    /// °C text of `status --json` agree to the tenth.
     public func format(_ celsius: Double) -> String {
         guard self == .fahrenheit else { return formatDegrees(celsius) }
         return formatDegrees(value(Self.asShown(celsius))).replacingSuffix("°C", with: "°F")

@@ -33,8 +33,8 @@ package struct MonitorModel {
         status.throttling = ThermalThrottling.assess(snap, previous: previous, power: status.power)
         status.heatSources = ThermalHeatSources.measure(snap.processes, previous: previous?.processes,
                                                         seconds: status.window, power: status.power)
-        status.assessment.reason = ThermalHeatSources.verdict(status.assessment, sources: status.heatSources,
-                                                               gpus: status.snapshot.gpus)
+        status.assessment.why = ThermalHeatSources.verdict(status.assessment, sources: status.heatSources,
+                                                            gpus: status.snapshot.gpus)
         return status
     }
 
@@ -42,8 +42,8 @@ package struct MonitorModel {
     package mutating func reassess(timeOfDay: Double?) -> MonitorStatus? {
         guard var status = last else { return nil }
         status.assessment = Classifier.assess(status.snapshot, config: config, memory: &memory, timeOfDay: timeOfDay)
-        status.assessment.reason = ThermalHeatSources.verdict(status.assessment, sources: status.heatSources,
-                                                               gpus: status.snapshot.gpus)
+        status.assessment.why = ThermalHeatSources.verdict(status.assessment, sources: status.heatSources,
+                                                            gpus: status.snapshot.gpus)
         status.lowPowerAssessment = LowPowerAssessment.assess(status.snapshot, config: config)
         status.forecast = Forecaster.forecast(status.assessment, history: history, config: config)
         status.overrides = overrides

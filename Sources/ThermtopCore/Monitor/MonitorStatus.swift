@@ -108,11 +108,14 @@ public struct MonitorStatus: Sendable, Equatable {
         return reasons.isEmpty ? lowPowerHeadline : lowPowerHeadline + ": " + reasons.joined(separator: "; ")
     }
 
-    /// The reason for the state in force (`serious: SIMULATED (measured …)` when overridden).
-    public var reason: String {
-        if let s = overrides.thermalState { return "\(s): SIMULATED (measured \(assessment.reason))" }
-        return assessment.reason
+    /// The reason for the state in force, as values (`serious: SIMULATED (measured …)` when overridden).
+    public var why: ThermalReason {
+        if let s = overrides.thermalState { return ThermalReason(.simulated(s, measured: assessment.why)) }
+        return assessment.why
     }
+
+    /// `why` in °C, as `status --json` and hooks say it.
+    public var reason: String { why.description }
 
     /// Why low power is on or off (`SIMULATED (measured …)` when forced).
     public var lowPowerReason: String {
@@ -121,10 +124,13 @@ public struct MonitorStatus: Sendable, Equatable {
     }
 
     /// The policy trail from sensor to state to tier to policy, for the debug overlay.
-    public var ruleTrail: [String] {
+    public var ruleTrail: [String] { ruleTrail(.celsius) }
+
+    /// `ruleTrail`, temperatures in `units`.
+    package func ruleTrail(_ units: TemperatureUnit) -> [String] {
         let p = policy
         return [
-            "state \(thermalState)\(stateIsSimulated ? " (simulated)" : "") ← \(assessment.reason)",
+            "state \(thermalState)\(stateIsSimulated ? " (simulated)" : "") ← \(assessment.why.text(units))",
             "low power \(isLowPowerModeEnabled ? "on" : "off")\(lowPowerIsSimulated ? " (simulated)" : "") ← \(lowPowerAssessment.summary)",
             "tier \(p.tier) ← \(thermalState) + low power \(isLowPowerModeEnabled ? "on" : "off")",
             "policy: refresh \(Int(p.refreshIntervalSeconds)) s, animation \(p.animationsEnabled ? "on" : "off"), prefetch \(p.prefetchEnabled ? "on" : "off"), inference \(p.inference)",

@@ -188,9 +188,11 @@ public struct ThermalHeatSources: Sendable, Equatable {
     /// A state decided by a GPU (its sensor or NVML's slowdown rule) is not named after CPU
     /// processes: the processes behind it are the GPU's.
     public static func verdict(_ assessment: ThermalAssessment, sources: ThermalHeatSources?,
-                               gpus: [ThermalGPU] = []) -> String {
-        guard assessment.state >= .fair, let sources, !decidedByGPU(assessment, gpus: gpus) else { return assessment.reason }
-        return assessment.reason + sources.verdictSuffix
+                               gpus: [ThermalGPU] = []) -> ThermalReason {
+        var why = assessment.why
+        guard assessment.state >= .fair, let sources, !decidedByGPU(assessment, gpus: gpus) else { return why }
+        why.heatSources = sources.verdictSuffix
+        return why
     }
 
     static func decidedByGPU(_ a: ThermalAssessment, gpus: [ThermalGPU]) -> Bool {

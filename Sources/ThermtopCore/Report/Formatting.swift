@@ -88,7 +88,7 @@ extension StatusReport {
         lines.append("")
         let unmeasured = s.stateIsUnknown ? "  (NOT MEASURED: nothing could be read; apps are told nominal)" : ""
         lines.append("State      \(s.shownStateName)\(s.stateIsSimulated ? "  (SIMULATED; measured \(s.assessment.measuredState?.name ?? "nothing"))" : "")\(unmeasured)")
-        lines.append("Reason     \(Format.clean(units.converting(s.reason)))")
+        lines.append("Reason     \(Format.clean(s.why.text(units)))")
         lines.append("Forecast   \(forecastLine(s, units: units))")
         lines.append(Format.throttlingLine(s))
         lines.append("Low power  \(s.lowPowerHeadline)")
@@ -124,7 +124,7 @@ extension StatusReport {
                 if a.sensor.celsius == nil {
                     let why = a.sensor.issue?.why ?? "no reading"
                     if let h = a.hold, !h.expired {
-                        level = "\(h.level) HELD (\(Format.clean(units.converting(a.reason))))"
+                        level = "\(h.level) HELD (\(Format.clean(a.why.text(units))))"
                     } else if let sleep = a.sensor.asleep {
                         let last = a.sensor.lastCelsius.map { c in
                             ", last \(units.format(c))" + (a.sensor.lastReadAt.map { " \(Format.fixed((snap.time - $0).rounded(.down), places: 0)) s ago" } ?? "")
@@ -137,7 +137,7 @@ extension StatusReport {
                     continue
                 }
                 level = a.ignored ? "ignored" : a.level.name + (a.heldByHysteresis ? "*" : "")
-                lines.append("\(mark) \(shown) \(Format.padLeft(units.number(a.sensor.celsius), 6))  \(Format.pad(level, 8)) \(Format.padLeft(units.number(a.thresholds.fair.celsius), 6)) \(Format.padLeft(units.number(a.thresholds.serious.celsius), 7)) \(Format.padLeft(units.number(a.thresholds.critical.celsius), 8))  \(Format.clean(units.converting(a.thresholds.serious.rule)))")
+                lines.append("\(mark) \(shown) \(Format.padLeft(units.number(a.sensor.celsius), 6))  \(Format.pad(level, 8)) \(Format.padLeft(units.number(a.thresholds.fair.celsius), 6)) \(Format.padLeft(units.number(a.thresholds.serious.celsius), 7)) \(Format.padLeft(units.number(a.thresholds.critical.celsius), 8))  \(Format.clean(a.thresholds.serious.rulePhrase.text(units)))")
             }
             lines.append("  (* decides the state; level* = held by hysteresis; indented = folded under the CPU above)")
             let hidden = s.assessment.sensors.filter(\.hidden).count
@@ -181,7 +181,7 @@ extension StatusReport {
                 lines.append("  \(DisplayWidth.pad(Format.clean(c.device.type ?? c.device.id), 22)) \(Format.padLeft("\(st)/\(mx)", 7))  \(c.ignored ? "ignored" : c.level.name)")
             }
         }
-        if let t = s.assessment.throttle { lines.append(""); lines.append("Throttle   \(Format.clean(units.converting(t.reason)))") }
+        if let t = s.assessment.throttle { lines.append(""); lines.append("Throttle   \(Format.clean(t.reason))") }
         lines.append("")
         if snap.batteries.isEmpty {
             lines.append("Battery    \(ThermalBattery.noneText)")

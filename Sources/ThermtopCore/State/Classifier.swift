@@ -10,8 +10,11 @@ public struct SensorAssessment: Sendable, Equatable, Identifiable {
     public var heldByHysteresis: Bool
     /// True when an override says to leave the sensor out.
     public var ignored: Bool
-    /// Why, as `status` prints it: `serious: x86_pkg_temp 91.0 °C ≥ passive trip 90.0 °C`.
-    public var reason: String
+    /// Why, as values (`ThermalReason`): the reading, the threshold it reached, where it clears.
+    public var why: ThermalReason
+    /// Why, in °C, as `status --json` prints it: `serious: x86_pkg_temp 91.0 °C ≥ passive trip
+    /// 90.0 °C (clears below 88.0 °C)`.
+    public var reason: String { why.description }
     /// Set when the sensor has no reading now (unreadable or removed) but decided a level
     /// before: its last level is kept, fail safe, until it reads again or the hold expires.
     public var hold: SensorHold?
@@ -117,8 +120,12 @@ public struct ThrottleAssessment: Sendable, Equatable {
 public struct ThermalAssessment: Sendable, Equatable {
     /// The measured state (nominal when nothing was measured: see `nothingReadable`).
     public var state: ThermalState
-    /// `serious: x86_pkg_temp 91.0 °C ≥ passive trip 90.0 °C (clears below 88.0 °C)`.
-    public var reason: String
+    /// Why, as values: the deciding sensor, its reading, rule, threshold and clearing point
+    /// (`ThermalReason`), with the heat sources once the monitor names them.
+    public var why: ThermalReason
+    /// Why, in °C, as `status --json` prints it: `serious: x86_pkg_temp 91.0 °C ≥ passive trip
+    /// 90.0 °C (clears below 88.0 °C)`.
+    public var reason: String { why.description }
     /// The id of the sensor, cooling device or `throttle` that decided the state, if any.
     public var decidedBy: String?
     /// The sensor the reason names: `decidedBy`, or at nominal the closest sensor it cites.
@@ -139,11 +146,11 @@ public struct ThermalAssessment: Sendable, Equatable {
     public var fans: [FanAssessment]
 
     /// An assessment from its parts.
-    public init(state: ThermalState, reason: String, decidedBy: String?, sensors: [SensorAssessment],
+    public init(state: ThermalState, why: ThermalReason, decidedBy: String?, sensors: [SensorAssessment],
                 cooling: [CoolingAssessment], throttle: ThrottleAssessment?, nothingReadable: Bool = false,
                 fans: [FanAssessment] = [], cited: String? = nil) {
         self.state = state
-        self.reason = reason
+        self.why = why
         self.decidedBy = decidedBy
         self.cited = cited ?? decidedBy
         self.sensors = sensors
@@ -164,7 +171,7 @@ public struct ThermalAssessment: Sendable, Equatable {
 
     /// Before any sample: nominal, nothing measured yet.
     public static let unknown = ThermalAssessment(
-        state: .nominal, reason: "nominal: no sample yet", decidedBy: nil, sensors: [], cooling: [], throttle: nil)
+        state: .nominal, why: ThermalReason(.noSample), decidedBy: nil, sensors: [], cooling: [], throttle: nil)
 }
 
 /// What the classifier remembers between samples: each sensor's last level (for hysteresis)
@@ -254,7 +261,7 @@ public enum ThermalClassifier {
         guard let t = sensor.celsius else {
             let why = sensor.issue.map { "\($0.reason.rawValue)" } ?? "no reading"
             return SensorAssessment(sensor: sensor, thresholds: th, level: .nominal, heldByHysteresis: false,
-                                    ignored: ignored, reason: "unknown: \(sensor.name) \(why)", hold: nil,
+                                    ignored: ignored, why: ThermalReason(.unread(sensor: sensor.name, why: why)), hold: nil,
                                     hidden: hidden, pinned: pinned)
         }
         var (lvl, held) = level(celsius: t, thresholds: th, previous: previous)
@@ -262,22 +269,13 @@ public enum ThermalClassifier {
         // machine serious or critical by itself.
         let uncorroborated = SensorThresholds.isUncorroborated(sensor, override: o)
         if uncorroborated && lvl > .fair { lvl = .fair; held = false }
-        // `nominal: <name> <t> < fair <fair>`, `<level>: <name> <t> held until below <clear>
-        // (<threshold>)` or `<level>: <name> <t> ≥ <threshold> (clears below <clear>)`.
-        var reason: String
-        if lvl == .nominal {
-            reason = "nominal: \(sensor.name) \(formatDegrees(t)) < fair \(formatDegrees(th.fair.celsius))"
-        } else {
-            let thr = th[lvl]!
-            reason = "\(lvl.name): \(sensor.name) \(formatDegrees(t))"
-            reason += held
-                ? " held until below \(formatDegrees(thr.clearsBelow)) (\(thr.label))"
-                : " ≥ \(thr.label) (clears below \(formatDegrees(thr.clearsBelow)))"
-            if uncorroborated { reason += "; uncorroborated: no limit of its own and no known role, fair at most" }
-        }
+        let why = ThermalReason(lvl == .nominal
+            ? .belowFair(sensor: sensor.name, celsius: t, fair: th.fair.celsius)
+            : .reached(level: lvl, sensor: sensor.name, celsius: t, threshold: th[lvl]!, held: held,
+                       uncorroborated: uncorroborated))
         return SensorAssessment(sensor: sensor, thresholds: th, level: ignored ? .nominal : lvl,
                                 heldByHysteresis: held, ignored: ignored,
-                                reason: ignored ? "ignored by configuration (\(reason))" : reason, hold: nil,
+                                why: ignored ? ThermalReason(.ignored(why)) : why, hold: nil,
                                 hidden: hidden, pinned: pinned, uncorroborated: uncorroborated)
     }
 
@@ -363,32 +361,78 @@ public enum ThermalClassifier {
         if now - mark.time < config.sensorHoldSeconds {
             out.level = last.level
             out.hold = SensorHold(level: last.level, since: mark.time, sinceLabel: mark.label, issue: issue, expired: false)
-            out.reason = "\(last.level): \(name) \(verb) \(since), holding \(last.level) (\(why); last \(last.sensor.celsius.map(formatDegrees) ?? "?"), hold \(Int(config.sensorHoldSeconds)) s)"
+            out.why = ThermalReason(.holding(level: last.level, sensor: name, verb: verb, since: since, why: why,
+                                             last: last.sensor.celsius, holdSeconds: Int(config.sensorHoldSeconds)))
         } else {
             out.hold = SensorHold(level: last.level, since: mark.time, sinceLabel: mark.label, issue: issue, expired: true)
-            out.reason = "unknown: \(name) \(verb) \(since) (\(why)); its \(last.level) hold expired after \(Int(config.sensorHoldSeconds)) s"
+            out.why = ThermalReason(.holdExpired(level: last.level, sensor: name, verb: verb, since: since, why: why,
+                                                 holdSeconds: Int(config.sensorHoldSeconds)))
         }
         return out
     }
 
     /// `timeOfDay`: seconds since local midnight at the sample (from the monitor's clock), used
     /// only to label when a held sensor went silent; nil labels holds by their age instead.
+    ///
+    /// In five steps: the sensors present, the sensors removed (and the holds of both), the
+    /// throttle counters' memory, the deciding source, and the reason explaining it.
     public static func assess(_ snapshot: ThermalSnapshot, config given: ThermalConfig,
                               memory: inout ClassifierMemory, timeOfDay: Double? = nil) -> ThermalAssessment {
-        let now = snapshot.time
         let present = snapshot.temperatureSensors
         let config = given.withMirrorRules(present)
-        // Sized once: these hold every present sensor (and the removed ones still listed).
+        var pass = SensorPass(present: present.count, seenBefore: memory.presentSeen.count + memory.removedSeen.count)
+        assessPresent(present, config: config, now: snapshot.time, timeOfDay: timeOfDay, memory: &memory, into: &pass)
+        assessRemoved(config: config, now: snapshot.time, timeOfDay: timeOfDay, memory: &memory, into: &pass)
+        let sensors = pass.sensors
+        let cooling = snapshot.coolingDevices.map { assess(cooling: $0, config: config) }
+        let throttle = assessThrottle(snapshot.throttle, at: snapshot.time, config: config, memory: &memory)
+        let fans = snapshot.fans.map { assess(fan: $0, config: config) }
+        let decision = decide(sensors: sensors, cooling: cooling, fans: fans, throttle: throttle,
+                              gpus: snapshot.gpus, memory: memory)
+        // Nothing read at all: said so rather than passing "nominal" off as a measurement.
+        let nothingReadable = !sensors.contains { $0.sensor.celsius != nil || ($0.hold.map { !$0.expired } ?? false) }
+            && !cooling.contains { $0.device.currentState != nil && $0.device.maxState != nil }
+            && throttle == nil
+        let (why, cited) = explain(decision, sensors: sensors, cooling: cooling, nothingReadable: nothingReadable,
+                                   anyPresent: !pass.seen.isEmpty)
+        return ThermalAssessment(state: decision.state, why: why, decidedBy: decision.decidedBy, sensors: sensors,
+                                 cooling: cooling, throttle: throttle, nothingReadable: nothingReadable,
+                                 fans: fans, cited: cited)
+    }
+
+    /// The sensors' assessments as the steps build them, and what the next sample remembers.
+    struct SensorPass {
+        /// Each sensor present, then each removed one still within its hold time.
         var sensors: [SensorAssessment] = []
-        let seenBefore = memory.presentSeen.count + memory.removedSeen.count
-        sensors.reserveCapacity(present.count + seenBefore)
-        var levels = [String: ThermalState](minimumCapacity: present.count + seenBefore)
-        var seen = Set<String>(minimumCapacity: present.count)
+        /// The level each sensor adds, for hysteresis at the next sample.
+        var levels: [String: ThermalState]
+        /// The ids present in this sample.
+        var seen: Set<String>
+
+        /// Sized once: these hold every present sensor (and the removed ones still listed).
+        init(present: Int, seenBefore: Int) {
+            sensors.reserveCapacity(present + seenBefore)
+            levels = [String: ThermalState](minimumCapacity: present + seenBefore)
+            seen = Set<String>(minimumCapacity: present)
+        }
+
+        /// What a sensor adds to the device state: its held level while a hold lasts, else its
+        /// level when it read, else nothing.
+        mutating func add(_ a: SensorAssessment, read: Bool) {
+            levels[a.sensor.id] = a.hold.map { $0.expired ? .nominal : $0.level } ?? (read ? a.level : .nominal)
+            sensors.append(a)
+        }
+    }
+
+    /// Step 1: each sensor present, with hysteresis against its last level; one without a
+    /// reading holds the level it last read (`silent`).
+    static func assessPresent(_ present: [ThermalSensor], config: ThermalConfig, now: Double, timeOfDay: Double?,
+                              memory: inout ClassifierMemory, into pass: inout SensorPass) {
         // By index, each sensor handed over once (iterating copied it out first) and read back
         // from its assessment: a sensor copy retains its dozen strings.
         for i in present.indices {
             let id = present[i].id
-            seen.insert(id)
+            pass.seen.insert(id)
             var a = assess(sensor: present[i], config: config, previous: memory.levels[id] ?? .nominal)
             let read = a.sensor.celsius != nil
             if read {
@@ -399,15 +443,20 @@ public enum ThermalClassifier {
                 a = silent(a, issue: issue, verb: "unreadable", now: now, timeOfDay: timeOfDay, config: config, memory: &memory)
                 if a.hold?.expired ?? true { memory.lastElevated.removeValueIfAny(forKey: id) }
             }
-            levels[id] = a.hold.map { $0.expired ? .nominal : $0.level } ?? (read ? a.level : .nominal)
-            sensors.append(a)
+            pass.add(a, read: read)
         }
-        // A sensor that disappeared (driver unloaded, device removed) is listed as removed for
-        // the hold time; one that decided a level is held at it the same way as an unreadable one.
-        // Those still within their hold keep their last assessment as seen.
+    }
+
+    /// Step 2: a sensor that disappeared (driver unloaded, device removed) is listed as removed
+    /// for the hold time; one that decided a level is held at it the same way as an unreadable
+    /// one. Those still within their hold keep their last assessment as seen. Then the memory
+    /// keeps this sample's sensors for the next.
+    static func assessRemoved(config: ThermalConfig, now: Double, timeOfDay: Double?,
+                              memory: inout ClassifierMemory, into pass: inout SensorPass) {
+        let presentCount = pass.sensors.count
         var stillHeld: [String: SensorAssessment] = [:]
-        var goneIDs = memory.removedSeen.keys.filter { !seen.contains($0) }
-        for i in memory.presentSeen.indices where !seen.contains(memory.presentSeen[i].sensor.id) {
+        var goneIDs = memory.removedSeen.keys.filter { !pass.seen.contains($0) }
+        for i in memory.presentSeen.indices where !pass.seen.contains(memory.presentSeen[i].sensor.id) {
             goneIDs.append(memory.presentSeen[i].sensor.id)
         }
         var previous: String?
@@ -429,51 +478,59 @@ public enum ThermalClassifier {
             gone.heldByHysteresis = false
             gone.level = .nominal
             gone.hold = nil
-            gone.reason = "unknown: \(gone.sensor.name) \(issue.detail!)"
+            gone.why = ThermalReason(.unread(sensor: gone.sensor.name, why: issue.detail!))
             // The hold's reason names the time once: pass the issue without the "removed since" detail.
             gone = silent(gone, issue: ReadingIssue(file: id, reason: .vanished), verb: "removed", now: now,
                           timeOfDay: timeOfDay, config: config, memory: &memory)
             if gone.hold?.expired ?? false { memory.lastElevated[id] = nil }
-            levels[id] = gone.hold.map { $0.expired ? .nominal : $0.level } ?? .nominal
-            sensors.append(gone)
+            pass.add(gone, read: false)
         }
-        for id in memory.silentSince.keys where !seen.contains(id) && stillHeld[id] == nil {
+        for id in memory.silentSince.keys where !pass.seen.contains(id) && stillHeld[id] == nil {
             memory.silentSince[id] = nil
         }
         // The present sensors' assessments come first in `sensors`, one each.
-        memory.presentSeen = sensors.count == present.count ? sensors : Array(sensors[..<present.count])
+        memory.presentSeen = pass.sensors.count == presentCount ? pass.sensors : Array(pass.sensors[..<presentCount])
         memory.removedSeen = stillHeld
-        memory.levels = levels
-        let cooling = snapshot.coolingDevices.map { assess(cooling: $0, config: config) }
+        memory.levels = pass.levels
+    }
 
-        var throttle: ThrottleAssessment?
-        if let counters = snapshot.throttle {
-            if let before = memory.throttleTotal, counters.total > before {
-                memory.throttleRoseAt = snapshot.time
-                memory.throttleLastIncrease = counters.total - before
-            }
-            memory.throttleTotal = counters.total
-            let since = memory.throttleRoseAt.map { snapshot.time - $0 }
-            let active = since.map { $0 <= config.throttleWindowSeconds } ?? false
-            throttle = ThrottleAssessment(
-                total: counters.total, lastIncrease: memory.throttleLastIncrease, secondsSinceIncrease: since,
-                level: active ? .serious : .nominal,
-                reason: active
-                    ? "serious: Intel thermal throttle counters rose by \(memory.throttleLastIncrease) within the last \(Int(config.throttleWindowSeconds)) s"
-                    : "throttle counters steady (\(counters.total))")
-        } else {
+    /// Step 3: the Intel throttle counters, serious while they rose within the throttle window.
+    static func assessThrottle(_ counters: ThrottleCounters?, at time: Double, config: ThermalConfig,
+                               memory: inout ClassifierMemory) -> ThrottleAssessment? {
+        guard let counters else {
             memory.throttleTotal = nil
+            return nil
         }
+        if let before = memory.throttleTotal, counters.total > before {
+            memory.throttleRoseAt = time
+            memory.throttleLastIncrease = counters.total - before
+        }
+        memory.throttleTotal = counters.total
+        let since = memory.throttleRoseAt.map { time - $0 }
+        let active = since.map { $0 <= config.throttleWindowSeconds } ?? false
+        return ThrottleAssessment(
+            total: counters.total, lastIncrease: memory.throttleLastIncrease, secondsSinceIncrease: since,
+            level: active ? .serious : .nominal,
+            reason: active
+                ? "serious: Intel thermal throttle counters rose by \(memory.throttleLastIncrease) within the last \(Int(config.throttleWindowSeconds)) s"
+                : "throttle counters steady (\(counters.total))")
+    }
 
-        // The deciding source: highest level; among sensors at that level, the one furthest past
-        // its threshold.
+    /// What decided the state: the level, the source's id and its reason (empty at nominal).
+    struct Decision {
         var state = ThermalState.nominal
-        var reason = ""
         var decidedBy: String?
-        var cited: String?
+        var why: ThermalReason?
+    }
+
+    /// Step 4: the deciding source. The highest level wins; among sensors at that level, the
+    /// one furthest past its threshold; a cooling device, a fan, the throttle counters or a
+    /// GPU's clock-event reasons decide only above every sensor.
+    static func decide(sensors ranked: [SensorAssessment], cooling: [CoolingAssessment], fans: [FanAssessment],
+                       throttle: ThrottleAssessment?, gpus: [ThermalGPU], memory: ClassifierMemory) -> Decision {
+        var d = Decision()
         // Compared by index, fields read in place: an assessment handed to a closure was copied
         // whole (a retain and a release of each of its ~25 references).
-        let ranked = sensors
         // A held sensor counts at its held level, compared by its last reading.
         func margin(_ i: Int) -> Double {
             let t = ranked[i].sensor.celsius ?? memory.lastElevated[ranked[i].sensor.id]?.sensor.celsius ?? 0
@@ -485,57 +542,51 @@ public enum ThermalClassifier {
             if ranked[a].level != ranked[b].level { return ranked[a].level < ranked[b].level }
             return margin(a) < margin(b)
         }) {
-            state = sensors[h].level; reason = sensors[h].reason; decidedBy = sensors[h].sensor.id
+            d = Decision(state: ranked[h].level, decidedBy: ranked[h].sensor.id, why: ranked[h].why)
         }
-        if let c = cooling.filter({ !$0.ignored }).max(by: { $0.level < $1.level }), c.level > state {
-            state = c.level; reason = c.reason; decidedBy = c.device.stableID ?? c.device.id
+        if let c = cooling.filter({ !$0.ignored }).max(by: { $0.level < $1.level }), c.level > d.state {
+            d = Decision(state: c.level, decidedBy: c.device.stableID ?? c.device.id, why: ThermalReason(.device(c.reason)))
         }
-        let fans = snapshot.fans.map { assess(fan: $0, config: config) }
-        if let f = fans.filter({ !$0.ignored }).max(by: { $0.level < $1.level }), f.level > state {
-            state = f.level; reason = f.reason; decidedBy = f.fan.id
+        if let f = fans.filter({ !$0.ignored }).max(by: { $0.level < $1.level }), f.level > d.state {
+            d = Decision(state: f.level, decidedBy: f.fan.id, why: ThermalReason(.device(f.reason)))
         }
-        if let t = throttle, t.level > state {
-            state = t.level; reason = t.reason; decidedBy = "throttle"
+        if let t = throttle, t.level > d.state {
+            d = Decision(state: t.level, decidedBy: "throttle", why: ThermalReason(.device(t.reason)))
         }
-        if let g = ThermalGPUClockRule.assess(snapshot.gpus), g.level > state {
-            state = g.level; reason = g.reason; decidedBy = g.gpuID
+        if let g = ThermalGPUClockRule.assess(gpus), g.level > d.state {
+            d = Decision(state: g.level, decidedBy: g.gpuID, why: ThermalReason(.device(g.reason)))
         }
-        if state == .nominal {
-            if let t = indexOfMax(ranked.count, where: { ranked[$0].sensor.celsius != nil && !ranked[$0].ignored && !ranked[$0].sensor.isFolded },
-                                  by: { (ranked[$0].headroom ?? -1) < (ranked[$1].headroom ?? -1) }) {
-                let top = sensors[t]
-                cited = top.sensor.id
-                // Never "every sensor" while some could not be read: they are counted. A sensor
-                // of a sleeping device is not unread by failure (it is off, and not woken).
-                let unread = ranked.filter {
-                    $0.sensor.celsius == nil && $0.sensor.asleep == nil && !$0.ignored && !$0.sensor.isFolded
-                }.count
-                let every = unread == 0 ? "every sensor below its fair threshold"
-                    : "\(unread) sensor\(unread == 1 ? "" : "s") unreadable, the rest below fair"
-                reason = "nominal: \(every) (closest: \(top.sensor.displayName) "
-                    + "\(formatDegrees(top.sensor.celsius!)), fair at \(formatDegrees(top.thresholds.fair.celsius)))"
-            }
+        return d
+    }
+
+    /// Step 5: the reason for the decision, and the sensor it cites. At nominal it names the
+    /// sensor closest to its limit (and counts the unreadable ones); with nothing read it says
+    /// so rather than pass "nominal" off as a measurement.
+    static func explain(_ d: Decision, sensors ranked: [SensorAssessment], cooling: [CoolingAssessment],
+                        nothingReadable: Bool, anyPresent: Bool) -> (ThermalReason, cited: String?) {
+        var why = d.why
+        var cited: String?
+        if d.state == .nominal,
+           let t = indexOfMax(ranked.count, where: { ranked[$0].sensor.celsius != nil && !ranked[$0].ignored && !ranked[$0].sensor.isFolded },
+                              by: { (ranked[$0].headroom ?? -1) < (ranked[$1].headroom ?? -1) }) {
+            cited = ranked[t].sensor.id
+            // Never "every sensor" while some could not be read: they are counted. A sensor
+            // of a sleeping device is not unread by failure (it is off, and not woken).
+            let unread = ranked.filter {
+                $0.sensor.celsius == nil && $0.sensor.asleep == nil && !$0.ignored && !$0.sensor.isFolded
+            }.count
+            why = ThermalReason(.allBelowFair(unreadable: unread, closest: ranked[t].sensor.displayName,
+                                              celsius: ranked[t].sensor.celsius!, fair: ranked[t].thresholds.fair.celsius))
         }
-        // Nothing read at all: say so rather than pass "nominal" off as a measurement.
-        let anyReading = sensors.contains { $0.sensor.celsius != nil || ($0.hold.map { !$0.expired } ?? false) }
-            || cooling.contains { $0.device.currentState != nil && $0.device.maxState != nil }
-            || throttle != nil
         // Sensors listed only because they were removed do not count: with none present, the
         // machine has no sensors (now), which is said as such.
-        let nothingReadable = !anyReading
-        if nothingReadable && seen.isEmpty && cooling.isEmpty {
-            reason = "unknown: no thermal sensor or cooling device found, nothing is measured; reported to apps as nominal (as on Apple platforms)"
+        if nothingReadable && !anyPresent && cooling.isEmpty {
+            why = ThermalReason(.nothingFound)
         } else if nothingReadable {
-            let first = sensors.first.map { a in
-                " (e.g. \(a.sensor.name): \(a.sensor.issue?.reason.rawValue ?? "no reading"))"
-            } ?? ""
-            reason = "unknown: nothing can be read: \(sensors.count) sensor\(sensors.count == 1 ? "" : "s") and \(cooling.count) cooling device\(cooling.count == 1 ? "" : "s"), none readable\(first); reported to apps as nominal"
-        } else if state == .nominal && reason.isEmpty {
-            reason = "nominal: no sensor has a reading (cooling devices idle)"
+            let example = ranked.first.map { a in "\(a.sensor.name): \(a.sensor.issue?.reason.rawValue ?? "no reading")" }
+            why = ThermalReason(.nothingReadable(sensors: ranked.count, cooling: cooling.count, example: example))
         }
-        return ThermalAssessment(state: state, reason: reason, decidedBy: decidedBy, sensors: sensors,
-                                 cooling: cooling, throttle: throttle, nothingReadable: nothingReadable,
-                                 fans: fans, cited: cited)
+        return (why ?? ThermalReason(.noSensorReading), cited)
     }
 }
 

@@ -5,23 +5,34 @@ public struct ThermalThreshold: Sendable, Equatable {
     public var celsius: Double
     /// How far below `celsius` the level clears, °C.
     public var hysteresis: Double
-    /// Where the value comes from: `passive trip`, `hwmon max`, `critical trip 103.0 °C − 15.0 °C`…
-    public var rule: String
+    /// Where the value comes from, as words and temperatures: `passive trip`, `hwmon max`,
+    /// `critical trip 103.0 °C − 15.0 °C`…, rendered in the reader's unit.
+    public var rulePhrase: ThermalPhrase
+    /// The rule in °C, as `status --json` prints it (`serious_rule`).
+    public var rule: String { rulePhrase.text(.celsius) }
     /// True when the value is the named limit itself (a trip, an hwmon limit, a configured
     /// value), false when it was derived from another one.
     public var isDirect: Bool
 
-    /// A threshold from its parts.
+    /// A threshold from its parts, its rule in words.
     public init(celsius: Double, hysteresis: Double, rule: String, isDirect: Bool = true) {
+        self.init(celsius: celsius, hysteresis: hysteresis, rulePhrase: ThermalPhrase(stringLiteral: rule), isDirect: isDirect)
+    }
+
+    /// A threshold from its parts, its rule quoting temperatures.
+    public init(celsius: Double, hysteresis: Double, rulePhrase: ThermalPhrase, isDirect: Bool = true) {
         self.celsius = celsius
         self.hysteresis = hysteresis
-        self.rule = rule
+        self.rulePhrase = rulePhrase
         self.isDirect = isDirect
     }
 
     /// `passive trip 90.0 °C`, or `88.0 °C (critical trip 103.0 °C − 15.0 °C)`.
-    public var label: String {
-        isDirect ? "\(rule) \(formatDegrees(celsius))" : "\(formatDegrees(celsius)) (\(rule))"
+    public var label: String { label(.celsius) }
+
+    /// `label` in `units`.
+    package func label(_ units: TemperatureUnit) -> String {
+        isDirect ? "\(rulePhrase.text(units)) \(units.format(celsius))" : "\(units.format(celsius)) (\(rulePhrase.text(units)))"
     }
 
     /// The temperature below which this level clears.
@@ -102,7 +113,7 @@ public struct SensorThresholds: Sendable, Equatable {
         } else if let limit = shutdown {
             serious = Threshold(celsius: limit.celsius - config.seriousBelowLimit,
                                 hysteresis: limit.trip.map(hyst) ?? defaultHyst,
-                                rule: degreesRule(limit.name, limit.celsius, " − ", config.seriousBelowLimit),
+                                rulePhrase: degreesRule(limit.name, limit.celsius, " − ", config.seriousBelowLimit),
                                 isDirect: false)
         } else {
             let d = sensor.isBattery ? config.defaultBatterySerious : config.defaultSerious
@@ -126,9 +137,10 @@ public struct SensorThresholds: Sendable, Equatable {
             // clears there too when that is below the threshold and plausible.
             if limit.trip == nil, o?.hysteresis == nil, sensor.crit != nil, let ch = sensor.critHyst, ch < c, c - ch <= 50 { h = c - ch }
             let rule = halfway
-                ? "halfway from \(serious.isDirect ? serious.rule : "serious") \(formatDegrees(serious.celsius)) to \(limit.name)\(formatDegrees(limit.celsius))"
+                ? ThermalPhrase([.words("halfway from ")] + (serious.isDirect ? serious.rulePhrase.parts : [.words("serious")])
+                                + [.words(" "), .degrees(serious.celsius), .words(" to \(limit.name)"), .degrees(limit.celsius)])
                 : degreesRule(limit.name, limit.celsius, " − ", config.criticalBelowLimit)
-            critical = Threshold(celsius: c, hysteresis: h, rule: rule, isDirect: false)
+            critical = Threshold(celsius: c, hysteresis: h, rulePhrase: rule, isDirect: false)
         } else {
             critical = aboveSerious(serious, config: config, hysteresis: defaultHyst)
         }
@@ -141,7 +153,7 @@ public struct SensorThresholds: Sendable, Equatable {
         } else {
             let fairMargin = o?.fairBelowSerious ?? config.fairBelowSerious
             fair = Threshold(celsius: serious.celsius - fairMargin, hysteresis: defaultHyst,
-                             rule: degreesRule("serious ", serious.celsius, " − ", fairMargin),
+                             rulePhrase: degreesRule("serious ", serious.celsius, " − ", fairMargin),
                              isDirect: false)
         }
         return SensorThresholds(fair: fair, serious: serious, critical: critical)
@@ -150,7 +162,7 @@ public struct SensorThresholds: Sendable, Equatable {
     /// Critical `criticalAboveSerious` over serious, for sensors without a limit above it.
     static func aboveSerious(_ serious: Threshold, config: ThermalConfig, hysteresis: Double) -> Threshold {
         Threshold(celsius: serious.celsius + config.criticalAboveSerious, hysteresis: hysteresis,
-                  rule: degreesRule("serious ", serious.celsius, " + ", config.criticalAboveSerious), isDirect: false)
+                  rulePhrase: degreesRule("serious ", serious.celsius, " + ", config.criticalAboveSerious), isDirect: false)
     }
 
     /// The limit at which the hardware acts by itself (shuts down, or throttles hard): the
@@ -183,10 +195,10 @@ public struct SensorThresholds: Sendable, Equatable {
         return false
     }
 
-    /// A derived threshold's rule, `<head><a> <op> <b>` with `a` and `b` as `formatDegrees`
-    /// prints them (`critical trip 103.0 °C − 15.0 °C`).
-    package static func degreesRule(_ head: String, _ a: Double, _ op: String, _ b: Double) -> String {
-        "\(head)\(formatDegrees(a))\(op)\(formatDegrees(b))"
+    /// A derived threshold's rule, `<head><a> <op> <b>`: a temperature and a difference
+    /// (`critical trip 103.0 °C − 15.0 °C`).
+    package static func degreesRule(_ head: String, _ a: Double, _ op: String, _ b: Double) -> ThermalPhrase {
+        ThermalPhrase([.words(head), .degrees(a), .words(op), .difference(b)])
     }
 }
 

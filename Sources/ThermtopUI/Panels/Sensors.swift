@@ -175,7 +175,7 @@ extension Panels {
         if let sel = state.selectedSensor, room > 10 {
             let th = sel.thresholds
             let u = state.units
-            let line = "selected: \(sel.sensor.displayName) · fair \(u.format(th.fair.celsius)) · serious \(u.converting(th.serious.label)) · critical \(u.converting(th.critical.label)) · Enter: detail"
+            let line = "selected: \(sel.sensor.displayName) · fair \(u.format(th.fair.celsius)) · serious \(th.serious.label(u)) · critical \(th.critical.label(u)) · Enter: detail"
             buf.text(TextWrap.ellipsize(line, width: room), x: 2, y: f.y, style: theme.dim, theme: theme)
         }
         if !marker.isEmpty { buf.text(marker, x: f.maxX - marker.count - 1, y: f.y, style: theme.title, theme: theme) }

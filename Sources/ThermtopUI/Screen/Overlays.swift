@@ -118,8 +118,8 @@ enum Overlays {
         lines.append(("Rule trail", theme.title))
         // Wrapped to the box (as `boxRect` and `draw` size it), never cut: the trail is why.
         let width = min((windowWidth ?? state.width) - 2, 100) - 4
-        for l in s.ruleTrail {
-            for (i, part) in TextWrap.lines(state.units.converting(l), width: max(width - 4, 10)).enumerated() {
+        for l in s.ruleTrail(state.units) {
+            for (i, part) in TextWrap.lines(l, width: max(width - 4, 10)).enumerated() {
                 lines.append(((i == 0 ? "  " : "    ") + part, .plain))
             }
         }
@@ -129,7 +129,7 @@ enum Overlays {
         if let a = deciding {
             lines.append(("\(s.assessment.decidedBy == nil ? "Closest sensor" : "Deciding sensor") \(a.sensor.name) (\(a.sensor.location)): raw \(a.sensor.celsius.map { String(Int(($0 * 1000).rounded())) } ?? "?") m°C", theme.title))
             let u = state.units
-            lines.append(("  serious \(u.converting(a.thresholds.serious.label)), hyst \(u.formatDelta(a.thresholds.serious.hysteresis)); critical \(u.converting(a.thresholds.critical.label))", .plain))
+            lines.append(("  serious \(a.thresholds.serious.label(u)), hyst \(u.formatDelta(a.thresholds.serious.hysteresis)); critical \(a.thresholds.critical.label(u))", .plain))
         } else if let id = s.assessment.decidedBy {
             lines.append(("Decided by \(id)", theme.title))
         }
@@ -239,13 +239,13 @@ enum Overlays {
         if let e = state.extremes[s.id] {
             lines.append(("since thermtop started: peak \(u.format(e.high)) · minimum \(u.format(e.low))", .plain))
         }
-        lines.append((u.converting(a.reason), .plain))
+        lines.append((a.why.text(u), .plain))
         lines.append(("Thresholds", theme.title))
         // Limits are where levels start, not alarms: a limit is drawn in its level's style only
         // once the sensor has reached it.
         for level in [ThermalState.fair, .serious, .critical] {
             let t = th[level]!
-            lines.append(("  \(Format.pad(level.name, 9))\(Format.pad(u.format(t.celsius), 10)) clears below \(u.format(t.clearsBelow)) · \(u.converting(t.rule))",
+            lines.append(("  \(Format.pad(level.name, 9))\(Format.pad(u.format(t.celsius), 10)) clears below \(u.format(t.clearsBelow)) · \(t.rulePhrase.text(u))",
                           a.level >= level ? theme.level(level) : .plain))
         }
         lines += forecastLines(state, id: id, theme: theme)

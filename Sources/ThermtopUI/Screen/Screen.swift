@@ -51,7 +51,7 @@ public enum Screen {
     // MARK: - Text shared by the layout and the panels
 
     /// The state's reason, in the units shown.
-    static func reasonText(_ state: AppState) -> String { state.units.converting(state.status.reason) }
+    static func reasonText(_ state: AppState) -> String { state.status.why.text(state.units) }
 
     /// The state's reason, wrapped.
     static func reasonLines(_ state: AppState, width: Int) -> [String] {
