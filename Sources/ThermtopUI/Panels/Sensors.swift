@@ -195,10 +195,11 @@ extension Panels {
         let sort = state.sortReversed ? state.sort.reversedLabel : state.sort.label
         parts.append(sort)
         // The title and how many parts after the first it holds.
-        func join(_ parts: [String]) -> (String, Int) {
+        // `first` goes after the count (`Sensors (5) nearest limit first`), ` · ` between the rest.
+        func join(_ parts: [String], first: String = " ") -> (String, Int) {
             var title = parts[0], n = 0
             for p in parts.dropFirst() {
-                let next = title + (title == parts[0] ? " " : " · ") + p
+                let next = title + (title == parts[0] ? first : " · ") + p
                 guard next.count <= width else { break }
                 title = next
                 n += 1
@@ -211,7 +212,7 @@ extension Panels {
         // title said (a filter, hidden sensors) is dropped for it.
         if kept < parts.count - 1 {
             let short = state.sortReversed ? state.sort.reversedShortLabel : state.sort.shortLabel
-            let (compact, n) = join([parts[0] + " " + short] + parts.dropFirst().dropLast())
+            let (compact, n) = join([parts[0] + " " + short] + parts.dropFirst().dropLast(), first: " · ")
             if compact.count <= width && n >= kept { return compact }
         }
         return TextWrap.ellipsize(title, width: width)

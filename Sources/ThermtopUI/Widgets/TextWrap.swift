@@ -5,10 +5,10 @@ public enum TextWrap {
         guard width > 0, maxLines > 0 else { return [] }
         var out: [String] = []
         var line = ""
-        // A unit stays on the line of its number (`35.9 °C`, never `35.9` / `°C`).
+        // A unit stays on the line of its number (`35.9 °C`, `5.9 % CPU`: never `35.9` / `°C`).
         var words: [String] = []
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            if word.hasPrefix("°"), let last = words.last, !last.isEmpty {
+            if word.hasPrefix("°") || word.hasPrefix("%"), let last = words.last, !last.isEmpty {
                 words[words.count - 1] = last + " " + word
             } else {
                 words.append(String(word))
@@ -42,7 +42,10 @@ public enum TextWrap {
     public static func ellipsize(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
         if text.count <= width { return text }
-        return String(text.prefix(width - 1)) + "…"
+        // `NVMe SAMSUNG…`, not `NVMe SAMSUNG …`: a cut that lands after a space drops it.
+        var kept = text.prefix(width - 1)
+        while kept.last == " " { kept.removeLast() }
+        return String(kept) + "…"
     }
 
     /// A name in at most `width` columns that keeps what tells it apart from its neighbours:
