@@ -212,7 +212,7 @@ extension Panels {
         // title said (a filter, hidden sensors) is dropped for it.
         if kept < parts.count - 1 {
             let short = state.sortReversed ? state.sort.reversedShortLabel : state.sort.shortLabel
-            let (compact, n) = join([parts[0] + " " + short] + parts.dropFirst().dropLast(), first: " · ")
+            let (compact, n) = join([parts[0] + " " + short] + parts.dropFirst().dropLast(), first: ", ")
             if compact.count <= width && n >= kept { return compact }
         }
         return TextWrap.ellipsize(title, width: width)
