@@ -66,6 +66,20 @@ import ThermtopCore
         }
     }
 
+    @Test("the number beside every dashed line is that limit's, also on the graph's top or bottom row",
+          arguments: [Size.standard, Size.medium, Size.large, Size.huge])
+    func dashedRowsCarryTheirLimit(size: Size) throws {
+        for scenario in [Fixtures.Scenario.full, .reduced, .minimal] {
+            let state = scenario.state
+            let graph = Self.graphRows(state.render(size))
+            guard let (a, _) = state.graphedSensor else { continue }
+            let limits = [a.thresholds.fair, a.thresholds.serious].map { Format.padLeft(state.units.number($0.celsius), 5) }
+            for row in graph where row.contains("╌") {
+                #expect(limits.contains { row.hasPrefix($0) }, "\(scenario) \(size): \(row)\n\(graph.joined(separator: "\n"))")
+            }
+        }
+    }
+
     @Test("the graph shows the deciding sensor until the person selects another, and its title says which")
     func graphsDecidingSensor() throws {
         var state = Fixtures.Scenario.reduced.state

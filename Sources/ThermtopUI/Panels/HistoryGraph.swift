@@ -51,11 +51,11 @@ extension Panels {
         for (v, y) in labels {
             buf.text(Format.padLeft(state.units.number(v), labelW - 1), x: r.x, y: y, theme: theme)
         }
-        // Each limit line drawn is labelled on its row, unless the row already has the top or
-        // bottom label.
+        // Each limit line drawn is labelled on its row, also where that is the top or bottom
+        // row: the number beside a dashed line is always that line's.
         for limit in [th.fair, th.serious] where limit.celsius > low && limit.celsius < high {
             let y = rowOf(limit.celsius)
-            guard y > plot.y, y < plot.maxY - 1 else { continue }
+            guard y >= plot.y, y < plot.maxY else { continue }
             buf.text(Format.padLeft(state.units.number(limit.celsius), labelW - 1), x: r.x, y: y,
                      style: theme.level(th.level(at: limit.celsius)), theme: theme)
         }
