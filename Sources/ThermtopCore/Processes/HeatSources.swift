@@ -263,7 +263,7 @@ public struct ThermalHeatSources: Sendable, Equatable {
         guard let id = a.decidedBy else { return false }
         if let s = a.sensors.first(where: { $0.sensor.id == id }) { return SensorCatalog.group(of: s.sensor) == .gpu }
         // NVML's clock-event rule is decided by the GPU itself.
-        return gpus.contains { $0.id == id }
+        return decidingGPU(a, gpus: gpus) != nil
     }
 
     /// CPU percent as every output words it: whole percent from 10 up, one decimal below.

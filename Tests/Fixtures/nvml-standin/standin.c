@@ -126,7 +126,9 @@ const char *nvmlErrorString(nvmlReturn_t rc) {
     case 0: return "Success";
     case 2: return "Invalid Argument";
     case 3: return "Not Supported";
+    case 4: return "Insufficient Permissions";
     case 6: return "Not Found";
+    case 7: return "Insufficient Size";
     case 9: return "Driver Not Loaded";
     case 15: return "GPU is lost";
     case 18: return "RM has detected an NVML/RM version mismatch.";
