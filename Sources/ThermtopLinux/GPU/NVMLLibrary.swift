@@ -192,7 +192,8 @@ final class NVMLDevice: @unchecked Sendable {
     }
 
     /// The GPU's compute and graphics processes (`_v3`, else `_v2`, else the unversioned v1
-    /// calls), their memory and SM shares; nil processes when no list could be read, with why.
+    /// calls), their memory and SM shares; nil processes when a list could not be read, with why
+    /// (a list this driver lacks altogether is noted in the reason, and the other one stands).
     /// `ok` judges a failed call's return code as the query does (notes it; a lost GPU).
     private func readProcesses(_ lib: NVMLLibrary, handle h: nvmlDevice_t, tick: () -> Void,
                                ok: (nvmlReturn_t, String) -> Bool) -> (processes: [ThermalGPUProcess]?, reason: String?, smReason: String?) {
@@ -201,6 +202,7 @@ final class NVMLDevice: @unchecked Sendable {
         var at: [Int: Int] = [:]
         var failures: [String] = []
         var listed = false
+        var refused = false
         for graphics in [false, true] {
             let what = graphics ? "graphics_processes" : "compute_processes"
             let answer: (entries: [(pid: UInt32, memory: UInt64)]?, rc: nvmlReturn_t)
@@ -216,6 +218,7 @@ final class NVMLDevice: @unchecked Sendable {
             }
             guard let entries = answer.entries else {
                 if !ok(answer.rc, what) { failures.append("\(graphics ? "graphics" : "compute"): \(lib.errorText(answer.rc))") }
+                refused = true
                 continue
             }
             listed = true
@@ -232,7 +235,8 @@ final class NVMLDevice: @unchecked Sendable {
             }
         }
         let reason = failures.isEmpty ? nil : failures.joined(separator: "; ")
-        guard listed else { return (nil, reason, nil) }
+        // A list the driver has but refused leaves the GPU's processes unknown, not fewer.
+        guard listed, !refused else { return (nil, reason, nil) }
         guard !found.isEmpty else { return (found, reason, nil) }
         guard let f = t.getProcessUtilization else {
             return (found, reason, "this driver's NVML has no nvmlDeviceGetProcessUtilization")
