@@ -428,4 +428,21 @@ struct NVMLStandInTests {
         #expect(text.contains("pid 777777 (not in the process table) SM 50 %, 2 MiB"), "\(text)")
         for o in [out, text] { #expect(!o.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 }) }
     }
+
+    @Test("export --heat-sources N writes each GPU's top sources by SM share, labelled by the GPU, unknowns absent")
+    func exportWritesGPUSources() throws {
+        let libs = try #require(Self.libraries)
+        let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200
+                            + "0000:01:00.0.procs=4242:2147483648:97,4243:na:2\n")
+        defer { m.discard() }
+        let proc = try Self.procTable(in: m.dir, [4242: "train", 4243: "viewer"])
+        let prom = m.dir + "/t.prom"
+        let r = m.run("export --textfile \(prom) --heat-sources 3 --proc-root \(proc)", library: libs.current)
+        #expect(r.status == 0, "\(r.output)")
+        let lines = ((try? String(contentsOfFile: prom, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        #expect(lines.contains("thermtop_heat_source_gpu_sm_percent{gpu=\"pci-0000:01:00.0\",rank=\"1\",command=\"train\"} 97"), "\(lines.filter { $0.contains("heat_source_gpu") })")
+        #expect(lines.contains("thermtop_heat_source_gpu_memory_bytes{gpu=\"pci-0000:01:00.0\",rank=\"1\",command=\"train\"} 2147483648"))
+        #expect(lines.contains("thermtop_heat_source_gpu_sm_percent{gpu=\"pci-0000:01:00.0\",rank=\"2\",command=\"viewer\"} 2"))
+        #expect(!lines.contains { $0.hasPrefix("thermtop_heat_source_gpu_memory_bytes{") && $0.contains("viewer") })
+    }
 }

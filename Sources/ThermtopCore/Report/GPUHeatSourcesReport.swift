@@ -71,3 +71,27 @@ extension Format {
         return lines
     }
 }
+
+extension MetricsReport {
+    /// `thermtop_heat_source_gpu_*` for the top `top` groups on each GPU (by SM share),
+    /// labelled by the GPU's id, the rank on it and the command name: opt-in with the CPU's
+    /// (`export --heat-sources N`), at most N series per GPU each.
+    static func writeGPUHeatSources(_ h: ThermalHeatSources, gpus: [ThermalGPU], top: Int, into w: inout MetricsWriter) {
+        let ranked = gpus.filter { $0.processes != nil }.map { g in (g, h.onGPU(g.busID).prefix(top)) }
+        guard ranked.contains(where: { !$0.1.isEmpty }) else { return }
+        func labels(_ g: ThermalGPU, _ i: Int, _ src: ThermalHeatSource) -> [(String, String)] {
+            [("gpu", g.id), ("rank", String(i + 1)), ("command", String(Format.clean(src.command).prefix(heatSourceLabelLength)))]
+        }
+        let families: [(String, String, (ThermalHeatGPUUse) -> Double?)] = [
+            ("thermtop_heat_source_gpu_sm_percent", "SM share of the top heat sources on each GPU (NVML), percent (absent when unknown).", { $0.smPercent }),
+            ("thermtop_heat_source_gpu_memory_bytes", "GPU memory held by the top heat sources on each GPU (NVML), bytes (absent when unknown).", { $0.memoryBytes.map { Double($0) } }),
+            ("thermtop_heat_source_gpu_estimated_watts", "Estimated power of the top heat sources on each GPU: SM share times the board's power (absent when either is unknown).", { $0.estimatedWatts }),
+        ]
+        for (name, help, value) in families {
+            w.family(name, .gauge, help: help)
+            for (g, groups) in ranked {
+                for (i, e) in groups.enumerated() { if let v = value(e.use) { w.sample(name, labels(g, i, e.source), v) } }
+            }
+        }
+    }
+}

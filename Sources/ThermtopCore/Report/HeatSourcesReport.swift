@@ -100,5 +100,6 @@ extension MetricsReport {
         for (i, src) in shown.enumerated() {
             if let v = src.estimatedWatts { w.sample("thermtop_heat_source_estimated_watts", labels(i, src), v) }
         }
+        writeGPUHeatSources(h, gpus: s.snapshot.gpus, top: min(top, maximumHeatSources), into: &w)
     }
 }
