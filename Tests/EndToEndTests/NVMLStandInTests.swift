@@ -318,7 +318,7 @@ struct NVMLStandInTests {
         let status = try #require((j["heat_sources_status"] as? [String: Any])?["gpus"] as? [[String: Any]])
         #expect(status.first?["processes"] as? Int == 1 && status.first?["reason"] is NSNull)
         let text = m.run("status --proc-root \(proc)", library: libs.current).output
-        #expect(text.contains("GPU 0 NVIDIA H200 (0000:01:00.0): 1 processes"), "\(text)")
+        #expect(text.contains("GPU 0 NVIDIA H200 (0000:01:00.0): 1 process ("), "\(text)")
         #expect(text.contains("  train: SM 97 %, 2.0 GiB, ≈ 81 W"), "\(text)")
         #expect(text.contains("pid 4242 ") && text.contains("SM 97 %, 2.0 GiB, ≈ 81 W python3 train.py --train"), "\(text)")
         #expect(m.calls.contains("nvmlDeviceGetComputeRunningProcesses_v3 0000:01:00.0"))

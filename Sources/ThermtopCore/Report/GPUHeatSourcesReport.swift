@@ -53,7 +53,8 @@ extension Format {
             if let why = g.smReason { notes.append("SM unknown: \(clean(why))") }
             if g.powerWatts == nil { notes.append("watts unknown: no board power") } else { notes.append("≈ W: SM share of the board's power") }
             let groups = h.onGPU(g.busID)
-            lines.append("\(indent)\(who): \(groups.isEmpty ? "no processes" : "\(g.processes?.count ?? 0) processes") (\(notes.joined(separator: "; ")))")
+            let n = g.processes?.count ?? 0
+            lines.append("\(indent)\(who): \(n == 0 ? "no processes" : n == 1 ? "1 process" : "\(n) processes") (\(notes.joined(separator: "; ")))")
             for (src, use) in groups.prefix(heatSourceLines) {
                 let label = use.processCount > 1 ? "\(src.command) ×\(use.processCount)" : src.command
                 lines.append("\(indent)  \(clean(label)): \(use.figures)")
