@@ -47,8 +47,8 @@ struct NVMLStandInTests {
             return Proof.sh("mkdir -p \(dir)/nolib; env LD_LIBRARY_PATH=\(lib) THERMTOP_NVML=live NVML_STANDIN_CONFIG=\(config) NVML_STANDIN_LOG=\(log) \(Proof.quote(Proof.binary)) \(args) --sysfs-root \(root)", stdoutOnly: true)
         }
 
-        func statusJSON(library: String?) throws -> [String: Any] {
-            let r = run("status --json", library: library)
+        func statusJSON(_ extra: String = "", library: String?) throws -> [String: Any] {
+            let r = run("status --json" + extra, library: library)
             let obj = try JSONSerialization.jsonObject(with: Data(r.output.utf8)) as? [String: Any]
             return try #require(obj, "status --json did not print an object: \(r.output)")
         }
@@ -300,7 +300,7 @@ struct NVMLStandInTests {
         let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200 + Self.trainer)
         defer { m.discard() }
         let proc = try Self.procTable(in: m.dir, [4242: "train"])
-        let j = try #require(try JSONSerialization.jsonObject(with: Data(m.run("status --json --proc-root \(proc)", library: libs.current).output.utf8)) as? [String: Any])
+        let j = try m.statusJSON(" --proc-root \(proc)", library: libs.current)
         let train = try #require(source(j, "train"), "\(heatSources(j))")
         #expect(train["cpu_percent"] as? Double == 0)
         let use = try #require(gpuUse(train))
@@ -332,7 +332,7 @@ struct NVMLStandInTests {
                             + Self.h200.replacingOccurrences(of: ".temp=45", with: ".temp=88") + Self.trainer)
         defer { m.discard() }
         let proc = try Self.procTable(in: m.dir, [4242: "train"])
-        let j = try #require(try JSONSerialization.jsonObject(with: Data(m.run("status --json --proc-root \(proc)", library: libs.current).output.utf8)) as? [String: Any])
+        let j = try m.statusJSON(" --proc-root \(proc)", library: libs.current)
         #expect(j["thermal_state"] as? String == "serious")
         #expect((j["reason"] as? String)?.contains(" — mostly train (SM 97 %, 2.0 GiB, ≈ 81 W)") == true, "\(j["reason"] ?? "")")
         // export without --heat-sources walks no /proc and lists no GPU processes.
@@ -350,7 +350,7 @@ struct NVMLStandInTests {
                                 + "0000:01:00.0.procs=4242:2147483648:97,4243:1048576:1\n0000:01:00.0.gprocs=4243:na\n")
             defer { m.discard() }
             let proc = try Self.procTable(in: m.dir, [4242: "train", 4243: "viewer"])
-            let j = try #require(try JSONSerialization.jsonObject(with: Data(m.run("status --json --proc-root \(proc)", library: lib).output.utf8)) as? [String: Any])
+            let j = try m.statusJSON(" --proc-root \(proc)", library: lib)
             #expect(m.calls.contains("\(call) 0000:01:00.0"), "\(call)")
             #expect(gpuUse(source(j, "train"))?["memory_bytes"] as? Int == 2_147_483_648, "\(call)")
             #expect(gpuUse(source(j, "viewer"))?["memory_bytes"] as? Int == 1_048_576, "\(call): the compute list's memory stands")
@@ -372,7 +372,7 @@ struct NVMLStandInTests {
             let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200 + Self.trainer + "0000:01:00.0.procs_rc=\(rc)\n")
             defer { m.discard() }
             let proc = try Self.procTable(in: m.dir, [4242: "train"])
-            let j = try #require(try JSONSerialization.jsonObject(with: Data(m.run("status --json --proc-root \(proc)", library: libs.current).output.utf8)) as? [String: Any])
+            let j = try m.statusJSON(" --proc-root \(proc)", library: libs.current)
             #expect(source(j, "train") == nil)
             let st = try #require(((j["heat_sources_status"] as? [String: Any])?["gpus"] as? [[String: Any]])?.first)
             #expect(st["processes"] is NSNull)
@@ -383,7 +383,7 @@ struct NVMLStandInTests {
         let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200 + Self.trainer + "0000:01:00.0.util_rc=3\n")
         defer { m.discard() }
         let proc = try Self.procTable(in: m.dir, [4242: "train"])
-        let j = try #require(try JSONSerialization.jsonObject(with: Data(m.run("status --json --proc-root \(proc)", library: libs.current).output.utf8)) as? [String: Any])
+        let j = try m.statusJSON(" --proc-root \(proc)", library: libs.current)
         let use = try #require(gpuUse(source(j, "train")))
         #expect(use["memory_bytes"] as? Int == 2_147_483_648)
         #expect(use["sm_percent"] is NSNull && use["estimated_watts"] is NSNull)
@@ -397,14 +397,14 @@ struct NVMLStandInTests {
         let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200 + Self.trainer + "0000:01:00.0.procs_grow=2\n")
         defer { m.discard() }
         let proc = try Self.procTable(in: m.dir, [4242: "train"])
-        let j = try #require(try JSONSerialization.jsonObject(with: Data(m.run("status --json --window 0 --proc-root \(proc)", library: libs.current).output.utf8)) as? [String: Any])
+        let j = try m.statusJSON(" --window 0 --proc-root \(proc)", library: libs.current)
         // One sample: the count, two fills refused, the third filled.
         #expect(m.calls.filter { $0 == "nvmlDeviceGetComputeRunningProcesses_v3 0000:01:00.0" }.count == 4, "\(m.calls)")
         let st = try #require(((j["heat_sources_status"] as? [String: Any])?["gpus"] as? [[String: Any]])?.first)
         #expect(st["processes"] as? Int == 1)
         let always = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200 + Self.trainer + "0000:01:00.0.procs_grow=1000\n")
         defer { always.discard() }
-        let k = try #require(try JSONSerialization.jsonObject(with: Data(always.run("status --json --window 0 --proc-root \(proc)", library: libs.current).output.utf8)) as? [String: Any])
+        let k = try always.statusJSON(" --window 0 --proc-root \(proc)", library: libs.current)
         let st2 = try #require(((k["heat_sources_status"] as? [String: Any])?["gpus"] as? [[String: Any]])?.first)
         #expect(st2["processes"] is NSNull)
         #expect((st2["reason"] as? String)?.contains("Insufficient Size") == true, "\(st2)")
