@@ -342,18 +342,20 @@ struct NVMLStandInTests {
         #expect(!m.calls.isEmpty && !m.calls.contains { $0.contains("RunningProcesses") }, "\(m.calls)")
     }
 
-    @Test("missing process symbols fall back to _v2 and to the v1 calls (their shorter struct read right); no utilisation call is SM unknown, with why")
+    @Test("missing process symbols fall back to _v2 and to the v1 calls (their shorter struct read right); no utilisation call is SM unknown, with why; a process listed per MIG instance is one, its memory added up")
     func missingSymbolsFallBack() throws {
         let libs = try #require(Self.libraries)
         for (lib, call) in [(libs.procsV2, "nvmlDeviceGetComputeRunningProcesses_v2"), (libs.procsV1, "nvmlDeviceGetComputeRunningProcesses")] {
             let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200
-                                + "0000:01:00.0.procs=4242:2147483648:97,4243:1048576:1\n0000:01:00.0.gprocs=4243:na\n")
+                                + "0000:01:00.0.procs=4242:1073741824:97,4243:1048576:1,4242:1073741824\n0000:01:00.0.gprocs=4243:na\n")
             defer { m.discard() }
             let proc = try Self.procTable(in: m.dir, [4242: "train", 4243: "viewer"])
             let j = try m.statusJSON(" --proc-root \(proc)", library: lib)
             #expect(m.calls.contains("\(call) 0000:01:00.0"), "\(call)")
             #expect(gpuUse(source(j, "train"))?["memory_bytes"] as? Int == 2_147_483_648, "\(call)")
             #expect(gpuUse(source(j, "viewer"))?["memory_bytes"] as? Int == 1_048_576, "\(call): the compute list's memory stands")
+            // 4242 twice in one list (two MIG instances): its memory added up, one process.
+            #expect(source(j, "train")?["count"] as? Int == 1)
             if lib == libs.procsV1 {
                 #expect(gpuUse(source(j, "train"))?["sm_percent"] is NSNull)
                 #expect(gpuUse(source(j, "train"))?["estimated_watts"] is NSNull)

@@ -222,15 +222,28 @@ final class NVMLDevice: @unchecked Sendable {
                 continue
             }
             listed = true
+            // One list names a process once per MIG instance it uses, each with that
+            // instance's memory: added up. The two lists name one process's memory once each.
+            var inList: [Int: UInt64?] = [:]
+            var order: [Int] = []
             for e in entries {
                 let memory = e.memory == NVML_VALUE_NOT_AVAILABLE ? nil : e.memory
-                if let i = at[Int(e.pid)] {
+                if let sum = inList[Int(e.pid)] {
+                    inList[Int(e.pid)] = sum.flatMap { a in memory.map { a &+ $0 } }
+                } else {
+                    inList[Int(e.pid)] = memory
+                    order.append(Int(e.pid))
+                }
+            }
+            for pid in order {
+                let memory = inList[pid] ?? nil
+                if let i = at[pid] {
                     found[i].graphics = found[i].graphics || graphics
                     found[i].compute = found[i].compute || !graphics
                     if found[i].memoryBytes == nil { found[i].memoryBytes = memory }
                 } else {
-                    at[Int(e.pid)] = found.count
-                    found.append(ThermalGPUProcess(pid: Int(e.pid), compute: !graphics, graphics: graphics, memoryBytes: memory))
+                    at[pid] = found.count
+                    found.append(ThermalGPUProcess(pid: pid, compute: !graphics, graphics: graphics, memoryBytes: memory))
                 }
             }
         }
