@@ -446,5 +446,7 @@ struct NVMLStandInTests {
         #expect(lines.contains("thermtop_heat_source_gpu_memory_bytes{gpu=\"pci-0000:01:00.0\",rank=\"1\",command=\"train\"} 2147483648"))
         #expect(lines.contains("thermtop_heat_source_gpu_sm_percent{gpu=\"pci-0000:01:00.0\",rank=\"2\",command=\"viewer\"} 2"))
         #expect(!lines.contains { $0.hasPrefix("thermtop_heat_source_gpu_memory_bytes{") && $0.contains("viewer") })
+        // Neither used the CPU: they are not among the CPU's top sources.
+        #expect(!lines.contains { $0.hasPrefix("thermtop_heat_source_cpu_percent{") })
     }
 }

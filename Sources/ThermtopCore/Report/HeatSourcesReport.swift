@@ -88,7 +88,8 @@ extension MetricsReport {
     /// command name: opt-in, bounded, cleaned.
     static func writeHeatSources(_ s: MonitorStatus, top: Int, into w: inout MetricsWriter) {
         guard top > 0, let h = s.heatSources else { return }
-        let shown = h.sources.prefix(min(top, maximumHeatSources))
+        // A group only on a GPU (no CPU in the window) is in the GPU's series instead.
+        let shown = h.sources.filter { $0.cpuPercent > 0 }.prefix(min(top, maximumHeatSources))
         func labels(_ i: Int, _ src: ThermalHeatSource) -> [(String, String)] {
             [("rank", String(i + 1)), ("command", String(Format.clean(src.command).prefix(heatSourceLabelLength)))]
         }
