@@ -14,7 +14,7 @@ public struct ThermalHeatProcess: Sendable, Equatable {
     public var cpuPercent: Double
     /// A kernel thread (`PF_KTHREAD`), which has no command line.
     public var isKernelThread: Bool
-    /// Its use of each GPU it is on (NVML), biggest first; empty when on none or not read.
+    /// Its use of each GPU it is on (NVML), in the GPUs' order; empty when on none or not read.
     public var gpus: [ThermalHeatGPUUse]
     /// False for a pid NVML lists that the process table does not have (another pid
     /// namespace, `hidepid`, gone since): its name is unknown (`?`).
@@ -73,7 +73,8 @@ public struct ThermalHeatSource: Sendable, Equatable, Identifiable {
     public var command: String
     /// The command name: a window's groups are keyed by it.
     public var id: String { command }
-    /// Processes of this name that used CPU in the window (`processes` lists the biggest).
+    /// Processes of this name that used CPU in the window or are on a GPU (`processes` lists
+    /// the biggest).
     public var count: Int
     /// Their CPU together, in percent of one core.
     public var cpuPercent: Double
