@@ -2,7 +2,9 @@
 # Compares thermtop's NVML readings with nvidia-smi's on a machine with an NVIDIA GPU, idle and
 # then under a short load (a torch matmul when python3 has torch). Checks that each GPU's
 # temperature agrees within 1 °C, power within 5 %, thresholds are equal and the decoded
-# clock-event reasons are equal. CI never runs it (it needs a GPU).
+# clock-event reasons are equal. Under the load, it also checks the GPU processes against
+# `nvidia-smi --query-compute-apps`: each compute process is in a heat_sources group on its GPU,
+# named as the process, with the same memory within 1 MiB. CI never runs it (it needs a GPU).
 #
 #   scripts/nvml-compare.sh [THERMTOP]    (default: the release build of scripts/release-build.sh)
 set -eu
@@ -20,6 +22,51 @@ snapshot() { # $1: label
     nvidia-smi --query-gpu=pci.bus_id,temperature.gpu,power.draw,enforced.power.limit,$reasons_field \
         --format=csv,noheader,nounits > "$work/$1.smi.csv"
     nvidia-smi -q -d TEMPERATURE > "$work/$1.smi-temperature.txt"
+    nvidia-smi --query-compute-apps=gpu_bus_id,pid,process_name,used_memory \
+        --format=csv,noheader,nounits > "$work/$1.apps.csv"
+}
+
+compare_processes() { # $1: label
+    "$PY" - "$work/$1.thermtop.json" "$work/$1.apps.csv" "$1" <<'PYEOF'
+import json, os, sys
+status = json.load(open(sys.argv[1]))
+label = sys.argv[3]
+def sysfs_bus(b):
+    dom, rest = b.lower().split(":", 1)
+    return "%04x:%s" % (int(dom, 16), rest)
+# pid -> (group command, that process's use of each GPU by bus id)
+seen = {}
+for src in status.get("heat_sources", []):
+    for p in src.get("processes", []):
+        seen[p["pid"]] = (src["command"], {u["bus_id"]: u for u in (p.get("gpu") or [])})
+failures = rows = 0
+for row in open(sys.argv[2]):
+    if not row.strip(): continue
+    bus, pid, name, mem = [c.strip() for c in row.split(",", 3)]
+    bus, pid, rows = sysfs_bus(bus), int(pid), rows + 1
+    def check(what, ok, detail):
+        global failures
+        print("%-6s %s pid %-7d %-8s %s  %s" % (label, bus, pid, what, "ok  " if ok else "FAIL", detail))
+        if not ok: failures += 1
+    got = seen.get(pid)
+    if got is None:
+        check("present", False, "thermtop lists no pid %d (%s) among heat sources" % (pid, name)); continue
+    command, uses = got
+    # comm is the executable's name cut at 15 bytes; nvidia-smi gives the path.
+    want = os.path.basename(name)[:15]
+    check("name", command == want, "thermtop %r, nvidia-smi %r" % (command, name))
+    use = uses.get(bus)
+    check("gpu", use is not None, "thermtop's GPUs for it: %s" % sorted(uses))
+    if use is None: continue
+    if mem.isdigit():
+        got_mib = None if use.get("memory_bytes") is None else use["memory_bytes"] / 1048576
+        check("memory", got_mib is not None and abs(got_mib - int(mem)) <= 1, "thermtop %s MiB, nvidia-smi %s MiB" % (got_mib, mem))
+    else:
+        check("memory", use.get("memory_bytes") is None, "nvidia-smi %r: thermtop must say unknown, has %s" % (mem, use.get("memory_bytes")))
+    check("sm", use.get("sm_percent") is not None, "thermtop SM %s %% (nvidia-smi has no per-process SM share to compare)" % use.get("sm_percent"))
+if rows == 0: print("%-6s no compute processes listed by nvidia-smi" % label)
+sys.exit(1 if failures else 0)
+PYEOF
 }
 
 compare() { # $1: label
@@ -89,6 +136,7 @@ while time.time() < end:
     sleep 8
     snapshot load
     compare load || status=1
+    compare_processes load || status=1
     wait "$load" || true
     load=
 else

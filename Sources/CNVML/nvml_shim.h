@@ -17,6 +17,7 @@ enum {
     NVML_ERROR_NOT_SUPPORTED = 3,
     NVML_ERROR_NO_PERMISSION = 4,
     NVML_ERROR_NOT_FOUND = 6,
+    NVML_ERROR_INSUFFICIENT_SIZE = 7,
     NVML_ERROR_DRIVER_NOT_LOADED = 9,
     NVML_ERROR_TIMEOUT = 10,
     NVML_ERROR_FUNCTION_NOT_FOUND = 13,
@@ -54,6 +55,33 @@ typedef struct nvmlUtilization_st {
     unsigned int gpu;
     unsigned int memory;
 } nvmlUtilization_t;
+
+/* nvmlProcessInfo_v1_t: what the unversioned nvmlDevice{Compute,Graphics}RunningProcesses
+   fill (drivers before the _v2 calls). */
+typedef struct nvmlProcessInfo_v1_st {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;   /* bytes; NVML_VALUE_NOT_AVAILABLE when unknown */
+} nvmlProcessInfo_v1_t;
+
+/* nvmlProcessInfo_t as the _v2 and _v3 calls fill it (one layout for both). */
+typedef struct nvmlProcessInfo_st {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId;         /* MIG; 0xFFFFFFFF without */
+    unsigned int computeInstanceId;
+} nvmlProcessInfo_t;
+
+/* usedGpuMemory when NVML cannot tell (nvml.h: (unsigned long long)-1). */
+#define NVML_VALUE_NOT_AVAILABLE (~0ULL)
+
+typedef struct nvmlProcessUtilizationSample_st {
+    unsigned int pid;
+    unsigned long long timeStamp;       /* CPU timestamp, microseconds */
+    unsigned int smUtil;
+    unsigned int memUtil;
+    unsigned int encUtil;
+    unsigned int decUtil;
+} nvmlProcessUtilizationSample_t;
 
 /* nvmlValueType_t */
 enum {
@@ -105,6 +133,14 @@ typedef struct thermtop_nvml {
     nvmlReturn_t (*getFanSpeed)(nvmlDevice_t, unsigned int, unsigned int *); /* nvmlDeviceGetFanSpeed_v2 */
     nvmlReturn_t (*getPerformanceState)(nvmlDevice_t, int *);
     nvmlReturn_t (*getUtilizationRates)(nvmlDevice_t, nvmlUtilization_t *);
+    nvmlReturn_t (*getIndex)(nvmlDevice_t, unsigned int *);
+    /* The process lists: _v3, else _v2 (the same layout), else the unversioned call with the
+       v1 layout in the *V1 field. */
+    nvmlReturn_t (*getComputeProcesses)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_t *);
+    nvmlReturn_t (*getGraphicsProcesses)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_t *);
+    nvmlReturn_t (*getComputeProcessesV1)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_v1_t *);
+    nvmlReturn_t (*getGraphicsProcessesV1)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_v1_t *);
+    nvmlReturn_t (*getProcessUtilization)(nvmlDevice_t, nvmlProcessUtilizationSample_t *, unsigned int *, unsigned long long);
 } thermtop_nvml;
 
 static inline void *thermtop_nvml_sym(void *lib, const char *name, const char *fallback) {
@@ -142,6 +178,12 @@ static inline int thermtop_nvml_load(thermtop_nvml *t, char *why, size_t whySize
     TT_SYM(getFanSpeed, "nvmlDeviceGetFanSpeed_v2", NULL);
     TT_SYM(getPerformanceState, "nvmlDeviceGetPerformanceState", NULL);
     TT_SYM(getUtilizationRates, "nvmlDeviceGetUtilizationRates", NULL);
+    TT_SYM(getIndex, "nvmlDeviceGetIndex", NULL);
+    TT_SYM(getComputeProcesses, "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2");
+    TT_SYM(getGraphicsProcesses, "nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v2");
+    TT_SYM(getComputeProcessesV1, "nvmlDeviceGetComputeRunningProcesses", NULL);
+    TT_SYM(getGraphicsProcessesV1, "nvmlDeviceGetGraphicsRunningProcesses", NULL);
+    TT_SYM(getProcessUtilization, "nvmlDeviceGetProcessUtilization", NULL);
 #undef TT_SYM
     if (!t->initV2) {
         if (whySize) snprintf(why, whySize, "%s", "libnvidia-ml.so.1 has no nvmlInit_v2");

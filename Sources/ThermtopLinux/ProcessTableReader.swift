@@ -52,8 +52,9 @@ public final class ThermalProcessTableReader: @unchecked Sendable {
         ticksPerSecond = t > 0 ? Double(t) : 100
     }
 
-    /// One walk of the table.
-    public func walk() -> ThermalProcessTable {
+    /// One walk of the table. `identify`: pids whose identity is read even when their CPU
+    /// time stands still (processes on a GPU, which are sources without using the CPU).
+    public func walk(identify: Set<Int> = []) -> ThermalProcessTable {
         guard let names = root.list("") else {
             return ThermalProcessTable(processes: [], ticksPerSecond: ticksPerSecond,
                                        issue: ReadingIssue(file: root.path, reason: .readFailed, detail: "cannot be listed"))
@@ -84,8 +85,8 @@ public final class ThermalProcessTableReader: @unchecked Sendable {
                 var k = Known(startTicks: st.startTicks, cpuTicks: st.cpuTicks, identity: nil)
                 if let old = known[pid], old.startTicks == st.startTicks {
                     k.identity = old.identity
-                    if old.identity == nil && st.cpuTicks > old.cpuTicks { needIdentity.append(table.processes.count) }
-                } else if walked && st.cpuTicks > 0 {
+                    if old.identity == nil && (st.cpuTicks > old.cpuTicks || identify.contains(pid)) { needIdentity.append(table.processes.count) }
+                } else if (walked && st.cpuTicks > 0) || identify.contains(pid) {
                     // Started since the last walk (or first seen): a source only if it used CPU.
                     needIdentity.append(table.processes.count)
                 }

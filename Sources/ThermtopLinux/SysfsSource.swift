@@ -186,8 +186,9 @@ public final class SysfsSource: SensorSource {
             snap.cpuFrequencies = cpufreq.sample(root)
         }
         self.hwmon = hwmon
-        gpus.sample(root, time: time, deadline: gpuDeadlines.call, initDeadline: gpuDeadlines.start, into: &snap)
-        snap.processes = processes?.walk()
+        gpus.sample(root, time: time, deadline: gpuDeadlines.call, initDeadline: gpuDeadlines.start,
+                    processes: processes != nil, into: &snap)
+        snap.processes = processes?.walk(identify: Set(snap.gpus.flatMap { $0.processes ?? [] }.map(\.pid)))
         // A device whose folder vanished since discovery: its layout is stale.
         let missingDirs = (snap.zones.flatMap(\.issues) + snap.hwmon.flatMap(\.issues) + snap.batteries.flatMap(\.issues))
             .filter { $0.reason == .missing }

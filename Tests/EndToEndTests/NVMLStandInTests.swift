@@ -10,12 +10,17 @@ import ThermtopTestSupport
 struct NVMLStandInTests {
     /// The two builds of the stand-in (current driver, and one without ...ClocksEventReasons),
     /// each in a folder of its own, made once.
-    static let libraries: (current: String, old: String)? = {
+    /// Also two older process-list APIs: without the `_v3` calls, and with only the
+    /// unversioned v1 calls and no nvmlDeviceGetProcessUtilization.
+    static let libraries: (current: String, old: String, procsV2: String, procsV1: String)? = {
         let src = Thermtop.fixtures.appendingPathComponent("nvml-standin/standin.c").path
         let base = "/tmp/thermtop-nvml-\(getpid())"
         guard let cc = TestMachine.cCompiler.map(Proof.quote) else { return nil }
-        let r = Proof.sh("mkdir -p \(base)/current \(base)/old && \(cc) -shared -fPIC -o \(base)/current/libnvidia-ml.so.1 \(Proof.quote(src)) && \(cc) -shared -fPIC -DOLD_DRIVER -o \(base)/old/libnvidia-ml.so.1 \(Proof.quote(src))")
-        return r.status == 0 ? (base + "/current", base + "/old") : nil
+        let builds = [("current", ""), ("old", "-DOLD_DRIVER"), ("procs-v2", "-DPROCS_V2"), ("procs-v1", "-DPROCS_V1 -DNO_PROC_UTIL")]
+        let script = builds.map { dir, flags in
+            "mkdir -p \(base)/\(dir) && \(cc) -shared -fPIC \(flags) -o \(base)/\(dir)/libnvidia-ml.so.1 \(Proof.quote(src))"
+        }.joined(separator: " && ")
+        return Proof.sh(script).status == 0 ? (base + "/current", base + "/old", base + "/procs-v2", base + "/procs-v1") : nil
     }()
 
     struct Machine {
@@ -42,8 +47,8 @@ struct NVMLStandInTests {
             return Proof.sh("mkdir -p \(dir)/nolib; env LD_LIBRARY_PATH=\(lib) THERMTOP_NVML=live NVML_STANDIN_CONFIG=\(config) NVML_STANDIN_LOG=\(log) \(Proof.quote(Proof.binary)) \(args) --sysfs-root \(root)", stdoutOnly: true)
         }
 
-        func statusJSON(library: String?) throws -> [String: Any] {
-            let r = run("status --json", library: library)
+        func statusJSON(_ extra: String = "", library: String?) throws -> [String: Any] {
+            let r = run("status --json" + extra, library: library)
             let obj = try JSONSerialization.jsonObject(with: Data(r.output.utf8)) as? [String: Any]
             return try #require(obj, "status --json did not print an object: \(r.output)")
         }
@@ -261,5 +266,187 @@ struct NVMLStandInTests {
         #expect(g["celsius"] as? Double == 45 && g["name"] as? String == "NVIDIA H200")
         #expect(g["uuid"] is NSNull, "the UUID is a serial: left out without --keep-serials")
         #expect(j["thermal_state"] as? String == "serious")
+    }
+
+    // MARK: GPU processes (heat sources on the GPU)
+
+    /// A process table laid out like /proc for `--proc-root`: `names` pid → comm, each with a
+    /// command line; nothing uses the CPU (the table stands still), so every source is the GPU's.
+    static func procTable(in dir: String, _ names: [Int: String]) throws -> String {
+        let root = dir + "/proc"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try "cpu  1000 0 500 100000 50 0 0 0 0 0\n".write(toFile: root + "/stat", atomically: true, encoding: .utf8)
+        for (pid, comm) in names {
+            let d = root + "/\(pid)"
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+            let stat = "\(pid) (\(comm)) S 1 \(pid) \(pid) 0 -1 4194560 120 0 0 0 10 0 0 0 20 0 1 0 \(pid) 1234 56" + String(repeating: " 0", count: 30) + "\n"
+            try stat.write(toFile: d + "/stat", atomically: true, encoding: .utf8)
+            try "Name:\t\(comm)\nUid:\t1000\t1000\t1000\t1000\n".write(toFile: d + "/status", atomically: true, encoding: .utf8)
+            try "python3\0train.py\0--\(comm)\0".write(toFile: d + "/cmdline", atomically: true, encoding: .utf8)
+            try "0::/user.slice/user-1000.slice/session-2.scope\n".write(toFile: d + "/cgroup", atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    static let trainer = "0000:01:00.0.procs=4242:2147483648:97\n"
+
+    func heatSources(_ j: [String: Any]) -> [[String: Any]] { j["heat_sources"] as? [[String: Any]] ?? [] }
+    func source(_ j: [String: Any], _ command: String) -> [String: Any]? { heatSources(j).first { $0["command"] as? String == command } }
+    func gpuUse(_ s: [String: Any]?) -> [String: Any]? { (s?["gpu"] as? [[String: Any]])?.first }
+
+    @Test("A GPU process reported by NVML is named under its GPU with its memory and SM share, in status and JSON")
+    func gpuProcessIsNamedUnderItsGPU() throws {
+        let libs = try #require(Self.libraries)
+        let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200 + Self.trainer)
+        defer { m.discard() }
+        let proc = try Self.procTable(in: m.dir, [4242: "train"])
+        let j = try m.statusJSON(" --proc-root \(proc)", library: libs.current)
+        let train = try #require(source(j, "train"), "\(heatSources(j))")
+        #expect(train["cpu_percent"] as? Double == 0)
+        let use = try #require(gpuUse(train))
+        #expect(use["bus_id"] as? String == "0000:01:00.0")
+        #expect(use["index"] as? Int == 0)
+        #expect(use["uuid"] as? String == "GPU-11111111")
+        #expect(use["memory_bytes"] as? Int == 2_147_483_648)
+        #expect(use["sm_percent"] as? Double == 97)
+        // SM share × board power: 97 % of 84 W.
+        #expect(use["estimated_watts"] as? Double == 81.48)
+        let p = try #require((train["processes"] as? [[String: Any]])?.first)
+        #expect(p["pid"] as? Int == 4242 && p["in_process_table"] as? Bool == true)
+        #expect(p["command_line"] as? String == "python3 train.py --train")
+        #expect(gpuUse(p)?["sm_percent"] as? Double == 97)
+        let status = try #require((j["heat_sources_status"] as? [String: Any])?["gpus"] as? [[String: Any]])
+        #expect(status.first?["processes"] as? Int == 1 && status.first?["reason"] is NSNull)
+        let text = m.run("status --proc-root \(proc)", library: libs.current).output
+        #expect(text.contains("GPU 0 NVIDIA H200 (0000:01:00.0): 1 process ("), "\(text)")
+        #expect(text.contains("  train: SM 97 %, 2.0 GiB, ≈ 81 W"), "\(text)")
+        #expect(text.contains("pid 4242 ") && text.contains("SM 97 %, 2.0 GiB, ≈ 81 W python3 train.py --train"), "\(text)")
+        #expect(m.calls.contains("nvmlDeviceGetComputeRunningProcesses_v3 0000:01:00.0"))
+        #expect(m.calls.contains("nvmlDeviceGetProcessUtilization 0000:01:00.0"))
+    }
+
+    @Test("a GPU that decides the state names its processes in the reason; GPU processes are not asked for without heat sources")
+    func verdictNamesTheGPUsProcesses() throws {
+        let libs = try #require(Self.libraries)
+        let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n"
+                            + Self.h200.replacingOccurrences(of: ".temp=45", with: ".temp=88") + Self.trainer)
+        defer { m.discard() }
+        let proc = try Self.procTable(in: m.dir, [4242: "train"])
+        let j = try m.statusJSON(" --proc-root \(proc)", library: libs.current)
+        #expect(j["thermal_state"] as? String == "serious")
+        #expect((j["reason"] as? String)?.contains(" — mostly train (SM 97 %, 2.0 GiB, ≈ 81 W)") == true, "\(j["reason"] ?? "")")
+        // export without --heat-sources walks no /proc and lists no GPU processes.
+        try? FileManager.default.removeItem(atPath: m.log)
+        let prom = m.dir + "/t.prom"
+        #expect(m.run("export --textfile \(prom)", library: libs.current).status == 0)
+        #expect(!m.calls.isEmpty && !m.calls.contains { $0.contains("RunningProcesses") }, "\(m.calls)")
+    }
+
+    @Test("missing process symbols fall back to _v2 and to the v1 calls (their shorter struct read right); no utilisation call is SM unknown, with why; a process listed per MIG instance is one, its memory added up")
+    func missingSymbolsFallBack() throws {
+        let libs = try #require(Self.libraries)
+        for (lib, call) in [(libs.procsV2, "nvmlDeviceGetComputeRunningProcesses_v2"), (libs.procsV1, "nvmlDeviceGetComputeRunningProcesses")] {
+            let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200
+                                + "0000:01:00.0.procs=4242:1073741824:97,4243:1048576:1,4242:1073741824\n0000:01:00.0.gprocs=4243:na\n")
+            defer { m.discard() }
+            let proc = try Self.procTable(in: m.dir, [4242: "train", 4243: "viewer"])
+            let j = try m.statusJSON(" --proc-root \(proc)", library: lib)
+            #expect(m.calls.contains("\(call) 0000:01:00.0"), "\(call)")
+            #expect(gpuUse(source(j, "train"))?["memory_bytes"] as? Int == 2_147_483_648, "\(call)")
+            #expect(gpuUse(source(j, "viewer"))?["memory_bytes"] as? Int == 1_048_576, "\(call): the compute list's memory stands")
+            // 4242 twice in one list (two MIG instances): its memory added up, one process.
+            #expect(source(j, "train")?["count"] as? Int == 1)
+            if lib == libs.procsV1 {
+                #expect(gpuUse(source(j, "train"))?["sm_percent"] is NSNull)
+                #expect(gpuUse(source(j, "train"))?["estimated_watts"] is NSNull)
+                let st = (j["heat_sources_status"] as? [String: Any])?["gpus"] as? [[String: Any]]
+                #expect((st?.first?["sm_reason"] as? String)?.contains("no nvmlDeviceGetProcessUtilization") == true)
+            } else {
+                #expect(gpuUse(source(j, "train"))?["sm_percent"] as? Double == 97)
+            }
+        }
+    }
+
+    @Test("process lists NVML refuses are unknown with NVML's reason, never empty; an unsupported utilisation call leaves memory known")
+    func refusedListsAreUnknown() throws {
+        let libs = try #require(Self.libraries)
+        for (rc, words) in [("4", "Insufficient Permissions"), ("3", "Not Supported")] {
+            let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200 + Self.trainer + "0000:01:00.0.procs_rc=\(rc)\n")
+            defer { m.discard() }
+            let proc = try Self.procTable(in: m.dir, [4242: "train"])
+            let j = try m.statusJSON(" --proc-root \(proc)", library: libs.current)
+            #expect(source(j, "train") == nil)
+            let st = try #require(((j["heat_sources_status"] as? [String: Any])?["gpus"] as? [[String: Any]])?.first)
+            #expect(st["processes"] is NSNull)
+            #expect((st["reason"] as? String)?.contains("compute: \(words)") == true, "\(st)")
+            let text = m.run("status --proc-root \(proc)", library: libs.current).output
+            #expect(text.contains("GPU 0 NVIDIA H200 (0000:01:00.0): processes unknown (compute: \(words)"), "\(text)")
+        }
+        let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200 + Self.trainer + "0000:01:00.0.util_rc=3\n")
+        defer { m.discard() }
+        let proc = try Self.procTable(in: m.dir, [4242: "train"])
+        let j = try m.statusJSON(" --proc-root \(proc)", library: libs.current)
+        let use = try #require(gpuUse(source(j, "train")))
+        #expect(use["memory_bytes"] as? Int == 2_147_483_648)
+        #expect(use["sm_percent"] is NSNull && use["estimated_watts"] is NSNull)
+        let st = ((j["heat_sources_status"] as? [String: Any])?["gpus"] as? [[String: Any]])?.first
+        #expect(st?["sm_reason"] as? String == "Not Supported")
+    }
+
+    @Test("a list that grows between NVML's counting and filling calls is asked again; one that keeps growing is unknown, with why")
+    func insufficientSizeIsRetried() throws {
+        let libs = try #require(Self.libraries)
+        let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200 + Self.trainer + "0000:01:00.0.procs_grow=2\n")
+        defer { m.discard() }
+        let proc = try Self.procTable(in: m.dir, [4242: "train"])
+        let j = try m.statusJSON(" --window 0 --proc-root \(proc)", library: libs.current)
+        // One sample: the count, two fills refused, the third filled.
+        #expect(m.calls.filter { $0 == "nvmlDeviceGetComputeRunningProcesses_v3 0000:01:00.0" }.count == 4, "\(m.calls)")
+        let st = try #require(((j["heat_sources_status"] as? [String: Any])?["gpus"] as? [[String: Any]])?.first)
+        #expect(st["processes"] as? Int == 1)
+        let always = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200 + Self.trainer + "0000:01:00.0.procs_grow=1000\n")
+        defer { always.discard() }
+        let k = try always.statusJSON(" --window 0 --proc-root \(proc)", library: libs.current)
+        let st2 = try #require(((k["heat_sources_status"] as? [String: Any])?["gpus"] as? [[String: Any]])?.first)
+        #expect(st2["processes"] is NSNull)
+        #expect((st2["reason"] as? String)?.contains("Insufficient Size") == true, "\(st2)")
+    }
+
+    @Test("a pid NVML reports that /proc lacks is a ? group, marked; hostile process names reach no output unescaped")
+    func unknownPidsAndHostileNames() throws {
+        let libs = try #require(Self.libraries)
+        let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200
+                            + "0000:01:00.0.procs=4242:1048576:40,777777:2097152:50\n")
+        defer { m.discard() }
+        let proc = try Self.procTable(in: m.dir, [4242: "\u{1b}]0;pwn\u{07}ev\u{1b}[2Jil"])
+        let out = m.run("status --json --proc-root \(proc)", library: libs.current).output
+        let j = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        let unknown = try #require(source(j, "?"), "\(heatSources(j))")
+        let p = try #require((unknown["processes"] as? [[String: Any]])?.first)
+        #expect(p["pid"] as? Int == 777_777 && p["in_process_table"] as? Bool == false)
+        #expect(gpuUse(unknown)?["sm_percent"] as? Double == 50)
+        #expect(source(j, "?]0;pwn?ev?[2Jil") != nil, "\(heatSources(j).map { $0["command"] ?? "" })")
+        let text = m.run("status --proc-root \(proc)", library: libs.current).output
+        #expect(text.contains("pid 777777 (not in the process table) SM 50 %, 2 MiB"), "\(text)")
+        for o in [out, text] { #expect(!o.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 }) }
+    }
+
+    @Test("export --heat-sources N writes each GPU's top sources by SM share, labelled by the GPU, unknowns absent")
+    func exportWritesGPUSources() throws {
+        let libs = try #require(Self.libraries)
+        let m = try Machine(gpus: ["0000:01:00.0": "active"], answers: "gpus=0000:01:00.0\n" + Self.h200
+                            + "0000:01:00.0.procs=4242:2147483648:97,4243:na:2\n")
+        defer { m.discard() }
+        let proc = try Self.procTable(in: m.dir, [4242: "train", 4243: "viewer"])
+        let prom = m.dir + "/t.prom"
+        let r = m.run("export --textfile \(prom) --heat-sources 3 --proc-root \(proc)", library: libs.current)
+        #expect(r.status == 0, "\(r.output)")
+        let lines = ((try? String(contentsOfFile: prom, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        #expect(lines.contains("thermtop_heat_source_gpu_sm_percent{gpu=\"pci-0000:01:00.0\",rank=\"1\",command=\"train\"} 97"), "\(lines.filter { $0.contains("heat_source_gpu") })")
+        #expect(lines.contains("thermtop_heat_source_gpu_memory_bytes{gpu=\"pci-0000:01:00.0\",rank=\"1\",command=\"train\"} 2147483648"))
+        #expect(lines.contains("thermtop_heat_source_gpu_sm_percent{gpu=\"pci-0000:01:00.0\",rank=\"2\",command=\"viewer\"} 2"))
+        #expect(!lines.contains { $0.hasPrefix("thermtop_heat_source_gpu_memory_bytes{") && $0.contains("viewer") })
+        // Neither used the CPU: they are not among the CPU's top sources.
+        #expect(!lines.contains { $0.hasPrefix("thermtop_heat_source_cpu_percent{") })
     }
 }

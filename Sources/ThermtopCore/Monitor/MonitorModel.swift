@@ -32,7 +32,7 @@ package struct MonitorModel {
         status.power = ThermalPowerDomains.measure(snap, previous: previous, config: config)
         status.throttling = ThermalThrottling.assess(snap, previous: previous, power: status.power)
         status.heatSources = ThermalHeatSources.measure(snap.processes, previous: previous?.processes,
-                                                        seconds: status.window, power: status.power)
+                                                        seconds: status.window, power: status.power, gpus: snap.gpus)
         status.assessment.why = ThermalHeatSources.verdict(status.assessment, sources: status.heatSources,
                                                             gpus: status.snapshot.gpus)
         return status

@@ -14,10 +14,15 @@ public struct ThermalHeatProcess: Sendable, Equatable {
     public var cpuPercent: Double
     /// A kernel thread (`PF_KTHREAD`), which has no command line.
     public var isKernelThread: Bool
+    /// Its use of each GPU it is on (NVML), in the GPUs' order; empty when on none or not read.
+    public var gpus: [ThermalHeatGPUUse]
+    /// False for a pid NVML lists that the process table does not have (another pid
+    /// namespace, `hidepid`, gone since): its name is unknown (`?`).
+    public var inProcessTable: Bool
 
     /// A process with its CPU over the window in percent of one core.
     public init(pid: Int, uid: Int? = nil, user: String? = nil, commandLine: String? = nil, cgroup: String? = nil,
-                cpuPercent: Double, isKernelThread: Bool = false) {
+                cpuPercent: Double, isKernelThread: Bool = false, gpus: [ThermalHeatGPUUse] = [], inProcessTable: Bool = true) {
         self.pid = pid
         self.uid = uid
         self.user = user
@@ -25,6 +30,40 @@ public struct ThermalHeatProcess: Sendable, Equatable {
         self.cgroup = cgroup
         self.cpuPercent = cpuPercent
         self.isKernelThread = isKernelThread
+        self.gpus = gpus
+        self.inProcessTable = inProcessTable
+    }
+}
+
+/// A process's (or a group's) use of one GPU, from NVML.
+public struct ThermalHeatGPUUse: Sendable, Equatable {
+    /// The GPU's PCI address as sysfs spells it (`0000:01:00.0`), as in `ThermalGPU.busID`.
+    public var busID: String
+    /// NVML's index (`nvidia-smi -i`), nil when unread.
+    public var index: Int?
+    /// The GPU's UUID, nil when unread (or left out of a capture).
+    public var uuid: String?
+    /// GPU memory held, in bytes; nil when NVML cannot tell (for a group: when any of its
+    /// processes' is unknown).
+    public var memoryBytes: UInt64?
+    /// Share of the GPU's SMs, 0–100 % (a group's adds up its processes'); nil when unknown.
+    public var smPercent: Double?
+    /// SM share × the board's power: an estimate (`≈`), nil when either is unknown. The model:
+    /// docs/heat-sources.md.
+    public var estimatedWatts: Double?
+    /// The processes this use adds up (1 for a process's own).
+    public var processCount: Int
+
+    /// One use of one GPU; unknown values nil.
+    public init(busID: String, index: Int? = nil, uuid: String? = nil, memoryBytes: UInt64? = nil,
+                smPercent: Double? = nil, estimatedWatts: Double? = nil, processCount: Int = 1) {
+        self.busID = busID
+        self.index = index
+        self.uuid = uuid
+        self.memoryBytes = memoryBytes
+        self.smPercent = smPercent
+        self.estimatedWatts = estimatedWatts
+        self.processCount = processCount
     }
 }
 
@@ -34,7 +73,8 @@ public struct ThermalHeatSource: Sendable, Equatable, Identifiable {
     public var command: String
     /// The command name: a window's groups are keyed by it.
     public var id: String { command }
-    /// Processes of this name that used CPU in the window (`processes` lists the biggest).
+    /// Processes of this name that used CPU in the window or are on a GPU (`processes` lists
+    /// the biggest).
     public var count: Int
     /// Their CPU together, in percent of one core.
     public var cpuPercent: Double
@@ -43,15 +83,19 @@ public struct ThermalHeatSource: Sendable, Equatable, Identifiable {
     public var estimatedWatts: Double?
     /// Biggest first.
     public var processes: [ThermalHeatProcess]
+    /// The group's use of each GPU its processes are on (NVML), in the GPUs' order; empty when
+    /// on none or when GPU processes were not read.
+    public var gpus: [ThermalHeatGPUUse]
 
     /// A group; `count` defaults to the number of `processes` listed.
     public init(command: String, count: Int? = nil, cpuPercent: Double, estimatedWatts: Double?,
-                processes: [ThermalHeatProcess]) {
+                processes: [ThermalHeatProcess], gpus: [ThermalHeatGPUUse] = []) {
         self.command = command
         self.count = count ?? processes.count
         self.cpuPercent = cpuPercent
         self.estimatedWatts = estimatedWatts
         self.processes = processes
+        self.gpus = gpus
     }
 
     /// `cc1plus ×8`, or the bare name for one process.
@@ -121,8 +165,10 @@ public struct ThermalHeatSources: Sendable, Equatable {
     ///   unreadable before: its time in the window is not known).
     /// - A process that ended inside the window is not in this walk: its last CPU time is lost,
     ///   as with top.
+    /// - GPU processes (`gpus`' NVML lists) join the group of their pid's command name; a pid
+    ///   the table lacks is grouped as `?`. A group on a GPU is kept even past `maximumSources`.
     public static func measure(_ current: ThermalProcessTable?, previous: ThermalProcessTable?, seconds: Double?,
-                               power: [ThermalPowerDomain]) -> ThermalHeatSources? {
+                               power: [ThermalPowerDomain], gpus: [ThermalGPU] = []) -> ThermalHeatSources? {
         guard let current else { return nil }
         if let issue = current.issue {
             return ThermalHeatSources(sources: [], reason: "\(issue.reason.rawValue) (\(issue.file))")
@@ -145,6 +191,7 @@ public struct ThermalHeatSources: Sendable, Equatable {
         if let b1 = current.busyTicks, let b0 = previous.busyTicks { busy = b1 >= b0 ? Double(b1 - b0) : nil }
         let (package, wattsReason) = packagePower(power)
         var groups: [String: (ticks: UInt64, processes: [(ticks: UInt64, p: ThermalProcess)])] = [:]
+        var onGPU = ThermalHeatGPUUse.byProcess(gpus).mapValues { (uses: $0, inTable: false) }
         for p in current.processes {
             let used: UInt64
             if let old = before[p.pid], old.startTicks == p.startTicks {
@@ -152,9 +199,13 @@ public struct ThermalHeatSources: Sendable, Equatable {
             } else {
                 used = p.startTicks > newestBefore ? p.cpuTicks : 0
             }
-            guard used > 0 else { continue }
+            guard used > 0 || onGPU[p.pid] != nil else { continue }
             groups[p.command, default: (0, [])].ticks &+= used
             groups[p.command, default: (0, [])].processes.append((used, p))
+            onGPU[p.pid]?.inTable = true
+        }
+        for (pid, g) in onGPU where !g.inTable {
+            groups[unknownCommand, default: (0, [])].processes.append((0, ThermalProcess(pid: pid, startTicks: 0, command: unknownCommand, cpuTicks: 0)))
         }
         func percent(_ ticks: UInt64) -> Double { Double(ticks) / tps / seconds * 100 }
         func estimate(_ ticks: UInt64) -> Double? {
@@ -162,13 +213,22 @@ public struct ThermalHeatSources: Sendable, Equatable {
             return busy > 0 ? package * min(1, Double(ticks) / busy) : 0
         }
         let ordered = groups.sorted { a, b in a.value.ticks != b.value.ticks ? a.value.ticks > b.value.ticks : a.key < b.key }
-        let sources = ordered.prefix(maximumSources).map { name, g in
-            let procs = g.processes.sorted { $0.ticks != $1.ticks ? $0.ticks > $1.ticks : $0.p.pid < $1.p.pid }
+        let kept = ordered.enumerated().filter { i, g in i < maximumSources || g.value.processes.contains { onGPU[$0.p.pid] != nil } }
+        let sources = kept.map { _, group in
+            let (name, g) = group
+            let procs = g.processes.sorted { a, b in
+                if a.ticks != b.ticks { return a.ticks > b.ticks }
+                let (ga, gb) = (onGPU[a.p.pid] != nil, onGPU[b.p.pid] != nil)
+                return ga != gb ? ga : a.p.pid < b.p.pid
+            }
                 .prefix(maximumProcessesPerSource)
                 .map { ThermalHeatProcess(pid: $0.p.pid, uid: $0.p.uid, user: $0.p.user, commandLine: $0.p.commandLine, cgroup: $0.p.cgroup,
-                                          cpuPercent: percent($0.ticks), isKernelThread: $0.p.isKernelThread) }
+                                          cpuPercent: percent($0.ticks), isKernelThread: $0.p.isKernelThread,
+                                          gpus: onGPU[$0.p.pid]?.uses ?? [], inProcessTable: onGPU[$0.p.pid]?.inTable ?? true) }
+            let uses = g.processes.compactMap { onGPU[$0.p.pid]?.uses }
             return ThermalHeatSource(command: name, count: g.processes.count, cpuPercent: percent(g.ticks),
-                                     estimatedWatts: estimate(g.ticks), processes: Array(procs))
+                                     estimatedWatts: estimate(g.ticks), processes: Array(procs),
+                                     gpus: ThermalHeatGPUUse.adding(uses, order: gpus.map(\.busID)))
         }
         let why = package == nil ? wattsReason : (busy == nil ? "/proc/stat unreadable" : nil)
         return ThermalHeatSources(sources: sources, packageWatts: busy == nil ? nil : package, wattsReason: why,
@@ -186,20 +246,27 @@ public struct ThermalHeatSources: Sendable, Equatable {
     /// The assessment's reason, naming the top sources when the state is fair or worse: the
     /// one place the verdict gets them, so `status`, JSON, hooks and export say the same.
     /// A state decided by a GPU (its sensor or NVML's slowdown rule) is not named after CPU
-    /// processes: the processes behind it are the GPU's.
+    /// processes: the processes behind it are the GPU's (NVML's, `gpuVerdictSuffix`).
     public static func verdict(_ assessment: ThermalAssessment, sources: ThermalHeatSources?,
                                gpus: [ThermalGPU] = []) -> ThermalReason {
         var why = assessment.why
-        guard assessment.state >= .fair, let sources, !decidedByGPU(assessment, gpus: gpus) else { return why }
-        why.heatSources = sources.verdictSuffix
+        guard assessment.state >= .fair, let sources else { return why }
+        why.heatSources = suffix(assessment, sources: sources, gpus: gpus)
         return why
+    }
+
+    /// What the verdict adds to the reason: the GPU's processes when a GPU decided, else the
+    /// CPU's sources.
+    static func suffix(_ assessment: ThermalAssessment, sources: ThermalHeatSources, gpus: [ThermalGPU]) -> String {
+        guard decidedByGPU(assessment, gpus: gpus) else { return sources.verdictSuffix }
+        return decidingGPU(assessment, gpus: gpus).map { sources.gpuVerdictSuffix(busID: $0.busID) } ?? ""
     }
 
     static func decidedByGPU(_ a: ThermalAssessment, gpus: [ThermalGPU]) -> Bool {
         guard let id = a.decidedBy else { return false }
         if let s = a.sensors.first(where: { $0.sensor.id == id }) { return SensorCatalog.group(of: s.sensor) == .gpu }
         // NVML's clock-event rule is decided by the GPU itself.
-        return gpus.contains { $0.id == id }
+        return decidingGPU(a, gpus: gpus) != nil
     }
 
     /// CPU percent as every output words it: whole percent from 10 up, one decimal below.

@@ -37,6 +37,15 @@ public struct ThermalGPU: Sendable, Equatable, Identifiable {
     /// Why values are missing: `timed-out` (NVML did not answer), `vanished` (GPU is lost),
     /// `unrecognised` (not supported), one per NVML call that failed.
     public var issues: [ReadingIssue] = []
+    /// NVML's index of the GPU (`nvidia-smi -i`), nil when unread.
+    public var index: Int?
+    /// The compute and graphics processes NVML lists on the GPU, read only when heat sources
+    /// are (`SysfsSource.processes`); nil when not read or unknown (`processesReason`).
+    public var processes: [ThermalGPUProcess]?
+    /// Why `processes` is nil although asked (`Not Supported`, `Insufficient Permissions`).
+    public var processesReason: String?
+    /// Why the processes' SM shares are unknown (`nvmlDeviceGetProcessUtilization`: `Not Supported`).
+    public var smReason: String?
 
     /// A GPU at `busID` with no values read yet.
     public init(busID: String) { self.busID = busID }
@@ -80,6 +89,32 @@ public struct ThermalGPU: Sendable, Equatable, Identifiable {
             out.append(mem)
         }
         return out
+    }
+}
+
+/// A process NVML lists on a GPU: a compute context (CUDA), a graphics context, or both.
+public struct ThermalGPUProcess: Sendable, Equatable {
+    /// The process id, as NVML reports it (the host's pid namespace).
+    public var pid: Int
+    /// Listed by `nvmlDeviceGetComputeRunningProcesses`.
+    public var compute: Bool
+    /// Listed by `nvmlDeviceGetGraphicsRunningProcesses`.
+    public var graphics: Bool
+    /// GPU memory the process holds, in bytes; nil when NVML cannot tell
+    /// (`NVML_VALUE_NOT_AVAILABLE`), never 0 for unknown.
+    public var memoryBytes: UInt64?
+    /// Its share of the GPU's streaming multiprocessors over NVML's samples since the last
+    /// query, 0–100 %; 0 when NVML has no sample of it (it reports only non-zero use); nil when
+    /// unknown (`ThermalGPU.smReason`).
+    public var smPercent: Double?
+
+    /// A process on a GPU; unknown values nil.
+    public init(pid: Int, compute: Bool = true, graphics: Bool = false, memoryBytes: UInt64? = nil, smPercent: Double? = nil) {
+        self.pid = pid
+        self.compute = compute
+        self.graphics = graphics
+        self.memoryBytes = memoryBytes
+        self.smPercent = smPercent
     }
 }
 

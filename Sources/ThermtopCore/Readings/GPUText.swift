@@ -26,6 +26,18 @@ extension ThermalGPU {
         put("asleep", asleep)
         put("last_temp", num(lastCelsius))
         put("last_read_at", num(lastReadAt))
+        put("index", index.map(String.init))
+        if let procs = processes {
+            // `procs=` says the list was read (and how long it is), so an empty one stays known.
+            put("procs", String(procs.count))
+            func opt<T>(_ v: T?) -> String { v.map { "\($0)" } ?? "-" }
+            for p in procs {
+                let kind = (p.compute ? "c" : "") + (p.graphics ? "g" : "")
+                lines.append("proc=\(p.pid) \(kind.isEmpty ? "-" : kind) \(opt(p.memoryBytes)) \(opt(p.smPercent.map { Format.fixed($0, places: 1) }))")
+            }
+        }
+        put("procs_reason", processesReason)
+        put("sm_reason", smReason)
         for i in issues {
             lines.append("issue=" + i.reason.rawValue + " " + i.file + (i.detail.map { " " + $0 } ?? ""))
         }
@@ -58,6 +70,16 @@ extension ThermalGPU {
             case "asleep": asleep = v
             case "last_temp": lastCelsius = d
             case "last_read_at": lastReadAt = d
+            case "index": index = Int(v)
+            case "procs": if processes == nil { processes = [] }
+            case "proc":
+                let f = v.split(separator: " ").map(String.init)
+                guard f.count == 4, let pid = Int(f[0]), pid > 0 else { continue }
+                if processes == nil { processes = [] }
+                processes?.append(ThermalGPUProcess(pid: pid, compute: f[1].contains("c"), graphics: f[1].contains("g"),
+                                                    memoryBytes: UInt64(f[2]), smPercent: Double(f[3]).flatMap { $0.isFinite ? min(max($0, 0), 100) : nil }))
+            case "procs_reason": processesReason = v
+            case "sm_reason": smReason = v
             case "issue":
                 let parts = v.split(separator: " ", maxSplits: 2).map(String.init)
                 guard parts.count >= 2, let reason = ReadingIssueReason(rawValue: parts[0]) else { continue }

@@ -11,7 +11,7 @@ extension ThermalStatusReport {
                     w.field("count", .int(src.count))
                     w.field("cpu_percent", .num(src.cpuPercent, places: 1))
                     w.field("estimated_watts", .num(src.estimatedWatts, places: 2))
-                    w.field("gpu", .null)
+                    writeGPUUses(src.gpus, into: &w)
                     w.array("processes") { w in
                         for p in src.processes {
                             w.object { w in
@@ -22,6 +22,8 @@ extension ThermalStatusReport {
                                 w.field("command_line", .str(p.commandLine))
                                 w.field("cgroup", .str(p.cgroup))
                                 w.field("kernel_thread", .bool(p.isKernelThread))
+                                w.field("in_process_table", .bool(p.inProcessTable))
+                                writeGPUUses(p.gpus, into: &w)
                             }
                         }
                     }
@@ -37,6 +39,7 @@ extension ThermalStatusReport {
             w.field("watts_reason", .str(h.wattsReason))
             w.field("processes", .int(h.processCount))
             w.field("unreadable", .int(h.unreadable))
+            writeGPUProcessStatus(s.snapshot.gpus, into: &w)
         }
     }
 }
@@ -54,7 +57,7 @@ extension Format {
         let indent = "           "
         if let why = h.reason { return ["\(head)unknown (\(clean(why)))"] }
         var lines: [String] = []
-        for src in h.sources.prefix(heatSourceLines) {
+        for src in h.sources.filter({ $0.cpuPercent > 0 }).prefix(heatSourceLines) {
             lines.append("\(lines.isEmpty ? head : indent)\(clean(src.label)): \(src.figures)")
             for p in src.processes.prefix(heatProcessLines) {
                 let who = p.user ?? p.uid.map { "uid \($0)" } ?? "?"
@@ -69,7 +72,7 @@ extension Format {
         if let why = h.wattsReason { notes.append("watts unknown: \(clean(why))") } else { notes.append("≈ W: share of the CPU packages' power") }
         if h.unreadable > 0 { notes.append("\(h.unreadable) unreadable (hidepid or permissions)") }
         lines.append("\(indent)(\(notes.joined(separator: "; ")))")
-        return lines
+        return lines + gpuHeatSourceLines(h, gpus: s.snapshot.gpus, indent: indent)
     }
 }
 
@@ -85,7 +88,8 @@ extension MetricsReport {
     /// command name: opt-in, bounded, cleaned.
     static func writeHeatSources(_ s: MonitorStatus, top: Int, into w: inout MetricsWriter) {
         guard top > 0, let h = s.heatSources else { return }
-        let shown = h.sources.prefix(min(top, maximumHeatSources))
+        // A group only on a GPU (no CPU in the window) is in the GPU's series instead.
+        let shown = h.sources.filter { $0.cpuPercent > 0 }.prefix(min(top, maximumHeatSources))
         func labels(_ i: Int, _ src: ThermalHeatSource) -> [(String, String)] {
             [("rank", String(i + 1)), ("command", String(Format.clean(src.command).prefix(heatSourceLabelLength)))]
         }
@@ -97,5 +101,6 @@ extension MetricsReport {
         for (i, src) in shown.enumerated() {
             if let v = src.estimatedWatts { w.sample("thermtop_heat_source_estimated_watts", labels(i, src), v) }
         }
+        writeGPUHeatSources(h, gpus: s.snapshot.gpus, top: min(top, maximumHeatSources), into: &w)
     }
 }

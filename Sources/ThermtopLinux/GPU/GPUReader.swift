@@ -66,7 +66,9 @@ public final class SysfsGPUReader {
         }
     }
 
-    func sample(_ root: SysfsRoot, time: Double, deadline: Double, initDeadline: Double, into snap: inout ThermalSnapshot) {
+    /// `processes`: also list each GPU's processes (heat sources are on).
+    func sample(_ root: SysfsRoot, time: Double, deadline: Double, initDeadline: Double, processes: Bool = false,
+                into snap: inout ThermalSnapshot) {
         switch mode {
         case .off: return
         case .stored:
@@ -103,7 +105,9 @@ public final class SysfsGPUReader {
                     devices[b] = device
                     let mayEnumerate = asleep.isEmpty
                     let lib = NVMLLibrary.shared
-                    if let answer = NVMLCaller.named(b).run(deadline: deadline, { c in device.query(lib, caller: c, mayEnumerate: mayEnumerate) }) {
+                    if let answer = NVMLCaller.named(b).run(deadline: deadline, { c in
+                        device.query(lib, caller: c, mayEnumerate: mayEnumerate, processes: processes)
+                    }) {
                         g = answer
                     } else {
                         g = ThermalGPU(busID: b)

@@ -54,13 +54,18 @@ final class NVMLDevice: @unchecked Sendable {
     var uuid: String?
     var limits = ThermalGPULimits()
     var fanCount: UInt32 = 0
+    var index: Int?
+    /// The newest process-utilisation sample seen (NVML's CPU timestamp, µs): the next query
+    /// asks for the samples after it, so each SM share covers the time since the last query.
+    var lastUtilisationStamp: UInt64 = 0
 
     init(busID: String) { self.busID = busID }
 
     /// Everything NVML says about the GPU now. Runs on the GPU's caller thread; `tick` after
     /// each call. `mayEnumerate`: the library lacks lookup by bus id and every NVIDIA GPU is
-    /// awake, so walking the device list wakes nothing.
-    func query(_ lib: NVMLLibrary, caller: NVMLCaller, mayEnumerate: Bool) -> ThermalGPU {
+    /// awake, so walking the device list wakes nothing. `processes`: also list the GPU's
+    /// processes and their SM shares (heat sources are on).
+    func query(_ lib: NVMLLibrary, caller: NVMLCaller, mayEnumerate: Bool, processes: Bool = false) -> ThermalGPU {
         let t = lib.table
         var g = ThermalGPU(busID: busID)
         let base = "nvml/" + busID + "/"
@@ -116,10 +121,13 @@ final class NVMLDevice: @unchecked Sendable {
                 var n: UInt32 = 0
                 fanCount = ok(f(h, &n), "fans") ? n : 0
             }
+            var i: UInt32 = 0
+            if !lost, let f = t.getIndex, ok(f(h, &i), "index") { index = Int(i) }
         }
         g.name = name
         g.uuid = uuid
         g.limits = limits
+        g.index = index
         guard let h = handle, !lost else { return dropIfLost(g, lost) }
         var u: UInt32 = 0
         if let f = t.getTemperature, ok(f(h, Int32(NVML_TEMPERATURE_GPU), &u), "temperature", noteUnsupported: true) { g.celsius = Double(u) }
@@ -146,12 +154,130 @@ final class NVMLDevice: @unchecked Sendable {
             g.utilisationPercent = Int(util.gpu)
             g.memoryUtilisationPercent = Int(util.memory)
         }
+        if !lost, processes {
+            let r = readProcesses(lib, handle: h, tick: caller.tick) { rc, what in ok(rc, what) }
+            (g.processes, g.processesReason, g.smReason) = (r.processes, r.reason, r.smReason)
+        }
         return dropIfLost(g, lost)
+    }
+
+    /// The most entries one list call is given room for: a hostile or broken driver's count
+    /// cannot make a huge allocation.
+    static let maximumListEntries: UInt32 = 65_536
+    /// Room for processes that start between the counting call and the filling one.
+    static let listHeadroom: UInt32 = 8
+
+    /// NVML's in/out count protocol: called with no buffer, the call answers
+    /// `NVML_ERROR_INSUFFICIENT_SIZE` and the count it needs (`NVML_SUCCESS` and 0 when there is
+    /// nothing); called again with room for that many (and `listHeadroom`), it fills them. A
+    /// list that grew again between the calls is asked again, three times at most. nil with
+    /// the last return code when it failed.
+    static func list<T>(_ blank: T, tick: () -> Void,
+                        _ call: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<T>?) -> nvmlReturn_t) -> (entries: [T]?, rc: nvmlReturn_t) {
+        var n: UInt32 = 0
+        var rc = call(&n, nil)
+        tick()
+        var tries = 0
+        while (Int(rc) == NVML_ERROR_INSUFFICIENT_SIZE || (Int(rc) == NVML_SUCCESS && n > 0)) && tries < 3 {
+            tries += 1
+            let room = min(maximumListEntries, n &+ listHeadroom)
+            var buffer = [T](repeating: blank, count: Int(room))
+            var got = room
+            rc = buffer.withUnsafeMutableBufferPointer { call(&got, $0.baseAddress) }
+            tick()
+            if Int(rc) == NVML_SUCCESS { return (Array(buffer.prefix(Int(min(got, room)))), rc) }
+            n = got
+        }
+        return Int(rc) == NVML_SUCCESS ? ([], rc) : (nil, rc)
+    }
+
+    /// The GPU's compute and graphics processes (`_v3`, else `_v2`, else the unversioned v1
+    /// calls), their memory and SM shares; nil processes when a list could not be read, with why
+    /// (a list this driver lacks altogether is noted in the reason, and the other one stands).
+    /// `ok` judges a failed call's return code as the query does (notes it; a lost GPU).
+    private func readProcesses(_ lib: NVMLLibrary, handle h: nvmlDevice_t, tick: () -> Void,
+                               ok: (nvmlReturn_t, String) -> Bool) -> (processes: [ThermalGPUProcess]?, reason: String?, smReason: String?) {
+        let t = lib.table
+        var found: [ThermalGPUProcess] = []
+        var at: [Int: Int] = [:]
+        var failures: [String] = []
+        var listed = false
+        var refused = false
+        for graphics in [false, true] {
+            let what = graphics ? "graphics_processes" : "compute_processes"
+            let answer: (entries: [(pid: UInt32, memory: UInt64)]?, rc: nvmlReturn_t)
+            if let f = graphics ? t.getGraphicsProcesses : t.getComputeProcesses {
+                let r = Self.list(nvmlProcessInfo_t(), tick: tick) { n, buf in f(h, n, buf) }
+                answer = (r.entries?.map { ($0.pid, $0.usedGpuMemory) }, r.rc)
+            } else if let f = graphics ? t.getGraphicsProcessesV1 : t.getComputeProcessesV1 {
+                let r = Self.list(nvmlProcessInfo_v1_t(), tick: tick) { n, buf in f(h, n, buf) }
+                answer = (r.entries?.map { ($0.pid, $0.usedGpuMemory) }, r.rc)
+            } else {
+                failures.append("\(graphics ? "graphics" : "compute"): this driver's NVML has no process list")
+                continue
+            }
+            guard let entries = answer.entries else {
+                if !ok(answer.rc, what) { failures.append("\(graphics ? "graphics" : "compute"): \(lib.errorText(answer.rc))") }
+                refused = true
+                continue
+            }
+            listed = true
+            // One list names a process once per MIG instance it uses, each with that
+            // instance's memory: added up. The two lists name one process's memory once each.
+            var inList: [Int: UInt64?] = [:]
+            var order: [Int] = []
+            for e in entries {
+                let memory = e.memory == NVML_VALUE_NOT_AVAILABLE ? nil : e.memory
+                if let sum = inList[Int(e.pid)] {
+                    inList[Int(e.pid)] = sum.flatMap { a in memory.map { a &+ $0 } }
+                } else {
+                    inList[Int(e.pid)] = memory
+                    order.append(Int(e.pid))
+                }
+            }
+            for pid in order {
+                let memory = inList[pid] ?? nil
+                if let i = at[pid] {
+                    found[i].graphics = found[i].graphics || graphics
+                    found[i].compute = found[i].compute || !graphics
+                    if found[i].memoryBytes == nil { found[i].memoryBytes = memory }
+                } else {
+                    at[pid] = found.count
+                    found.append(ThermalGPUProcess(pid: pid, compute: !graphics, graphics: graphics, memoryBytes: memory))
+                }
+            }
+        }
+        let reason = failures.isEmpty ? nil : failures.joined(separator: "; ")
+        // A list the driver has but refused leaves the GPU's processes unknown, not fewer.
+        guard listed, !refused else { return (nil, reason, nil) }
+        guard !found.isEmpty else { return (found, reason, nil) }
+        guard let f = t.getProcessUtilization else {
+            return (found, reason, "this driver's NVML has no nvmlDeviceGetProcessUtilization")
+        }
+        let since = lastUtilisationStamp
+        let r = Self.list(nvmlProcessUtilizationSample_t(), tick: tick) { n, buf in f(h, buf, n, since) }
+        var sums: [Int: (sm: Double, samples: Int)] = [:]
+        if let samples = r.entries {
+            for s in samples {
+                sums[Int(s.pid), default: (0, 0)].sm += Double(min(s.smUtil, 100))
+                sums[Int(s.pid), default: (0, 0)].samples += 1
+                lastUtilisationStamp = max(lastUtilisationStamp, s.timeStamp)
+            }
+        } else if Int(r.rc) != NVML_ERROR_NOT_FOUND {
+            // NOT_FOUND: no process used the GPU since `since`, so every share is 0.
+            _ = ok(r.rc, "process_utilisation")
+            return (found, reason, lib.errorText(r.rc))
+        }
+        for i in found.indices {
+            let s = sums[found[i].pid]
+            found[i].smPercent = s.map { $0.sm / Double($0.samples) } ?? 0
+        }
+        return (found, reason, nil)
     }
 
     /// A lost GPU's handle is useless: the next query looks it up again (after a reset).
     private func dropIfLost(_ g: ThermalGPU, _ lost: Bool) -> ThermalGPU {
-        if lost { handle = nil; name = nil; uuid = nil; limits = ThermalGPULimits(); fanCount = 0 }
+        if lost { handle = nil; name = nil; uuid = nil; limits = ThermalGPULimits(); fanCount = 0; index = nil; lastUtilisationStamp = 0 }
         return g
     }
 

@@ -14,6 +14,16 @@
      <bus>.lost_after=<n>      ... once the GPU's temperature was read n times (a GPU lost mid-run)
      <bus>.reasons_seq=a,b,c   the reasons at the 1st, 2nd, 3rd… temperature read (then the last)
      <bus>.hang=1              nvmlDeviceGetTemperature sleeps for 30 s
+     <bus>.procs=pid:mem:sm,…  the compute processes: memory in bytes (`na`: NVML_VALUE_NOT_AVAILABLE),
+                               SM % (left out: no utilisation sample for the process)
+     <bus>.gprocs=pid:mem:sm,… the graphics processes, likewise
+     <bus>.procs_rc=<rc>       what both process lists return instead (3 not supported, 4 no permission)
+     <bus>.procs_grow=<n>      the first n filling calls of a list answer NVML_ERROR_INSUFFICIENT_SIZE
+                               with 10 more than they were given room for (processes starting)
+     <bus>.util_rc=<rc>        what nvmlDeviceGetProcessUtilization returns instead
+   The process lists come in three builds: all of _v3, _v2 and the unversioned v1 (default),
+   -DPROCS_V2 (no _v3) and -DPROCS_V1 (only the v1 calls, with their shorter struct);
+   -DNO_PROC_UTIL leaves out nvmlDeviceGetProcessUtilization.
    Every call is appended to NVML_STANDIN_LOG as "<function> <bus>" (bus "-" for none). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +36,10 @@ typedef struct { char busIdLegacy[16]; unsigned domain, bus, device, pciDeviceId
 typedef struct { unsigned gpu, memory; } nvmlUtilization_t;
 typedef union { double dVal; unsigned uiVal; unsigned long ulVal; unsigned long long ullVal; long long sllVal; int siVal; unsigned short usVal; } nvmlValue_t;
 typedef struct { unsigned fieldId, scopeId; long long timestamp, latencyUsec; int valueType; nvmlReturn_t nvmlReturn; nvmlValue_t value; } nvmlFieldValue_t;
+/* nvml.h's layouts: v1 for the unversioned lists, one layout for _v2 and _v3. */
+typedef struct { unsigned pid; unsigned long long usedGpuMemory; } nvmlProcessInfo_v1_t;
+typedef struct { unsigned pid; unsigned long long usedGpuMemory; unsigned gpuInstanceId, computeInstanceId; } nvmlProcessInfo_t;
+typedef struct { unsigned pid; unsigned long long timeStamp; unsigned smUtil, memUtil, encUtil, decUtil; } nvmlProcessUtilizationSample_t;
 
 static char config[8192];
 
@@ -112,7 +126,9 @@ const char *nvmlErrorString(nvmlReturn_t rc) {
     case 0: return "Success";
     case 2: return "Invalid Argument";
     case 3: return "Not Supported";
+    case 4: return "Insufficient Permissions";
     case 6: return "Not Found";
+    case 7: return "Insufficient Size";
     case 9: return "Driver Not Loaded";
     case 15: return "GPU is lost";
     case 18: return "RM has detected an NVML/RM version mismatch.";
@@ -221,3 +237,98 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t dev, nvmlUtilization_t *
     u->memory = u->gpu / 2;
     return 0;
 }
+
+nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t dev, unsigned *i) { DEVICE_CALL("nvmlDeviceGetIndex"); *i = (unsigned)(size_t)dev - 1; return 0; }
+
+/* One process of a procs= list. */
+typedef struct { unsigned pid; unsigned long long mem; int hasSM; unsigned sm; } standinProc;
+
+/* The processes in <bus>.<field>, at most `max`; their count. */
+static unsigned procsOf(const char *bus, const char *field, standinProc *out, unsigned max) {
+    char key[128], list[4096];
+    snprintf(key, sizeof key, "%s.%s", bus, field);
+    if (!get(key, list, sizeof list)) return 0;
+    unsigned n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(list, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save)) {
+        char *mem = strchr(t, ':'), *sm = mem ? strchr(mem + 1, ':') : NULL;
+        if (mem) *mem++ = 0;
+        if (sm) *sm++ = 0;
+        out[n].pid = (unsigned)strtoul(t, NULL, 0);
+        out[n].mem = !mem || strcmp(mem, "na") == 0 ? ~0ULL : strtoull(mem, NULL, 0);
+        out[n].hasSM = sm != NULL;
+        out[n].sm = sm ? (unsigned)strtoul(sm, NULL, 0) : 0;
+        n++;
+    }
+    return n;
+}
+
+/* Filling calls answered so far, for procs_grow. */
+static unsigned fills;
+
+/* The in/out count protocol of a process list, for either struct layout. */
+static nvmlReturn_t listProcs(const char *bus, const char *field, unsigned *count, void *infos, int v1) {
+    unsigned long long rc = 0, grow = 0;
+    if (number(bus, "procs_rc", &rc) && rc) return (nvmlReturn_t)rc;
+    standinProc p[256];
+    unsigned n = procsOf(bus, field, p, 256);
+    if (infos && number(bus, "procs_grow", &grow) && fills < grow) {
+        fills++;
+        *count += 10;
+        return 7;
+    }
+    if (!infos || *count < n) { unsigned had = *count; *count = n; return n == 0 && had == 0 ? 0 : 7; }
+    for (unsigned i = 0; i < n; i++) {
+        if (v1) {
+            nvmlProcessInfo_v1_t *o = (nvmlProcessInfo_v1_t *)infos + i;
+            o->pid = p[i].pid; o->usedGpuMemory = p[i].mem;
+        } else {
+            nvmlProcessInfo_t *o = (nvmlProcessInfo_t *)infos + i;
+            o->pid = p[i].pid; o->usedGpuMemory = p[i].mem; o->gpuInstanceId = 0xFFFFFFFF; o->computeInstanceId = 0xFFFFFFFF;
+        }
+    }
+    *count = n;
+    return 0;
+}
+
+#define PROCS(name, field, type, v1) \
+    nvmlReturn_t name(nvmlDevice_t dev, unsigned *count, type *infos) { DEVICE_CALL(#name); return listProcs(bus, field, count, infos, v1); }
+#if !defined(PROCS_V1) && !defined(PROCS_V2)
+PROCS(nvmlDeviceGetComputeRunningProcesses_v3, "procs", nvmlProcessInfo_t, 0)
+PROCS(nvmlDeviceGetGraphicsRunningProcesses_v3, "gprocs", nvmlProcessInfo_t, 0)
+#endif
+#ifndef PROCS_V1
+PROCS(nvmlDeviceGetComputeRunningProcesses_v2, "procs", nvmlProcessInfo_t, 0)
+PROCS(nvmlDeviceGetGraphicsRunningProcesses_v2, "gprocs", nvmlProcessInfo_t, 0)
+#endif
+PROCS(nvmlDeviceGetComputeRunningProcesses, "procs", nvmlProcessInfo_v1_t, 1)
+PROCS(nvmlDeviceGetGraphicsRunningProcesses, "gprocs", nvmlProcessInfo_v1_t, 1)
+
+#ifndef NO_PROC_UTIL
+/* One sample per process with an SM share, stamped after every earlier call's: a later call
+   since the last stamp sees the new ones only. */
+static unsigned long long stamp = 1000000;
+nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t dev, nvmlProcessUtilizationSample_t *out, unsigned *count,
+                                             unsigned long long since) {
+    DEVICE_CALL("nvmlDeviceGetProcessUtilization");
+    unsigned long long rc = 0;
+    if (number(bus, "util_rc", &rc) && rc) return (nvmlReturn_t)rc;
+    standinProc p[512];
+    unsigned n = procsOf(bus, "procs", p, 256);
+    n += procsOf(bus, "gprocs", p + n, 256);
+    unsigned with = 0;
+    for (unsigned i = 0; i < n; i++) with += p[i].hasSM;
+    if (with == 0 || since > stamp) return 6;   /* NVML_ERROR_NOT_FOUND: no samples after `since` */
+    if (!out || *count < with) { *count = with; return 7; }
+    stamp += 1000;
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (!p[i].hasSM) continue;
+        out[k].pid = p[i].pid; out[k].timeStamp = stamp; out[k].smUtil = p[i].sm;
+        out[k].memUtil = p[i].sm / 2; out[k].encUtil = 0; out[k].decUtil = 0;
+        k++;
+    }
+    *count = k;
+    return 0;
+}
+#endif
