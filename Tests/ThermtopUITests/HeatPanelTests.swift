@@ -59,7 +59,7 @@ struct HeatPanelTests {
     @Test("processes /proc refused are counted as unreadable on screen, not left out silently")
     func unreadableSaid() {
         let text = Fixtures.heatState.render(.large).text()
-        #expect(text.contains("7 of 312 processes unreadable (hidepid)"), "\(text)")
+        #expect(text.contains("7 of 312 processes unreadable (hidepid"), "\(text)")
         let clean = Fixtures.withHeat(Fixtures.Scenario.reduced.state, Fixtures.heatSources(unreadable: 0)).render(.large).text()
         #expect(!clean.contains("unreadable") && clean.contains("≈ W: shares of 42 W package"))
     }

@@ -42,9 +42,9 @@ enum HeatPanel {
         HeatPanelRows.gpuPercent(s).map { "\(ThermalHeatSources.percent($0)) %" } ?? unknown
     }
 
-    /// `12 of 310 processes unreadable (hidepid): not counted` (EACCES too); nil when all were read.
+    /// `12 of 310 processes unreadable (…): not counted`; nil when all were read.
     static func unreadableText(_ h: ThermalHeatSources) -> String? {
-        h.unreadable > 0 ? "\(h.unreadable) of \(h.processCount + h.unreadable) processes unreadable (hidepid): not counted" : nil
+        h.unreadable > 0 ? "\(h.unreadable) of \(h.processCount + h.unreadable) processes unreadable (hidepid, EACCES, cut short): not counted" : nil
     }
 
     /// Why there are no groups: unknown (`needs two samples`, `not in the recording`) or none busy.
