@@ -44,6 +44,12 @@ struct SourceOptions: ParsableArguments {
 
     func validate() throws { try choice.validate() }
 
+    /// The config file's `proc_root` where `--proc-root` is not given (not for the simulated
+    /// laptop, which has no processes); checked as the flag is.
+    mutating func apply(_ cfg: UserConfig) throws {
+        procRoot = try choice.applying(cfg).procRoot
+    }
+
     /// The checks on a `--sysfs-root` directory (also used by `record` and `capture`).
     static func validateRoot(_ root: String) throws { try SourceChoice.validateRoot(root) }
 
@@ -83,6 +89,15 @@ struct SourceChoice: Equatable {
             if simulate { throw ValidationError("--proc-root and --simulate cannot be used together.") }
             try Self.validateRoot(root, flag: "--proc-root")
         }
+    }
+
+    /// These choices with the config file's `proc_root` where `--proc-root` is not given.
+    func applying(_ cfg: UserConfig) throws -> SourceChoice {
+        guard procRoot == nil, !simulate, let root = cfg.procRoot else { return self }
+        try Self.validateRoot(root, flag: "proc_root (\(cfg.path ?? "config"))")
+        var c = self
+        c.procRoot = root
+        return c
     }
 
     /// The process table reader for heat sources, nil when they are not asked for.

@@ -128,6 +128,29 @@ struct HeatSourcesCommandTests {
         #expect(bad.stderr.contains("--proc-root /nonexistent-thermtop-proc: no such directory."), "\(bad.stderr)")
     }
 
+    @Test("the config's proc_root reads a captured table as --proc-root does (the flag wins), export_heat_sources opts export in")
+    func configKeys() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-cfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let table = Thermtop.fixtures.appendingPathComponent("proc-table-1").path
+        let file = dir.appendingPathComponent("config.toml")
+        try "proc_root = \"\(table)\"\nexport_heat_sources = 2\n".write(to: file, atomically: true, encoding: .utf8)
+        let d = try Thermtop.run(["status", "--json", "--config", file.path] + Self.hot).json()
+        let status = try #require(d["heat_sources_status"] as? [String: Any])
+        #expect(status["processes"] as? Int == 11 && status["unreadable"] as? Int == 1)
+        let other = Thermtop.fixtures.appendingPathComponent("proc-table-2").path
+        let flag = try Thermtop.run(["status", "--json", "--config", file.path, "--proc-root", other] + Self.hot).json()
+        #expect((flag["heat_sources_status"] as? [String: Any])?["processes"] as? Int == 12)
+        let metrics = try Thermtop.run(["export", "--textfile", "-", "--config", file.path, "--sysfs-root",
+                                        Thermtop.fixtures.appendingPathComponent("intel-laptop-hot").path])
+        #expect(metrics.status == 0, "\(metrics.stderr)")
+        #expect(metrics.text.contains("thermtop_heat_source_cpu_percent") || metrics.text.contains("# HELP thermtop_heat_source"), "\(metrics.text)")
+        try "proc_root = \"/nonexistent-thermtop-proc\"\n".write(to: file, atomically: true, encoding: .utf8)
+        let bad = try Thermtop.run(["status", "--config", file.path] + Self.hot)
+        #expect(bad.status == 64 && bad.stderr.contains("proc_root (\(file.path)) /nonexistent-thermtop-proc: no such directory."), "\(bad.stderr)")
+    }
+
     @Test("a one-sample status says heat sources are unknown, not that nothing is heating")
     func oneSampleIsUnknown() throws {
         let r = try Thermtop.run(["status", "--sysfs-root", Thermtop.fixtures.appendingPathComponent("intel-laptop-hot").path,
