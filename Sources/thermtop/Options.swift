@@ -154,7 +154,12 @@ struct SourceChoice: Equatable {
         let path = sysfsRoot ?? "/sys"
         let sysfs = ppdState.map { SysfsSource(root: SysfsRoot(path: path), ppdStatePath: $0) } ?? SysfsSource(path: path)
         sysfs.powerProfiles = powerProfiles
-        sysfs.processes = makeProcessReader()
+        // A capture's own heat sources, unless a process table is named (--proc-root wins).
+        if heatSources && !simulate && procRoot == nil, let root = sysfsRoot, let captured = RecordedHeatSources.captured(root: root) {
+            sysfs.capturedHeatSources = captured
+        } else {
+            sysfs.processes = makeProcessReader()
+        }
         return sysfs
     }
 

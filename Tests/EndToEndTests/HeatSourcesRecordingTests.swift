@@ -100,4 +100,31 @@ struct HeatSourcesRecordingTests {
         let words = try Thermtop.run(["status", "--replay", file.path, "--at", "0.2"])
         #expect(words.text.contains("Heating it unknown (not in the recording"), "\(words.text)")
     }
+
+    @Test("capture keeps the heat sources it measured beside the tree, and status on the capture reports them, naming them in the reason")
+    func captureCarriesTheSources() throws {
+        let (dir, _) = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("cap")
+        let r = try Thermtop.run(["capture", out.path, "--sysfs-root", Self.hot, "--proc-root", Self.table(1)])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.text.contains("heat sources: ") && r.text.contains("1 processes unreadable"), "\(r.text)")
+        let file = out.appendingPathComponent("thermtop-heat-sources.json")
+        let stored = try String(contentsOf: file, encoding: .utf8)
+        #expect(stored.contains("\"unreadable\": 1") && !stored.contains("command_line"), "\(stored)")
+        // status on the capture reports the captured table (11 processes), not this machine's /proc.
+        let json = try Thermtop.run(["status", "--json", "--sysfs-root", out.path]).json()
+        let status = try #require(json["heat_sources_status"] as? [String: Any])
+        #expect(status["processes"] as? Int == 11 && status["unreadable"] as? Int == 1, "\(status)")
+        // What a capture of a busy machine holds is named in the reason, as live.
+        try """
+            {"package_watts": 40, "processes": 300, "unreadable": 0, "sources": [{"command": "cc1plus", "count": 8,
+             "cpu_percent": 640, "estimated_watts": 38, "processes": [{"pid": 4101, "user": "alice", "cpu_percent": 80}]}]}
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let busy = try Thermtop.run(["status", "--json", "--sysfs-root", out.path]).json()
+        #expect((busy["reason"] as? String)?.hasSuffix("— mostly cc1plus ×8 (640 % CPU, ≈ 38 W)") == true, "\(busy["reason"] ?? "")")
+        // --proc-root wins over the captured file.
+        let flag = try Thermtop.run(["status", "--json", "--sysfs-root", out.path, "--proc-root", Self.table(2)]).json()
+        #expect((flag["heat_sources_status"] as? [String: Any])?["processes"] as? Int == 12)
+    }
 }
