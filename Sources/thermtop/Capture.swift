@@ -33,14 +33,9 @@ struct Capture: AsyncParsableCommand {
     @Flag(name: .customLong("keep-serials"), help: "Keep serial numbers (battery, disk) in the copy.")
     var keepSerials = false
 
-    @Option(name: .customLong("proc-root"), help: ArgumentHelp("Read processes (heat sources) from this tree laid out like /proc instead of /proc.", valueName: "dir"))
-    var procRoot: String?
 
-    @Flag(name: .customLong("command-lines"), help: "Keep each heat source's full command lines (they can hold secrets; off by default: command names, counts, CPU and watts only).")
-    var commandLines = false
 
-    @Flag(name: .customLong("no-heat-sources"), help: "Leave out the heat sources (who used the CPU over half a second).")
-    var noHeatSources = false
+    @OptionGroup var heat: HeatSourceKeeping
 
     /// The window heat sources are measured over, as `status`'s default.
     static let heatWindow = 0.5
@@ -54,10 +49,7 @@ struct Capture: AsyncParsableCommand {
             throw ValidationError("capture reads sysfs: only --sysfs-root applies (the simulated laptop and overrides are not files).")
         }
         if let root = sysfsRoot ?? r.sysfsRoot { try SourceOptions.validateRoot(root) }
-        if let proc = procRoot ?? r.procRoot { try SourceChoice.validateRoot(proc, flag: "--proc-root") }
-        if noHeatSources && (commandLines || (procRoot ?? r.procRoot) != nil) {
-            throw ValidationError("--no-heat-sources leaves out the process table: --command-lines and --proc-root do not apply.")
-        }
+        try heat.validate(rootProcRoot: r.procRoot)
     }
 
     @MainActor
@@ -77,25 +69,25 @@ struct Capture: AsyncParsableCommand {
         let source = SysfsSource(root: root, ppdStatePath: nil)
         // Who is heating it, over half a second: measured here and kept as measured (the
         // process table's own files hold every command line, and one walk gives no rate).
-        if !noHeatSources { source.processes = ProcessTableReader(path: procRoot ?? self.root.source.procRoot ?? "/proc") }
+        source.processes = heat.reader(rootProcRoot: self.root.source.procRoot)
         let clock = SystemClock()
         let first = source.sample(at: clock.now())
-        if !noHeatSources { usleep(useconds_t(Self.heatWindow * 1e6)) }
+        if heat.walks { usleep(useconds_t(Self.heatWindow * 1e6)) }
         let second = source.sample(at: clock.now())
         capture.copy(recorder.take())
-        var heat: ThermalHeatSources?
-        if !noHeatSources {
+        var measured: ThermalHeatSources?
+        if heat.walks {
             let power = ThermalPowerDomains.measure(second, previous: first, config: ThermalConfig())
-            heat = ThermalHeatSources.measure(second.processes, previous: first.processes, seconds: second.time - first.time, power: power)
-            if let heat { RecordedHeatSources.store(heat, commandLines: commandLines, destination: directory) }
+            measured = ThermalHeatSources.measure(second.processes, previous: first.processes, seconds: second.time - first.time, power: power)
+            if let measured { RecordedHeatSources.store(measured, commandLines: heat.commandLines, destination: directory) }
         }
         // NVML's readings are no sysfs files: stored beside the tree, where --sysfs-root reads them.
         capture.store(source.gpus.storedFiles)
         let r = capture.report
         var lines = ["thermtop capture: \(r.files) files (\(r.bytes) bytes), \(r.links) links, \(r.directories) folders from \(path) into \(directory)"]
-        if let heat {
-            let top = heat.sources.prefix(3).map { "\($0.label) (\($0.figures))" }.joined(separator: ", ")
-            lines.append("  heat sources: \(heat.reason ?? (top.isEmpty ? "none used CPU" : top))\(heat.unreadable > 0 ? " · \(heat.unreadable) processes unreadable" : "")\(commandLines ? "" : " (command lines left out; --command-lines keeps them)")")
+        if let measured {
+            let top = measured.sources.prefix(3).map { "\($0.label) (\($0.figures))" }.joined(separator: ", ")
+            lines.append("  heat sources: \(measured.reason ?? (top.isEmpty ? "none used CPU" : top))\(measured.unreadable > 0 ? " · \(measured.unreadable) processes unreadable" : "")\(heat.commandLines ? "" : " (command lines left out; --command-lines keeps them)")")
         }
         if r.serialsRemoved > 0 { lines.append("  \(r.serialsRemoved) serial numbers left out (--keep-serials keeps them)") }
         if !r.unreadable.isEmpty {

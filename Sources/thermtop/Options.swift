@@ -248,3 +248,32 @@ func isDirectory(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
 }
+
+/// `record` and `capture`: heat sources are kept as measured (command names, counts, CPU,
+/// watts), full command lines only when asked, since they can hold secrets.
+struct HeatSourceKeeping: ParsableArguments {
+    @Option(name: .customLong("proc-root"), help: ArgumentHelp("Read processes (heat sources) from this tree laid out like /proc instead of /proc.", valueName: "dir"))
+    var procRoot: String?
+
+    @Flag(name: .customLong("command-lines"), help: "Keep each heat source's full command lines too (they can hold secrets; off by default: command names, counts, CPU and watts only).")
+    var commandLines = false
+
+    @Flag(name: .customLong("no-heat-sources"), help: "Leave out the heat sources (no walk of the process table).")
+    var noHeatSources = false
+
+    var walks: Bool { !noHeatSources }
+
+    /// `rootProcRoot`: a `--proc-root` the root command parsed instead.
+    func validate(rootProcRoot: String?) throws {
+        if let proc = procRoot ?? rootProcRoot { try SourceChoice.validateRoot(proc, flag: "--proc-root") }
+        if noHeatSources && (commandLines || (procRoot ?? rootProcRoot) != nil) {
+            throw ValidationError("--no-heat-sources leaves out the process table: --command-lines and --proc-root do not apply.")
+        }
+    }
+
+    /// The process table reader, nil with --no-heat-sources.
+    func reader(rootProcRoot: String?) -> ProcessTableReader? {
+        walks ? ProcessTableReader(path: procRoot ?? rootProcRoot ?? "/proc") : nil
+    }
+}
+

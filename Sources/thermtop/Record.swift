@@ -39,14 +39,9 @@ struct Record: AsyncParsableCommand {
     @Option(name: .customLong("sysfs-root"), help: ArgumentHelp("Read sensors from this sysfs tree instead of /sys.", valueName: "dir"))
     var sysfsRoot: String?
 
-    @Option(name: .customLong("proc-root"), help: ArgumentHelp("Read processes (heat sources) from this tree laid out like /proc instead of /proc.", valueName: "dir"))
-    var procRoot: String?
 
-    @Flag(name: .customLong("command-lines"), help: "Record each heat source's full command lines too (they can hold secrets; off by default: command names, counts, CPU and watts only).")
-    var commandLines = false
 
-    @Flag(name: .customLong("no-heat-sources"), help: "Do not walk the process table (a replay then says heat sources are unknown).")
-    var noHeatSources = false
+    @OptionGroup var heat: HeatSourceKeeping
 
     func validate() throws {
         // The root's dashboard options reach here too: refused, not ignored.
@@ -64,10 +59,7 @@ struct Record: AsyncParsableCommand {
             throw ValidationError("record reads sysfs: only --sysfs-root applies (the simulated laptop and overrides are not files).")
         }
         if let root = sysfsRoot ?? r.sysfsRoot { try SourceOptions.validateRoot(root) }
-        if let proc = procRoot ?? r.procRoot { try SourceChoice.validateRoot(proc, flag: "--proc-root") }
-        if noHeatSources && (commandLines || (procRoot ?? r.procRoot) != nil) {
-            throw ValidationError("--no-heat-sources leaves out the process table: --command-lines and --proc-root do not apply.")
-        }
+        try heat.validate(rootProcRoot: r.procRoot)
     }
 
     @MainActor
@@ -85,7 +77,7 @@ struct Record: AsyncParsableCommand {
         // NVML's readings go into the recording as the files a replay reads back.
         source.gpus.tap = recorder.tap
         // Heat sources go in as measured (not as /proc's files, which hold every command line).
-        if !noHeatSources { source.processes = ProcessTableReader(path: procRoot ?? self.root.source.procRoot ?? "/proc") }
+        source.processes = heat.reader(rootProcRoot: self.root.source.procRoot)
         let clock = SystemClock()
         let monitor = ThermalMonitor(source: source, clock: clock)
 
@@ -98,7 +90,7 @@ struct Record: AsyncParsableCommand {
         }
         defer { writer.close() }
         let header = RecordingHeader(thermtopVersion: ThermtopInfo.version, host: hostname(), kernel: kernelName(),
-                                     startTime: utcNow(), delaySeconds: delay, root: path, heatSources: !noHeatSources)
+                                     startTime: utcNow(), delaySeconds: delay, root: path, heatSources: heat.walks)
         var session = RecordingSession()
         let start = monitor.sample().snapshot.time
         var next = start
@@ -109,7 +101,7 @@ struct Record: AsyncParsableCommand {
             var status = monitor.status
             while true {
                 try writer.write(line: session.line(time: status.snapshot.time, accesses: recorder.take(),
-                                                    heatSources: status.heatSources, commandLines: commandLines))
+                                                    heatSources: status.heatSources, commandLines: heat.commandLines))
                 // --seconds is the span recorded: stop at the first sample at or past it. A late
                 // sample moves the schedule on, so counting scheduled times could stop short.
                 if let limit = seconds, status.snapshot.time - start >= limit - 1e-6 { break }

@@ -18,7 +18,7 @@ struct HeatPanelTmuxTests {
         let link = dir.appendingPathComponent("proc")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: TmuxE2E.fixture("proc-table-1"))
         let tmux = try TmuxDashboard(arguments: ["--sysfs-root", TmuxE2E.fixture("intel-laptop"), "--proc-root", link.path,
-                                                 "--delay", "600"], width: 120, height: 40)
+                                                 "--delay", "600"], width: 160, height: 40)
         defer { tmux.stop() }
         let (up, first) = tmux.waitForScreen(timeout: 10) { $0.contains("Heating it") && $0.contains("needs two samples") }
         try #require(up, "the panel never appeared, measuring:\n\(first)")

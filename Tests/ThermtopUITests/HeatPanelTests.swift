@@ -20,15 +20,15 @@ struct HeatPanelTests {
         GoldenSnapshot.check(s.render(.large).text(), named: "heat-group-120x40")
     }
 
-    @Test("from 100 columns the panel sits beside the sensors, on their rows, biggest group first")
+    @Test("from 150 columns the panel sits beside the sensors, on their rows, biggest group first")
     func beside() throws {
         let state = Fixtures.heatState
-        let layout = Layout(state, width: 120, height: 40)
+        let layout = Layout(state, width: 200, height: 60)
         #expect(layout.heatBeside)
         #expect(layout.heat.y == layout.sensorHeading.y && layout.heat.x == layout.sensorList.maxX)
-        let rows = state.render(.large).rows
+        let rows = state.render(.huge).rows
         let title = try #require(rows.firstIndex { $0.contains("Heating it (5) by CPU") })
-        #expect(rows[title].contains("Sensors ("), "the title shares the sensors' heading row")
+        #expect(rows[title].contains("Sensors (5) nearest limit first"), "the title shares the sensors' heading row, which keeps its words")
         #expect(rows[title + 1].contains("cc1plus ×8") && rows[title + 1].contains("640 %") && rows[title + 1].contains("≈ 38 W"))
         #expect(rows[title + 2].contains("kworker ×12"))
         // Unknown GPU use is a dash, never 0.
@@ -36,14 +36,14 @@ struct HeatPanelTests {
         #expect(!rows[title + 1].contains(" 0 %"), "\(rows[title + 1])")
     }
 
-    @Test("under 100 columns the panel goes under the sensors with the top groups")
+    @Test("under 150 columns the panel goes under the sensors with the top groups")
     func stacked() throws {
         let state = Fixtures.heatState
         let layout = Layout(state, width: 80, height: 24)
         #expect(!layout.heatBeside && layout.heat.height >= 2 && layout.heat.y > layout.sensorList.maxY - 1)
         let rows = state.render(.standard).rows
         let title = try #require(rows.firstIndex { $0.contains("Heating it (5) by CPU") })
-        #expect(rows[title].contains("7 of 312"))
+        #expect(rows[title].contains("7 of 312 unreadable"), "\(rows[title])")
         #expect(rows[title + 1].contains("cc1plus ×8"))
     }
 
@@ -58,9 +58,9 @@ struct HeatPanelTests {
 
     @Test("processes /proc refused are counted as unreadable on screen, not left out silently")
     func unreadableSaid() {
-        let text = Fixtures.heatState.render(.large).text()
+        let text = Fixtures.heatState.render(.huge).text()
         #expect(text.contains("7 of 312 processes unreadable (hidepid"), "\(text)")
-        let clean = Fixtures.withHeat(Fixtures.Scenario.reduced.state, Fixtures.heatSources(unreadable: 0)).render(.large).text()
+        let clean = Fixtures.withHeat(Fixtures.Scenario.reduced.state, Fixtures.heatSources(unreadable: 0)).render(.huge).text()
         #expect(!clean.contains("unreadable") && clean.contains("≈ W: shares of 42 W package"))
     }
 
@@ -76,7 +76,7 @@ struct HeatPanelTests {
     @Test("a terminal escape in a command name or command line reaches the screen as text")
     func escaped() {
         var s = Fixtures.heatState
-        let panel = s.render(.large).text()
+        let panel = s.render(.huge).text()
         #expect(!panel.contains("\u{1B}") && panel.contains("evil?[2Jname"))
         s.press(.tab)
         for _ in 0..<3 { s.press(.down) }
@@ -170,10 +170,17 @@ struct HeatPanelTests {
     @Test("a click on a group selects it and gives the panel the focus; a second click opens it")
     func clicks() throws {
         var s = Fixtures.heatState
-        let heat = Layout(s, width: 120, height: 40).heat
+        _ = Reducer.reduce(&s, .resized(width: 200, height: 60))
+        let heat = Layout(s, width: 200, height: 60).heat
         _ = Reducer.reduce(&s, .mouse(MouseEvent(x: heat.x + 3, y: heat.y + 2, button: .left)))
         #expect(s.focus == .heat && s.selectedHeat == "kworker" && s.overlay == .none)
         _ = Reducer.reduce(&s, .mouse(MouseEvent(x: heat.x + 3, y: heat.y + 2, button: .left)))
         #expect(s.overlay == .heatGroup("kworker"))
+        // The title and the footer select nothing.
+        var t = Fixtures.heatState
+        _ = Reducer.reduce(&t, .resized(width: 200, height: 60))
+        _ = Reducer.reduce(&t, .mouse(MouseEvent(x: heat.x + 3, y: heat.y, button: .left)))
+        _ = Reducer.reduce(&t, .mouse(MouseEvent(x: heat.x + 3, y: heat.maxY - 1, button: .left)))
+        #expect(t.focus == .sensors && t.selectedHeat == nil)
     }
 }

@@ -414,8 +414,10 @@ public enum Reducer {
             // The panel's first row is its title; a group under the click is selected, the
             // selected one opened.
             let rows = state.heatRows
-            let index = HeatPanel.top(state, capacity: heat.height - HeatPanel.chromeRows(layout)) + (m.y - heat.y - 1)
-            guard m.y > heat.y, index >= 0, index < rows.count else { return }
+            let capacity = heat.height - HeatPanel.chromeRows(layout)
+            let row = m.y - heat.y - 1
+            let index = HeatPanel.top(state, capacity: capacity) + row
+            guard row >= 0, row < capacity, index < rows.count else { return }
             state.focus = .heat
             if state.selectedHeat == rows[index].command {
                 state.overlay = .heatGroup(rows[index].command)

@@ -9,7 +9,7 @@ enum HeatPanel {
     static let wattsWidth = 7
     static let gpuWidth = 5
     /// The group names stop growing here, so the figures stay near them on wide rows.
-    static let maximumLabelWidth = 40
+    static let maximumLabelWidth = 48
     /// What an unknown figure shows: never 0.
     static let unknown = "–"
 
@@ -66,7 +66,8 @@ enum HeatPanel {
 
         // Title, with the column headings at the right.
         var title = "Heating it (\(rows.count)) \(state.heatSort.label)"
-        if !layout.heatBeside, let u = unreadableText(h) { title += " · " + u }
+        // Under the sensors there is no footer: the title says what was not counted.
+        if !layout.heatBeside, h.unreadable > 0 { title += " · \(h.unreadable) of \(h.processCount + h.unreadable) unreadable" }
         buf.text(TextWrap.ellipsize(title, width: labelW), x: r.x + 1, y: r.y, style: focused ? theme.selected : theme.title, theme: theme)
         for (text, x, w) in [("CPU", cpuX, cpuWidth), ("≈ W", wattsX, wattsWidth), ("GPU", gpuX, gpuWidth)] where x + w < r.maxX {
             buf.text(Format.padLeft(text, w), x: x, y: r.y, style: theme.dim, theme: theme)

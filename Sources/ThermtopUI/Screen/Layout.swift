@@ -44,15 +44,16 @@ public struct Layout: Sendable, Equatable {
     /// Lines the state's reason and the banner may wrap to.
     public static let reasonMaxLines = 3
     public static let bannerMaxLines = 3
-    /// Columns from which the "Heating it" panel sits beside the sensors (they keep 60).
-    public static let heatBesideWidth = 100
+    /// Columns from which the "Heating it" panel sits beside the sensors: they keep 100, the
+    /// width at which their title, bars and history all have room.
+    public static let heatBesideWidth = 150
     /// Groups the panel shows under the sensors on narrower windows.
     public static let heatStackedRows = 3
     /// Groups the panel beside the sensors asks rows for (more scroll).
     public static let heatBesideRows = 8
 
     /// The panel's columns beside the sensors at this width.
-    static func heatWidth(_ width: Int) -> Int { min(64, max(40, width * 2 / 5)) }
+    static func heatWidth(_ width: Int) -> Int { min(64, max(46, width / 4)) }
 
     /// Rows the sensor list can show.
     public var sensorCapacity: Int { sensorList.height }
