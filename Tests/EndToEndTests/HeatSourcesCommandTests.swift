@@ -146,7 +146,12 @@ struct HeatSourcesCommandTests {
         let metrics = try Thermtop.run(["export", "--textfile", "-", "--config", file.path, "--sysfs-root",
                                         Thermtop.fixtures.appendingPathComponent("intel-laptop-hot").path])
         #expect(metrics.status == 0, "\(metrics.stderr)")
-        #expect(metrics.text.contains("thermtop_heat_source_cpu_percent") || metrics.text.contains("# HELP thermtop_heat_source"), "\(metrics.text)")
+        #expect(metrics.text.contains("# TYPE thermtop_heat_source_cpu_percent gauge"), "\(metrics.text)")
+        // Without the key export walks no process table and writes no heat-source series.
+        try "proc_root = \"\(table)\"\n".write(to: file, atomically: true, encoding: .utf8)
+        let off = try Thermtop.run(["export", "--textfile", "-", "--config", file.path, "--sysfs-root",
+                                    Thermtop.fixtures.appendingPathComponent("intel-laptop-hot").path])
+        #expect(off.status == 0 && !off.text.contains("thermtop_heat_source"), "\(off.text)")
         try "proc_root = \"/nonexistent-thermtop-proc\"\n".write(to: file, atomically: true, encoding: .utf8)
         let bad = try Thermtop.run(["status", "--config", file.path] + Self.hot)
         #expect(bad.status == 64 && bad.stderr.contains("proc_root (\(file.path)) /nonexistent-thermtop-proc: no such directory."), "\(bad.stderr)")
