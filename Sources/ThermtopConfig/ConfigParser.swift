@@ -4,7 +4,7 @@ import TOMLKit
 /// Parses `config.toml` with TOMLKit and checks every key, type and value. Pure: text in,
 /// value or problems out (no file access), so it can be fuzzed.
 package enum ConfigParser {
-    public static let topLevelKeys = ["delay", "units", "color", "ascii", "on_change", "on_change_min_interval", "on_change_timeout", "sensor"]
+    public static let topLevelKeys = ["delay", "units", "color", "ascii", "on_change", "on_change_min_interval", "on_change_timeout", "proc_root", "export_heat_sources", "sensor"]
     public static let sensorKeys = ["match", "hide", "name", "pin", "ignore", "fair", "serious", "critical", "hysteresis"]
 
     public static func parse(_ text: String, file: String = "config.toml") -> Result<UserConfig, ConfigError> {
@@ -99,6 +99,23 @@ package enum ConfigParser {
                 config.onChangeMinInterval = number(v, key, line: line, range: UserConfig.onChangeIntervalRange, unit: "of seconds ")
             case "on_change_timeout":
                 config.onChangeTimeout = number(v, key, line: line, range: UserConfig.onChangeTimeoutRange, unit: "of seconds ")
+            case "proc_root":
+                if let s = string(v, key, line: line, expected: "a folder laid out like /proc (a string)") {
+                    if s.isEmpty || s.contains("\0") {
+                        problem(.badValue, key, line: line, "the folder is empty", "a folder laid out like /proc, such as \"/proc\"")
+                    } else {
+                        config.procRoot = s
+                    }
+                }
+            case "export_heat_sources":
+                let range = UserConfig.exportHeatSourcesRange
+                if v.type != .int || v.int == nil {
+                    problem(.wrongType, key, line: line, "got \(describe(v))", "a whole number (\(range.lowerBound) to \(range.upperBound))")
+                } else if let n = v.int, !range.contains(n) {
+                    problem(.badValue, key, line: line, "\(n) is out of range", "a whole number from \(range.lowerBound) to \(range.upperBound)")
+                } else {
+                    config.exportHeatSources = v.int
+                }
             case "sensor":
                 guard v.type == .array, let arr = v.array else {
                     problem(.wrongType, key, line: line, "got \(describe(v))",

@@ -163,6 +163,12 @@ package enum ConfigFile {
         # One run at a time; changes during a run wait, and the latest runs after it. Refused
         # (with a warning) when this file or its folder can be written by group or others.
 
+        # Who is heating it (docs/heat-sources.md): the process table to read (as --proc-root;
+        # a captured table for a bug report), and how many of the top sources `export` writes
+        # (as --heat-sources N, 1 to 10; off when unset: it walks /proc each sample).
+        # proc_root = "/proc"
+        # export_heat_sources = 3
+
         # [[sensor]] rules apply in order; a later rule's keys win. `match` is a sensor id
         # (`thermtop status --json | jq -r '.sensors[].id'` lists them) or a glob of ids:
         # * any text, ? one character, [abc] one of a set.

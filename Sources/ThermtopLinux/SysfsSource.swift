@@ -36,6 +36,9 @@ public final class SysfsSource: SensorSource {
     /// The process table walked each sample for heat sources; nil walks none (opt-in: a walk
     /// of `/proc` costs a read per process).
     public var processes: ThermalProcessTableReader?
+    /// Heat sources a capture measured (`thermtop-heat-sources.json` in its tree), reported
+    /// instead of walking a process table.
+    package var capturedHeatSources: ThermalHeatSources?
     private let gpuDeadlines: (call: Double, start: Double)
 
     /// power-profiles-daemon's state file, read for the live `/sys` only (where it belongs to
@@ -189,6 +192,7 @@ public final class SysfsSource: SensorSource {
         gpus.sample(root, time: time, deadline: gpuDeadlines.call, initDeadline: gpuDeadlines.start,
                     processes: processes != nil, into: &snap)
         snap.processes = processes?.walk(identify: Set(snap.gpus.flatMap { $0.processes ?? [] }.map(\.pid)))
+        snap.recordedHeatSources = capturedHeatSources
         // A device whose folder vanished since discovery: its layout is stale.
         let missingDirs = (snap.zones.flatMap(\.issues) + snap.hwmon.flatMap(\.issues) + snap.batteries.flatMap(\.issues))
             .filter { $0.reason == .missing }

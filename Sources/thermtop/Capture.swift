@@ -2,6 +2,10 @@ import ArgumentParser
 import ThermtopCore
 import ThermtopLinux
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `thermtop capture DIR`: the sysfs files thermtop reads, as a tree `--sysfs-root DIR` reads.
 struct Capture: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,6 +33,13 @@ struct Capture: AsyncParsableCommand {
     @Flag(name: .customLong("keep-serials"), help: "Keep serial numbers (battery, disk) in the copy.")
     var keepSerials = false
 
+
+
+    @OptionGroup var heat: HeatSourceKeeping
+
+    /// The window heat sources are measured over, as `status`'s default.
+    static let heatWindow = 0.5
+
     func validate() throws {
         try root.rejectRootOptions(in: "capture")
         try root.rejectConfigOptions(in: "capture")
@@ -38,6 +49,7 @@ struct Capture: AsyncParsableCommand {
             throw ValidationError("capture reads sysfs: only --sysfs-root applies (the simulated laptop and overrides are not files).")
         }
         if let root = sysfsRoot ?? r.sysfsRoot { try SourceOptions.validateRoot(root) }
+        try heat.validate(rootProcRoot: r.procRoot)
     }
 
     @MainActor
@@ -55,13 +67,28 @@ struct Capture: AsyncParsableCommand {
         let recorder = AccessRecorder()
         root.setTap(recorder.tap)
         let source = SysfsSource(root: root, ppdStatePath: nil)
-        _ = source.sample(at: 0)
-        _ = source.sample(at: 1)
+        // Who is heating it, over half a second: measured here and kept as measured (the
+        // process table's own files hold every command line, and one walk gives no rate).
+        source.processes = heat.reader(rootProcRoot: self.root.source.procRoot)
+        let clock = SystemClock()
+        let first = source.sample(at: clock.now())
+        if heat.walks { usleep(useconds_t(Self.heatWindow * 1e6)) }
+        let second = source.sample(at: clock.now())
         capture.copy(recorder.take())
+        var measured: ThermalHeatSources?
+        if heat.walks {
+            let power = ThermalPowerDomains.measure(second, previous: first, config: ThermalConfig())
+            measured = ThermalHeatSources.measure(second.processes, previous: first.processes, seconds: second.time - first.time, power: power)
+            if let measured { RecordedHeatSources.store(measured, commandLines: heat.commandLines, destination: directory) }
+        }
         // NVML's readings are no sysfs files: stored beside the tree, where --sysfs-root reads them.
         capture.store(source.gpus.storedFiles)
         let r = capture.report
         var lines = ["thermtop capture: \(r.files) files (\(r.bytes) bytes), \(r.links) links, \(r.directories) folders from \(path) into \(directory)"]
+        if let measured {
+            let top = measured.sources.prefix(3).map { "\($0.label) (\($0.figures))" }.joined(separator: ", ")
+            lines.append("  heat sources: \(measured.reason ?? (top.isEmpty ? "none used CPU" : top))\(measured.unreadable > 0 ? " · \(measured.unreadable) processes unreadable" : "")\(heat.commandLines ? "" : " (command lines left out; --command-lines keeps them)")")
+        }
         if r.serialsRemoved > 0 { lines.append("  \(r.serialsRemoved) serial numbers left out (--keep-serials keeps them)") }
         if !r.unreadable.isEmpty {
             lines.append("  \(r.unreadable.count) files could not be copied (they will read as missing):")

@@ -76,6 +76,7 @@ struct Thermtop: AsyncParsableCommand {
     mutating func runDashboard() throws {
         // A broken config or recording stops here, before the terminal is touched.
         let cfg = try config.load()
+        try source.apply(cfg)
         let recording = try replay.map { try loadRecording($0, command: "") }
         if let problem = Terminal.preflight() {
             printError("thermtop: \(problem). The dashboard needs an interactive terminal; use `thermtop status` (or `thermtop status --json`) for a one-shot report.")

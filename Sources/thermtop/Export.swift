@@ -90,6 +90,8 @@ struct Export: AsyncParsableCommand {
     @MainActor
     mutating func run() async throws {
         let cfg = try config.load()
+        try source.apply(cfg)
+        let heatSources = self.heatSources ?? cfg.exportHeatSources
         // The engine the dashboard and `watch` run. Once: its first reading. With --every:
         // started, sampling every SECONDS on its own thread and at once on a kernel or desktop
         // event (charger plugged, trip crossed), each new status written as it comes.

@@ -44,6 +44,12 @@ struct SourceOptions: ParsableArguments {
 
     func validate() throws { try choice.validate() }
 
+    /// The config file's `proc_root` where `--proc-root` is not given (not for the simulated
+    /// laptop, which has no processes); checked as the flag is.
+    mutating func apply(_ cfg: UserConfig) throws {
+        procRoot = try choice.applying(cfg).procRoot
+    }
+
     /// The checks on a `--sysfs-root` directory (also used by `record` and `capture`).
     static func validateRoot(_ root: String) throws { try SourceChoice.validateRoot(root) }
 
@@ -83,6 +89,15 @@ struct SourceChoice: Equatable {
             if simulate { throw ValidationError("--proc-root and --simulate cannot be used together.") }
             try Self.validateRoot(root, flag: "--proc-root")
         }
+    }
+
+    /// These choices with the config file's `proc_root` where `--proc-root` is not given.
+    func applying(_ cfg: UserConfig) throws -> SourceChoice {
+        guard procRoot == nil, !simulate, let root = cfg.procRoot else { return self }
+        try Self.validateRoot(root, flag: "proc_root (\(cfg.path ?? "config"))")
+        var c = self
+        c.procRoot = root
+        return c
     }
 
     /// The process table reader for heat sources, nil when they are not asked for.
@@ -139,7 +154,12 @@ struct SourceChoice: Equatable {
         let path = sysfsRoot ?? "/sys"
         let sysfs = ppdState.map { SysfsSource(root: SysfsRoot(path: path), ppdStatePath: $0) } ?? SysfsSource(path: path)
         sysfs.powerProfiles = powerProfiles
-        sysfs.processes = makeProcessReader()
+        // A capture's own heat sources, unless a process table is named (--proc-root wins).
+        if heatSources && !simulate && procRoot == nil, let root = sysfsRoot, let captured = RecordedHeatSources.captured(root: root) {
+            sysfs.capturedHeatSources = captured
+        } else {
+            sysfs.processes = makeProcessReader()
+        }
         return sysfs
     }
 
@@ -228,3 +248,32 @@ func isDirectory(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
 }
+
+/// `record` and `capture`: heat sources are kept as measured (command names, counts, CPU,
+/// watts), full command lines only when asked, since they can hold secrets.
+struct HeatSourceKeeping: ParsableArguments {
+    @Option(name: .customLong("proc-root"), help: ArgumentHelp("Read processes (heat sources) from this tree laid out like /proc instead of /proc.", valueName: "dir"))
+    var procRoot: String?
+
+    @Flag(name: .customLong("command-lines"), help: "Keep each heat source's full command lines too (they can hold secrets; off by default: command names, counts, CPU and watts only).")
+    var commandLines = false
+
+    @Flag(name: .customLong("no-heat-sources"), help: "Leave out the heat sources (no walk of the process table).")
+    var noHeatSources = false
+
+    var walks: Bool { !noHeatSources }
+
+    /// `rootProcRoot`: a `--proc-root` the root command parsed instead.
+    func validate(rootProcRoot: String?) throws {
+        if let proc = procRoot ?? rootProcRoot { try SourceChoice.validateRoot(proc, flag: "--proc-root") }
+        if noHeatSources && (commandLines || (procRoot ?? rootProcRoot) != nil) {
+            throw ValidationError("--no-heat-sources leaves out the process table: --command-lines and --proc-root do not apply.")
+        }
+    }
+
+    /// The process table reader, nil with --no-heat-sources.
+    func reader(rootProcRoot: String?) -> ProcessTableReader? {
+        walks ? ProcessTableReader(path: procRoot ?? rootProcRoot ?? "/proc") : nil
+    }
+}
+

@@ -39,6 +39,10 @@ struct Record: AsyncParsableCommand {
     @Option(name: .customLong("sysfs-root"), help: ArgumentHelp("Read sensors from this sysfs tree instead of /sys.", valueName: "dir"))
     var sysfsRoot: String?
 
+
+
+    @OptionGroup var heat: HeatSourceKeeping
+
     func validate() throws {
         // The root's dashboard options reach here too: refused, not ignored.
         try root.rejectRootOptions(in: "record", uses: ["--delay"])
@@ -55,6 +59,7 @@ struct Record: AsyncParsableCommand {
             throw ValidationError("record reads sysfs: only --sysfs-root applies (the simulated laptop and overrides are not files).")
         }
         if let root = sysfsRoot ?? r.sysfsRoot { try SourceOptions.validateRoot(root) }
+        try heat.validate(rootProcRoot: r.procRoot)
     }
 
     @MainActor
@@ -71,6 +76,8 @@ struct Record: AsyncParsableCommand {
         let source = SysfsSource(root: root, ppdStatePath: nil)
         // NVML's readings go into the recording as the files a replay reads back.
         source.gpus.tap = recorder.tap
+        // Heat sources go in as measured (not as /proc's files, which hold every command line).
+        source.processes = heat.reader(rootProcRoot: self.root.source.procRoot)
         let clock = SystemClock()
         let monitor = ThermalMonitor(source: source, clock: clock)
 
@@ -83,7 +90,7 @@ struct Record: AsyncParsableCommand {
         }
         defer { writer.close() }
         let header = RecordingHeader(thermtopVersion: ThermtopInfo.version, host: hostname(), kernel: kernelName(),
-                                     startTime: utcNow(), delaySeconds: delay, root: path)
+                                     startTime: utcNow(), delaySeconds: delay, root: path, heatSources: heat.walks)
         var session = RecordingSession()
         let start = monitor.sample().snapshot.time
         var next = start
@@ -93,7 +100,8 @@ struct Record: AsyncParsableCommand {
             // The first reading (discovery and a sample): that is the first frame.
             var status = monitor.status
             while true {
-                try writer.write(line: session.line(time: status.snapshot.time, accesses: recorder.take()))
+                try writer.write(line: session.line(time: status.snapshot.time, accesses: recorder.take(),
+                                                    heatSources: status.heatSources, commandLines: heat.commandLines))
                 // --seconds is the span recorded: stop at the first sample at or past it. A late
                 // sample moves the schedule on, so counting scheduled times could stop short.
                 if let limit = seconds, status.snapshot.time - start >= limit - 1e-6 { break }

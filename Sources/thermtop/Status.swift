@@ -113,6 +113,7 @@ struct StatusRun: Equatable {
         StandardStreams.guardClosedDescriptors()
         try StandardStreams.requireStdout()
         let cfg = try config.load()
+        let source = try self.source.applying(cfg)
         let status: MonitorStatus
         // What must stay alive until the process ends (see above).
         var engine: (ThermalStatusHub, LinuxWakeSources?)?

@@ -134,6 +134,7 @@ struct Watch: AsyncParsableCommand {
         StandardStreams.guardClosedDescriptors()
         try StandardStreams.requireStdout()
         let cfg = try config.load()
+        try source.apply(cfg)
         let delay = self.delay ?? cfg.delay ?? 1
         // The dashboard's engine, started: it samples on its own thread every `delay` and at
         // once when the kernel or the desktop says something changed (charger plugged, trip

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThermtopTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -128,6 +129,92 @@ struct HeatSourcesCommandTests {
         let bad = try Thermtop.run(["status", "--proc-root", "/nonexistent-thermtop-proc"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--proc-root /nonexistent-thermtop-proc: no such directory."), "\(bad.stderr)")
+    }
+
+    @Test("the config's proc_root reads a captured table as --proc-root does (the flag wins), export_heat_sources opts export in")
+    func configKeys() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-cfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let table = Thermtop.fixtures.appendingPathComponent("proc-table-1").path
+        let file = dir.appendingPathComponent("config.toml")
+        try "proc_root = \"\(table)\"\nexport_heat_sources = 2\n".write(to: file, atomically: true, encoding: .utf8)
+        let d = try Thermtop.run(["status", "--json", "--config", file.path] + Self.hot).json()
+        let status = try #require(d["heat_sources_status"] as? [String: Any])
+        #expect(status["processes"] as? Int == 11 && status["unreadable"] as? Int == 1)
+        let other = Thermtop.fixtures.appendingPathComponent("proc-table-2").path
+        let flag = try Thermtop.run(["status", "--json", "--config", file.path, "--proc-root", other] + Self.hot).json()
+        #expect((flag["heat_sources_status"] as? [String: Any])?["processes"] as? Int == 12)
+        let metrics = try Thermtop.run(["export", "--textfile", "-", "--config", file.path, "--sysfs-root",
+                                        Thermtop.fixtures.appendingPathComponent("intel-laptop-hot").path])
+        #expect(metrics.status == 0, "\(metrics.stderr)")
+        #expect(metrics.text.contains("# TYPE thermtop_heat_source_cpu_percent gauge"), "\(metrics.text)")
+        // Without the key export walks no process table and writes no heat-source series.
+        try "proc_root = \"\(table)\"\n".write(to: file, atomically: true, encoding: .utf8)
+        let off = try Thermtop.run(["export", "--textfile", "-", "--config", file.path, "--sysfs-root",
+                                    Thermtop.fixtures.appendingPathComponent("intel-laptop-hot").path])
+        #expect(off.status == 0 && !off.text.contains("thermtop_heat_source"), "\(off.text)")
+        try "proc_root = \"/nonexistent-thermtop-proc\"\n".write(to: file, atomically: true, encoding: .utf8)
+        let bad = try Thermtop.run(["status", "--config", file.path] + Self.hot)
+        #expect(bad.status == 64 && bad.stderr.contains("proc_root (\(file.path)) /nonexistent-thermtop-proc: no such directory."), "\(bad.stderr)")
+    }
+
+    @Test("as a non-root user, processes whose folders /proc refuses (EACCES) are counted unreadable and said so, never 0 % (setpriv)",
+          .needs(.root, .setpriv))
+    func refusedFoldersAreUnreadable() throws {
+        let binary = try #require(Proof.binaryForAnyUser, "could not copy the binary where any user can run it")
+        let table = "/tmp/thermtop-proof-proc-\(UUID().uuidString.prefix(8))"
+        let sysfs = try Proof.copyFixture("intel-laptop-hot")
+        defer { Proof.discard(table); Proof.discard(sysfs) }
+        // Root's cc1plus folders as hidepid=noaccess (or a 0700 /proc/PID) leaves them: listed, not readable.
+        let cp = Proof.sh("cp -a \(Proof.quote(Thermtop.fixtures.appendingPathComponent("proc-table-1").path)) \(Proof.quote(table)) && chmod -R a+rX \(Proof.quote(table)) \(Proof.quote(sysfs)) && chmod 700 \(Proof.quote(table))/100 \(Proof.quote(table))/101")
+        try #require(cp.status == 0, "\(cp.output)")
+        let user = "/usr/bin/setpriv --reuid=64996 --regid=64996 --clear-groups \(Proof.quote(binary))"
+        let r = Proof.sh("\(user) status --json --sysfs-root \(Proof.quote(sysfs)) --proc-root \(Proof.quote(table))", stdoutOnly: true)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.output.utf8)) as? [String: Any], "not JSON: \(r.output.prefix(300))")
+        let status = try #require(json["heat_sources_status"] as? [String: Any])
+        #expect(status["unreadable"] as? Int == 3, "pids 100 and 101 refused, 700 cut short: \(status)")
+        #expect(status["processes"] as? Int == 9)
+        #expect(!((json["heat_sources"] as? [[String: Any]]) ?? []).contains { $0["command"] as? String == "cc1plus" })
+        let text = Proof.sh("\(user) status --sysfs-root \(Proof.quote(sysfs)) --proc-root \(Proof.quote(table))", stdoutOnly: true).output
+        #expect(text.contains("3 unreadable (hidepid or permissions)"), "\(text)")
+    }
+
+    /// Whether this machine lets root mount a private proc (`hidepid=`): not in every container.
+    static let canMountProc: Bool = {
+        guard geteuid() == 0 else { return false }
+        let dir = "/tmp/thermtop-proc-probe-\(getpid())"
+        mkdir(dir, 0o755)
+        defer { rmdir(dir) }
+        guard Proof.sh("mount -t proc -o hidepid=1 proc \(Proof.quote(dir))").status == 0 else { return false }
+        _ = Proof.sh("umount \(Proof.quote(dir))")
+        return true
+    }()
+
+    @Test("a real hidepid=1 /proc as a non-root user: root's busy processes are counted unreadable and said so, not shown as 0 % or idle",
+          .needs(.root, .setpriv), .enabled(if: canMountProc, "root may not mount proc here (a container without CAP_SYS_ADMIN)"))
+    func realHidepid() throws {
+        let binary = try #require(Proof.binaryForAnyUser, "could not copy the binary where any user can run it")
+        let burners = try Burners(count: 2)
+        defer { burners.stop() }
+        burners.awaitRunning()
+        let dir = "/tmp/thermtop-hidepid-\(UUID().uuidString.prefix(8))"
+        let sysfs = try Proof.copyFixture("intel-laptop-hot")
+        mkdir(dir, 0o755)
+        defer { _ = Proof.sh("umount \(Proof.quote(dir))"); rmdir(dir); Proof.discard(sysfs) }
+        try #require(Proof.sh("mount -t proc -o hidepid=1 proc \(Proof.quote(dir)) && chmod -R a+rX \(Proof.quote(sysfs))").status == 0)
+        let user = "/usr/bin/setpriv --reuid=64995 --regid=64995 --clear-groups \(Proof.quote(binary))"
+        let r = Proof.sh("\(user) status --json --window 0.5 --sysfs-root \(Proof.quote(sysfs)) --proc-root \(Proof.quote(dir))", stdoutOnly: true)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.output.utf8)) as? [String: Any], "not JSON: \(r.output.prefix(300))")
+        let status = try #require(json["heat_sources_status"] as? [String: Any])
+        // At least the two burners (root's) are refused; the user sees its own thermtop only.
+        #expect((status["unreadable"] as? Int ?? 0) >= 2, "\(status)")
+        #expect(!((json["heat_sources"] as? [[String: Any]]) ?? []).contains { $0["command"] as? String == burners.name })
+        // Root, on the same mount, sees them: the burners are real and busy.
+        let asRoot = try Thermtop.run(["status", "--json", "--window", "0.5", "--sysfs-root", sysfs, "--proc-root", dir]).json()
+        #expect(((asRoot["heat_sources"] as? [[String: Any]]) ?? []).contains { $0["command"] as? String == burners.name })
+        let text = Proof.sh("\(user) status --sysfs-root \(Proof.quote(sysfs)) --proc-root \(Proof.quote(dir))", stdoutOnly: true).output
+        #expect(text.contains("unreadable (hidepid or permissions)"), "\(text)")
     }
 
     @Test("a one-sample status says heat sources are unknown, not that nothing is heating")

@@ -85,7 +85,7 @@ struct RecordCommandTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let source = Thermtop.fixtures.appendingPathComponent("intel-laptop-hot").path
-        let r = try Thermtop.run(["record", file.path, "--seconds", "0.4", "--delay", "0.2", "--sysfs-root", source])
+        let r = try Thermtop.run(["record", file.path, "--seconds", "0.4", "--delay", "0.2", "--sysfs-root", source, "--proc-root", stillProcessTable])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("3 samples"))
         let replay = try Thermtop.run(["status", "--json", "--replay", file.path, "--at", "0.2"])

@@ -50,6 +50,19 @@ private func parsed(_ text: String) throws -> UserConfig {
         #expect(c.sensors[1].line == 8)
     }
 
+    @Test("proc_root is a folder name and export_heat_sources a whole number from 1 to 10, as their flags")
+    func heatSourceKeys() throws {
+        let c = try parsed("proc_root = \"/srv/captured-proc\"\nexport_heat_sources = 3\n")
+        #expect(c.procRoot == "/srv/captured-proc" && c.exportHeatSources == 3)
+        #expect(c.summary.contains("proc_root = /srv/captured-proc") && c.summary.contains("export_heat_sources = 3"))
+        for bad in ["proc_root = \"\"", "proc_root = 3", "export_heat_sources = 0", "export_heat_sources = 11",
+                    "export_heat_sources = 2.5", "export_heat_sources = \"3\""] {
+            let p = problems(bad + "\n")
+            #expect(p.count == 1 && p.first?.key == String(bad.prefix { $0 != " " }), "\(bad): \(p)")
+        }
+        #expect(UserConfig.exportHeatSourcesRange == 1...MetricsReport.maximumHeatSources)
+    }
+
     @Test("on_change_timeout is read in seconds and refused outside 0.1 to 86400")
     func onChangeTimeoutKey() throws {
         #expect(try parsed("on_change_timeout = 5\n").onChangeTimeout == 5)

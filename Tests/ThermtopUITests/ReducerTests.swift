@@ -36,7 +36,7 @@ struct ReducerTests {
             .end: .selectLast, .char("G"): .selectLast,
             .enter: .toggleDetail, .escape: .closeOverlay, .char("s"): .cycleSort, .function(6): .cycleSort,
             .char("I"): .reverseSort, .char("/"): .startFilter, .function(4): .startFilter, .function(3): .startSearch,
-            .char("i"): .togglePolicy,
+            .char("i"): .togglePolicy, .tab: .toggleFocus, .char("w"): .cycleHeatSort,
             .char("a"): .toggleShowAll, .char("f"): .toggleUnits,
             .char("n"): .replayStep, .char("."): .replayStep, .char(">"): .replayFaster, .char("<"): .replaySlower,
         ]
@@ -46,7 +46,7 @@ struct ReducerTests {
         for b in KeyMap.bindings { #expect(!b.help.isEmpty, "\(b.label)") }
     }
 
-    @Test("unbound keys do nothing", arguments: [Key.char("x"), .char("Q"), .char("5"), .tab, .resize, .left, .right,
+    @Test("unbound keys do nothing", arguments: [Key.char("x"), .char("Q"), .char("5"), .resize, .left, .right,
                                                   .function(2), .backspace])
     func unboundKeys(key: Key) {
         #expect(KeyMap.action(for: key) == nil)

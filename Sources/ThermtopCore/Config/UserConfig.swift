@@ -19,6 +19,10 @@ package struct UserConfig: Sendable, Equatable {
     /// Why `on_change` was refused (a file or folder others can write): nil when it was not.
     /// The rest of the file still applies.
     public var onChangeRefused: ConfigProblem?
+    /// The process table heat sources read (as `--proc-root`, which wins).
+    public var procRoot: String?
+    /// The top heat sources `export` writes (as `--heat-sources N`, which wins); nil: none.
+    public var exportHeatSources: Int?
     /// `[[sensor]]` rules, in file order; later rules override fields of earlier ones.
     public var sensors: [SensorRule]
     /// The file it came from (for messages), nil for built-in or in-memory configs.
@@ -43,6 +47,8 @@ package struct UserConfig: Sendable, Equatable {
 
     /// Accepted range for `delay` (the same as `--delay`).
     public static let delayRange: ClosedRange<Double> = 0.2...3600
+    /// Accepted range for `export_heat_sources` (the same small maximum as `--heat-sources`).
+    public static let exportHeatSourcesRange: ClosedRange<Int> = 1...MetricsReport.maximumHeatSources
     /// Accepted range for `on_change_min_interval`.
     public static let onChangeIntervalRange: ClosedRange<Double> = 0...86400
     /// Accepted range for `on_change_timeout` (the same as `--on-change-timeout`).
@@ -70,6 +76,8 @@ package struct UserConfig: Sendable, Equatable {
         if let o = onChange { out.append("on_change = \(o)") }
         if let i = onChangeMinInterval { out.append("on_change_min_interval = \(Self.number(i)) s") }
         if let t = onChangeTimeout { out.append("on_change_timeout = \(Self.number(t)) s") }
+        if let r = procRoot { out.append("proc_root = \(r)") }
+        if let n = exportHeatSources { out.append("export_heat_sources = \(n)") }
         for (n, r) in sensors.enumerated() { out.append("sensor #\(n + 1): \(r.summary)") }
         return out
     }

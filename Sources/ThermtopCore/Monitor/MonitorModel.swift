@@ -31,8 +31,9 @@ package struct MonitorModel {
         status.window = previous.map { snap.time - $0.time }
         status.power = ThermalPowerDomains.measure(snap, previous: previous, config: config)
         status.throttling = ThermalThrottling.assess(snap, previous: previous, power: status.power)
-        status.heatSources = ThermalHeatSources.measure(snap.processes, previous: previous?.processes,
-                                                        seconds: status.window, power: status.power, gpus: snap.gpus)
+        status.heatSources = snap.recordedHeatSources
+            ?? ThermalHeatSources.measure(snap.processes, previous: previous?.processes, seconds: status.window,
+                                          power: status.power, gpus: snap.gpus)
         status.assessment.why = ThermalHeatSources.verdict(status.assessment, sources: status.heatSources,
                                                             gpus: status.snapshot.gpus)
         return status

@@ -38,6 +38,9 @@ public struct ThermalSnapshot: Sendable, Equatable {
     public var cpuFrequencies: [ThermalCPUFrequency] = []
     /// One walk of `/proc` (heat sources), nil when none was asked for.
     public var processes: ThermalProcessTable?
+    /// Heat sources as a recording or a capture carries them (measured there): used instead of
+    /// measuring `processes`. nil on a live machine.
+    public var recordedHeatSources: ThermalHeatSources?
 
     /// A snapshot at monitor time `time`; the hwmon extras, GPUs, counters and processes start empty.
     public init(

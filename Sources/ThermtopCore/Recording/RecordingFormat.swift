@@ -13,7 +13,9 @@
 ///
 /// `t` is seconds since the start on the monotonic clock, never decreasing. A read value is the
 /// file's raw text (`"45000\n"`) or, when the read failed, `{"issue":"io-error","detail":"EIO"}`.
-/// Paths are relative to the sysfs root. Unknown fields are ignored (fields may be added within
+/// Paths are relative to the sysfs root. A recording made with heat sources says so in its
+/// header (`"heat_sources":true`) and each sample line carries what was measured
+/// (`"heat_sources":{…}`, `RecordedHeatSources`). Unknown fields are ignored (fields may be added within
 /// a version). A last line without its newline is a recording cut short (Ctrl-C, a crash): it
 /// is dropped with a note, the rest replays.
 package enum RecordingFormat {
@@ -78,8 +80,12 @@ package struct RecordingHeader: Sendable, Equatable {
     public var delaySeconds: Double
     /// The sysfs root that was recorded (`/sys`).
     public var root: String
+    /// Whether each sample carries its heat sources (false: a replay says they are unknown).
+    public var heatSources = false
 
-    public init(thermtopVersion: String, host: String, kernel: String, startTime: String, delaySeconds: Double, root: String) {
+    public init(thermtopVersion: String, host: String, kernel: String, startTime: String, delaySeconds: Double, root: String,
+                heatSources: Bool = false) {
+        self.heatSources = heatSources
         self.thermtopVersion = thermtopVersion
         self.host = host
         self.kernel = kernel
@@ -93,9 +99,12 @@ package struct RecordedSample: Sendable, Equatable {
     /// Seconds since the start of the recording.
     public var time: Double
     public var changes: RecordedAccesses
-    public init(time: Double, changes: RecordedAccesses) {
+    /// The heat sources measured at this sample, nil when not recorded.
+    public var heatSources: ThermalHeatSources?
+    public init(time: Double, changes: RecordedAccesses, heatSources: ThermalHeatSources? = nil) {
         self.time = time
         self.changes = changes
+        self.heatSources = heatSources
     }
 }
 
@@ -227,7 +236,7 @@ package struct RecordingDecoder: Sendable {
         return RecordingHeader(
             thermtopVersion: v["thermtop_version"]?.stringValue ?? "?", host: v["host"]?.stringValue ?? "?",
             kernel: v["kernel"]?.stringValue ?? "?", startTime: v["start_time"]?.stringValue ?? "?",
-            delaySeconds: delay, root: v["root"]?.stringValue ?? "/sys")
+            delaySeconds: delay, root: v["root"]?.stringValue ?? "/sys", heatSources: v["heat_sources"]?.boolValue ?? false)
     }
 
     static func sample(_ v: JSONValue, line: Int, first: Bool) throws(RecordingError) -> RecordedSample {
@@ -281,7 +290,12 @@ package struct RecordingDecoder: Sendable {
             default: throw RecordingError(line: line, "resolved \(path): expected a path or null")
             }
         }
-        return RecordedSample(time: t, changes: a)
+        var heat: ThermalHeatSources?
+        if let h = v["heat_sources"] {
+            guard let parsed = RecordedHeatSources.parse(h) else { throw RecordingError(line: line, "\"heat_sources\" is not a list of heat sources") }
+            heat = parsed
+        }
+        return RecordedSample(time: t, changes: a, heatSources: heat)
     }
 }
 
@@ -296,12 +310,12 @@ extension RecordingFormat {
             ("start_time", .string(h.startTime)),
             ("delay_seconds", .number(h.delaySeconds)),
             ("root", .string(h.root)),
-        ]).serialized(pretty: false)
+        ] + (h.heatSources ? [("heat_sources", .bool(true))] : [])).serialized(pretty: false)
     }
 
     /// A sample line (without its newline); `frame` marks the first, full one. Paths are sorted
     /// so the same accesses always give the same bytes.
-    public static func sampleLine(_ s: RecordedSample, frame: Bool) -> String {
+    public static func sampleLine(_ s: RecordedSample, frame: Bool, commandLines: Bool = false) -> String {
         var fields: [(String, JSONValue)] = [("t", .num(s.time, places: 3))]
         if frame { fields.append(("frame", .bool(true))) }
         let c = s.changes
@@ -327,6 +341,7 @@ extension RecordingFormat {
         if !c.resolved.isEmpty {
             fields.append(("resolved", .object(c.resolved.sorted { $0.key < $1.key }.map { ($0.key, .str($0.value)) })))
         }
+        if let h = s.heatSources { fields.append(("heat_sources", RecordedHeatSources.value(h, commandLines: commandLines))) }
         return JSONValue.object(fields).serialized(pretty: false)
     }
 }

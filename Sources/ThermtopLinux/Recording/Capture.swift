@@ -241,3 +241,44 @@ extension String {
         return String(s)
     }
 }
+
+extension RecordedHeatSources {
+    /// The file a capture keeps its heat sources in, at the top of its tree.
+    package static let captureFile = "thermtop-heat-sources.json"
+
+    /// Writes `h` into the capture at `destination` (`commandLines`: with full command lines).
+    package static func store(_ h: ThermalHeatSources, commandLines: Bool, destination: String) {
+        let fd = open(destination + "/" + captureFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let bytes = Array((value(h, commandLines: commandLines).serialized() + "\n").utf8)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + off, $0.count - off) }
+            if n <= 0 { if n < 0 && errno == EINTR { continue }; break }
+            off += n
+        }
+    }
+
+    /// The heat sources a capture at `root` measured: nil when it has no such file (a live
+    /// tree, a capture made without them), unknown with why when the file cannot be read.
+    package static func captured(root: String) -> ThermalHeatSources? {
+        // thermtop's own file, as a recording is (not a sysfs attribute, which is a page at most).
+        let fd = open(root + "/" + captureFile, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count < 4 << 20 {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        guard case .success(let v) = JSONParser.parse(bytes), let h = parse(v) else {
+            return ThermalHeatSources(sources: [], reason: "\(captureFile) is not a list of heat sources")
+        }
+        return h
+    }
+}
+

@@ -45,13 +45,15 @@ package struct RecordingSession: Sendable {
     public init() {}
 
     /// The line for a sample taken at `time` (monotonic seconds) whose accesses are `accesses`.
-    public mutating func line(time: Double, accesses: RecordedAccesses) -> String {
+    /// `heatSources`: what was measured at it (`commandLines`: with full command lines).
+    public mutating func line(time: Double, accesses: RecordedAccesses, heatSources: ThermalHeatSources? = nil,
+                              commandLines: Bool = false) -> String {
         let start = started ?? time
         started = start
         let changes = known.changes(to: accesses)
         known.apply(accesses)
         defer { samples += 1 }
-        return RecordingFormat.sampleLine(RecordedSample(time: Swift.max(0, time - start), changes: changes),
-                                          frame: samples == 0)
+        return RecordingFormat.sampleLine(RecordedSample(time: Swift.max(0, time - start), changes: changes, heatSources: heatSources),
+                                          frame: samples == 0, commandLines: commandLines)
     }
 }

@@ -90,8 +90,20 @@ package final class ReplaySource: SensorSource {
         return "REPLAY \(recording.header.host) \(ReplayTime.wallClock(recording.header.startTime, plus: t)) +\(Format.fixed(t, places: 1)) s"
     }
 
-    /// Sample the state of the recording at the current position.
-    public func sample(at time: Double) -> ThermalSnapshot { sysfs.sample(at: time) }
+    /// Sample the state of the recording at the current position, with the heat sources it
+    /// recorded there (unknown, with why, in a recording made without them).
+    public func sample(at time: Double) -> ThermalSnapshot {
+        var snap = sysfs.sample(at: time)
+        snap.recordedHeatSources = recordedHeatSources
+        return snap
+    }
+
+    /// The heat sources recorded at the current position.
+    public var recordedHeatSources: ThermalHeatSources {
+        guard recording.header.heatSources else { return ThermalHeatSources(sources: [], reason: RecordedHeatSources.notRecorded) }
+        return backend.position.flatMap { recording.samples[$0].heatSources }
+            ?? ThermalHeatSources(sources: [], reason: "not in this sample of the recording")
+    }
     public func rediscover() { sysfs.rediscover() }
 
     /// Recorded time of the current position.

@@ -26,6 +26,10 @@ public enum Action: Sendable, Equatable {
     case toggleDetail
     case closeOverlay
     case cycleSort
+    /// `Tab`: ↑↓ and `Enter` go to the other list (the sensors or the "Heating it" groups).
+    case toggleFocus
+    /// The "Heating it" panel's order: CPU → estimated watts → GPU.
+    case cycleHeatSort
     /// Turn the sort order upside down (htop's `I`).
     case reverseSort
     case toggleShowAll
@@ -204,15 +208,48 @@ public enum Reducer {
             state.replay!.speed = speed
         case .quit:
             state.quit = true
-        case .selectNext: move(&state, by: 1)
-        case .selectPrevious: move(&state, by: -1)
-        case .pageDown: move(&state, by: max(1, pageSize(state) - 1))
-        case .pageUp: move(&state, by: -max(1, pageSize(state) - 1))
-        case .selectFirst: select(&state, index: 0)
-        case .selectLast: select(&state, index: state.sortedSensors.count - 1)
+        case .selectNext, .selectPrevious, .pageDown, .pageUp, .selectFirst, .selectLast:
+            if let heat = heatPanel(state) {
+                moveHeat(&state, action, page: heat.height - 1)
+                return []
+            }
+            switch action {
+            case .selectNext: move(&state, by: 1)
+            case .selectPrevious: move(&state, by: -1)
+            case .pageDown: move(&state, by: max(1, pageSize(state) - 1))
+            case .pageUp: move(&state, by: -max(1, pageSize(state) - 1))
+            case .selectFirst: select(&state, index: 0)
+            default: select(&state, index: state.sortedSensors.count - 1)
+            }
+        case .toggleFocus:
+            guard state.focus == .sensors else {
+                state.focus = .sensors
+                return []
+            }
+            guard state.status.heatSources != nil else {
+                state.message = "Tab selects in the Heating it panel, which shows when processes are read (not here)."
+                return []
+            }
+            guard !Layout(state, width: state.width, height: state.height).heat.isEmpty else {
+                state.message = "Tab: the Heating it panel needs a bigger window (the reason names the top source)."
+                return []
+            }
+            state.focus = .heat
+        case .cycleHeatSort:
+            state.heatSort = state.heatSort.next
         case .toggleDetail:
             if case .detail = state.overlay {
                 state.overlay = .none
+            } else if case .heatGroup = state.overlay {
+                state.overlay = .none
+            } else if heatPanel(state) != nil {
+                let rows = state.heatRows
+                guard !rows.isEmpty else {
+                    state.message = "Enter opens a group: none used CPU in the last window."
+                    return []
+                }
+                state.overlay = .heatGroup(rows[state.selectedHeatIndex].command)
+                state.helpTop = 0
             } else if let id = state.selectedID {
                 state.overlay = .detail(id)
                 state.helpTop = 0
@@ -372,8 +409,26 @@ public enum Reducer {
         }
         let layout = Layout(state, width: state.width, height: state.height)
         guard !layout.tooSmall else { return }
+        let heat = layout.heat
+        if !heat.isEmpty, heat.contains(x: m.x, y: m.y) {
+            // The panel's first row is its title; a group under the click is selected, the
+            // selected one opened.
+            let rows = state.heatRows
+            let capacity = heat.height - HeatPanel.chromeRows(layout)
+            let row = m.y - heat.y - 1
+            let index = HeatPanel.top(state, capacity: capacity) + row
+            guard row >= 0, row < capacity, index < rows.count else { return }
+            state.focus = .heat
+            if state.selectedHeat == rows[index].command {
+                state.overlay = .heatGroup(rows[index].command)
+                state.helpTop = 0
+            } else {
+                state.selectedHeat = rows[index].command
+            }
+            return
+        }
         let list = layout.sensorList
-        if list.height > 0, m.y >= list.y, m.y < list.maxY {
+        if list.height > 0, m.y >= list.y, m.y < list.maxY, m.x < list.maxX {
             let rows = layout.rows
             let index = state.topIndex(capacity: list.height, rows: rows) + (m.y - list.y)
             guard index < rows.count else { return }
@@ -458,6 +513,32 @@ public enum Reducer {
         case .selectLast: return Int(Int32.max)
         default: return nil
         }
+    }
+
+    /// The "Heating it" panel while it has the focus and is on screen; nil when ↑↓ and `Enter`
+    /// act on the sensors (the panel dropped out at this size: the keys go back to them).
+    static func heatPanel(_ state: AppState) -> Rect? {
+        guard state.focus == .heat, state.status.heatSources != nil else { return nil }
+        let r = Layout(state, width: state.width, height: state.height).heat
+        return r.isEmpty ? nil : r
+    }
+
+    /// ↑↓ PgUp PgDn Home End over the heat-source groups.
+    static func moveHeat(_ state: inout AppState, _ action: Action, page: Int) {
+        let rows = state.heatRows
+        guard !rows.isEmpty else { return }
+        let i = state.selectedHeatIndex
+        let step = max(1, page - 1)
+        let target: Int
+        switch action {
+        case .selectNext: target = i + 1
+        case .selectPrevious: target = i - 1
+        case .pageDown: target = i + step
+        case .pageUp: target = i - step
+        case .selectFirst: target = 0
+        default: target = rows.count - 1
+        }
+        state.selectedHeat = rows[min(max(target, 0), rows.count - 1)].command
     }
 
     /// Rows the sensor list shows at the current size.

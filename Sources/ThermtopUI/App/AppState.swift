@@ -5,6 +5,8 @@ import ThermtopCore
 public enum Overlay: Sendable, Equatable {
     case none, help, debug
     case detail(String)
+    /// A heat-source group's processes, keyed by its command name (`Enter` on a group).
+    case heatGroup(String)
 
     /// Whether ↑↓ PgUp PgDn Home End and the wheel scroll it (from `AppState.helpTop`).
     var scrolls: Bool { self != .none }
@@ -62,6 +64,32 @@ public enum SortOrder: String, Sendable, Equatable, CaseIterable {
         case .temperature: "coolest first"
         case .name: "by name, Z to A"
         case .group: "by group, reversed"
+        }
+    }
+}
+
+/// Which list ↑↓ Home End and `Enter` act on (`Tab` switches).
+public enum Focus: Sendable, Equatable {
+    case sensors
+    /// The "Heating it" panel's groups.
+    case heat
+}
+
+/// How the "Heating it" panel orders its groups (`w` cycles), biggest first.
+public enum HeatSort: String, Sendable, Equatable, CaseIterable {
+    case cpu, watts, gpu
+
+    public var next: HeatSort {
+        let all = HeatSort.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+
+    /// The panel title's words for the order.
+    public var label: String {
+        switch self {
+        case .cpu: "by CPU"
+        case .watts: "by ≈ W"
+        case .gpu: "by GPU"
         }
     }
 }
@@ -233,6 +261,12 @@ public struct AppState: Sendable, Equatable {
     public var configInfo = ConfigInfo()
     /// The exit status to leave with (128 + signal after a quit signal).
     public var exitStatus: Int32 = 0
+    /// What ↑↓ and `Enter` act on: the sensors, or the "Heating it" groups (`Tab`).
+    public var focus: Focus = .sensors
+    /// The order of the "Heating it" groups (`w`).
+    public var heatSort: HeatSort = .cpu
+    /// The selected heat-source group, by command name; nil: the first.
+    public var selectedHeat: String?
 
     public init(status: MonitorStatus) {
         self.status = status
@@ -365,5 +399,45 @@ public struct AppState: Sendable, Equatable {
             if sel >= top + capacity { top = sel - capacity + 1 }
         }
         return min(max(top, 0), rows.count - capacity)
+    }
+
+    /// The heat-source groups in the panel's order (`heatSort`), biggest first; empty when
+    /// none were measured.
+    public var heatRows: [ThermalHeatSource] { HeatPanelRows.sorted(status.heatSources?.sources ?? [], by: heatSort) }
+
+    /// The selected group's index in `heatRows` (the first when none or gone).
+    public var selectedHeatIndex: Int {
+        guard let id = selectedHeat else { return 0 }
+        return heatRows.firstIndex { $0.command == id } ?? 0
+    }
+}
+
+/// The order and the GPU column of the "Heating it" panel: one place for both.
+enum HeatPanelRows {
+    /// A group's GPU use: its SM share summed over the GPUs it runs on (percent of one GPU, as
+    /// CPU is percent of one core); nil where not known (not on a GPU, or NVML gave no share):
+    /// shown as `–`, sorted last, never as 0.
+    static func gpuPercent(_ s: ThermalHeatSource) -> Double? {
+        let known = s.gpus.compactMap(\.smPercent)
+        return known.isEmpty ? nil : known.reduce(0, +)
+    }
+
+    /// Biggest first by the key; unknowns last; ties by CPU, then name.
+    static func sorted(_ sources: [ThermalHeatSource], by sort: HeatSort) -> [ThermalHeatSource] {
+        func key(_ s: ThermalHeatSource) -> Double? {
+            switch sort {
+            case .cpu: s.cpuPercent
+            case .watts: s.estimatedWatts
+            case .gpu: gpuPercent(s)
+            }
+        }
+        return sources.sorted { a, b in
+            switch (key(a), key(b)) {
+            case let (x?, y?) where x != y: return x > y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return a.cpuPercent != b.cpuPercent ? a.cpuPercent > b.cpuPercent : a.command < b.command
+            }
+        }
     }
 }

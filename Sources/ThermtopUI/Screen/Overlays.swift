@@ -81,6 +81,7 @@ enum Overlays {
         switch state.overlay {
         case .debug: count = debugLines(state, theme: theme).count
         case .detail(let id): count = detailLines(state, id: id, theme: theme)?.count ?? 1
+        case .heatGroup(let command): count = HeatPanel.groupLines(state, command: command, theme: theme).count
         default: count = helpLines(state, theme: theme).count
         }
         return maxTop(lineCount: count, height: state.height)

@@ -18,10 +18,11 @@ public enum Screen {
         }
         Panels.header(state, into: &buf, in: layout.header, theme: theme)
         Panels.lowPower(state, into: &buf, in: layout.lowPower, theme: theme)
-        Panels.wrapped([reasonText(state)], into: &buf, in: layout.reason,
-                       style: theme.level(state.status.thermalState), theme: theme)
+        Panels.lines(reasonShown(state, width: layout.reason.width - 2, maxLines: layout.reason.height), into: &buf,
+                     in: layout.reason, style: theme.level(state.status.thermalState), theme: theme)
         Panels.wrapped(bannerTexts(state), into: &buf, in: layout.banner, style: theme.warning, theme: theme)
         Panels.sensors(state, layout: layout, into: &buf, theme: theme)
+        HeatPanel.draw(state, layout: layout, into: &buf, theme: theme)
         Panels.cooling(state, into: &buf, in: layout.cooling, theme: theme)
         Panels.fans(state, into: &buf, in: layout.fans, theme: theme)
         Panels.throttling(state, into: &buf, in: layout.throttling, theme: theme)
@@ -35,6 +36,7 @@ public enum Screen {
         case .help: Overlays.help(state, into: &buf, theme: theme)
         case .debug: Overlays.debug(state, into: &buf, theme: theme)
         case .detail(let id): Overlays.detail(state, id: id, into: &buf, theme: theme)
+        case .heatGroup(let command): HeatPanel.group(state, command: command, into: &buf, theme: theme)
         }
         return buf
     }
@@ -56,6 +58,29 @@ public enum Screen {
     /// The state's reason, wrapped.
     static func reasonLines(_ state: AppState, width: Int) -> [String] {
         TextWrap.lines(reasonText(state), width: width, maxLines: Layout.reasonMaxLines)
+    }
+
+    /// The reason in `maxLines` lines of `width`. When it does not fit and names heat sources
+    /// (` — mostly cc1plus ×8 (…)`), the assessment's words are cut rather than the sources: at
+    /// sizes where the "Heating it" panel has no room, the reason still names the top source.
+    static func reasonShown(_ state: AppState, width: Int, maxLines: Int) -> [String] {
+        let text = reasonText(state)
+        guard maxLines > 0, width > 0 else { return [] }
+        let whole = TextWrap.lines(text, width: width, maxLines: Int(Int32.max))
+        let suffix = state.status.why.heatSources
+        guard whole.count > maxLines, !suffix.isEmpty else {
+            return TextWrap.lines(text, width: width, maxLines: maxLines)
+        }
+        var bare = state.status.why
+        bare.heatSources = ""
+        let head = bare.text(state.units)
+        let sources = String(suffix.drop { $0 == " " })
+        if maxLines == 1 {
+            let headRoom = max(1, min(head.count, width / 3))
+            return [TextWrap.ellipsize(TextWrap.ellipsize(head, width: headRoom) + " " + sources, width: width)]
+        }
+        let tail = TextWrap.lines(sources, width: width, maxLines: maxLines - 1)
+        return TextWrap.lines(head, width: width, maxLines: maxLines - tail.count) + tail
     }
 
     /// The replay, simulation and start-up notes; empty when everything is live.
