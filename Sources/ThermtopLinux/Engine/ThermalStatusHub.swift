@@ -467,8 +467,9 @@ public final class ThermalStatusHub: Sendable {
     }
 
     /// Stop the sampler thread; returns once it has left (within a read deadline or so, or
-    /// `timeout` on the hub's clock), and ends the streams. Called on the sampler thread itself
-    /// (from a listener), it asks it to stop and returns at once.
+    /// `timeout` on the hub's clock: on a clock moved by hand, only once it is moved past it),
+    /// and ends the streams. Called on the sampler thread itself (from a listener), it asks it
+    /// to stop and returns at once.
     public func stop(timeout: Duration = .seconds(2)) {
         let (alive, onSampler) = state.withLock { s -> (Bool, Bool) in
             s.schedule.receive(.stop)
