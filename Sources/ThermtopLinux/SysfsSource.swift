@@ -141,12 +141,19 @@ public final class SysfsSource: SensorSource {
     /// Read the values now (discovering devices first when needed); `time` stamps the snapshot.
     public func sample(at time: Double) -> ThermalSnapshot {
         if needsRediscovery { rediscover() }
-        let snap = readValues(at: time)
-        guard needsRediscovery else { return snap }
-        // A device vanished under this very sample (hot-unplug): rediscover and read again
-        // rather than show it with its values missing.
-        rediscover()
-        return readValues(at: time)
+        var snap = readValues(at: time)
+        if needsRediscovery {
+            // A device vanished under this very sample (hot-unplug): rediscover and read again
+            // rather than show it with its values missing.
+            rediscover()
+            snap = readValues(at: time)
+        }
+        // The process table is walked once a sample, whatever the devices did: a second
+        // walk would halve the window its CPU rates are measured over. GPU processes are
+        // identified in the same walk, also where their pid is idle on the CPU.
+        snap.processes = processes?.walk(identify: Set(snap.gpus.flatMap { $0.processes ?? [] }.map(\.pid)))
+        snap.recordedHeatSources = capturedHeatSources
+        return snap
     }
 
     private func readValues(at time: Double) -> Snapshot {
@@ -191,8 +198,6 @@ public final class SysfsSource: SensorSource {
         self.hwmon = hwmon
         gpus.sample(root, time: time, deadline: gpuDeadlines.call, initDeadline: gpuDeadlines.start,
                     processes: processes != nil, into: &snap)
-        snap.processes = processes?.walk(identify: Set(snap.gpus.flatMap { $0.processes ?? [] }.map(\.pid)))
-        snap.recordedHeatSources = capturedHeatSources
         // A device whose folder vanished since discovery: its layout is stale.
         let missingDirs = (snap.zones.flatMap(\.issues) + snap.hwmon.flatMap(\.issues) + snap.batteries.flatMap(\.issues))
             .filter { $0.reason == .missing }

@@ -180,7 +180,9 @@ struct RunLoop {
             if hook != nil { observeChanges() }
             draw()
             if app.quit { break }
-            wait(timeoutMilliseconds: timeout(now: now, wallFraction: wall.fraction))
+            wait(timeoutMilliseconds: WakeTiming.milliseconds(app, now: now, wallFraction: wall.fraction,
+                                                               hookDue: hook?.nextDue(now: now),
+                                                               inputDue: terminal.inputDeadline))
         }
     }
 
@@ -217,42 +219,6 @@ struct RunLoop {
         }
         let cells = terminal.present(buffer)
         dispatch(.rendered(cells: cells, milliseconds: (clock.now() - t0) * 1000))
-    }
-
-    /// Milliseconds until something shown can next change.
-    func timeout(now: Double, wallFraction: Double) -> Int {
-        let policy = app.renderPolicy
-        // Material statuses wake the loop through the hub's descriptor; only the screen's own
-        // clocks are timed here.
-        var wake = now + 60
-        if let due = hook?.nextDue(now: now) { wake = min(wake, due) }
-        // Input that waits for the rest of a paste (or of its marker) is due on its own.
-        if let due = terminal.inputDeadline { wake = min(wake, due) }
-        // A replay's next recorded sample, at the playback speed.
-        if !app.paused, let due = app.replay?.nextDue { wake = min(wake, due) }
-        // The next step at which routine samples are taken (none come while paused, and a
-        // replay's come with its own due times). A step of 0 means on the pulse's frames.
-        if !app.paused, app.replay == nil, let due = policy.nextValueStep(after: now) { wake = min(wake, due) }
-        let fps = policy.pulseFramesPerSecond
-        if fps > 0 {
-            // While the pulse animates, the clock and the countdown change on its frames (at
-            // most one frame late) instead of waking the loop on their own beats, which fall
-            // between frames: at full that is 2 wakeups a second instead of 4.
-            wake = min(wake, ((now * fps + 1e-6).rounded(.down) + 1) / fps)
-            return max(1, Int(((wake - now) * 1000).rounded(.up)))
-        }
-        // The clock's next shown value: the next second, or the next minute.
-        let clockStep = policy.clockShowsSeconds ? 1.0 : 60.0
-        let intoStep = policy.clockShowsSeconds ? wallFraction : Double(app.wallSeconds % 60) + wallFraction
-        wake = min(wake, now + clockStep - intoStep)
-        // The countdown's next shown value.
-        let left = app.refreshDueAt - now
-        if left > 0 && !app.paused {
-            let step = policy.countdownStepSeconds
-            let toNext = left.truncatingRemainder(dividingBy: step)
-            wake = min(wake, now + (toNext > 1e-3 ? toNext : step))
-        }
-        return max(1, Int(((wake - now) * 1000).rounded(.up)))
     }
 
     /// Sleeps in `poll` and turns what woke it into actions.

@@ -71,7 +71,7 @@ final class DashboardFeed {
         }
         let s = hub.current
         let info = FeedInfo(samples: s.sampler.samples, sampleMilliseconds: s.sampler.lastSampleSeconds * 1000,
-                            refreshDueAt: s.sampler.lastRediscovery + s.policy.refreshIntervalSeconds,
+                            refreshDueAt: s.refreshDueAt,
                             // Asked only of the simulated laptop: the hub answers it under the
                             // source's lock, which a stalled sensor read can hold.
                             simulatedLoad: hub.sourceIsSimulated ? hub.simulatedLoad : nil)
@@ -95,8 +95,7 @@ final class DashboardFeed {
         case .refresh:
             hub.refreshNow()
         case .adjustLoad(let d):
-            _ = hub.adjustLoad(by: d)
-            hub.sampleNow(reason: "load changed")
+            _ = hub.adjustLoad(by: d, reason: "load changed")
         case .useSimulatedLaptop(let on):
             guard on != hub.sourceIsSimulated else { return }
             let overrides = hub.overrides

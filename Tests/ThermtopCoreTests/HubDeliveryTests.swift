@@ -49,9 +49,9 @@ struct HubDeliveryTests {
     func listenerOnSamplerThread() async {
         let source = LockedSource(StubSource.package(53))
         let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: .milliseconds(20))
-        let seen = Mutex<[Int]>([])
+        let seen = Collected<Int>()
         let token = hub.addListener { u in
-            seen.withLock { $0.append(u.sequence) }
+            seen.append(u.sequence)
             if u.sequence == 2 { hub.setOverrides(ThermalOverrides(lowPower: true)) }
             if u.sequence == 4 { hub.sample() }
             _ = hub.current.tier
@@ -60,8 +60,8 @@ struct HubDeliveryTests {
         defer { token.cancel() }
         hub.start()
         defer { hub.stop() }
-        #expect(await eventually { seen.withLock { $0.count } >= 8 })
-        let sequences = seen.withLock { $0 }
+        #expect(await seen.until { $0.count >= 8 })
+        let sequences = seen.all
         #expect(sequences == Array(1...sequences.count), "\(sequences)")
         #expect(hub.current.isLowPowerModeEnabled)
     }
@@ -87,8 +87,8 @@ struct HubDeliveryTests {
     func sequenceOrderUnderContention() async {
         let source = LockedSource(StubSource.package(53))
         let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: .milliseconds(10))
-        let seen = Mutex<[Int]>([])
-        let token = hub.addListener { u in seen.withLock { $0.append(u.sequence) } }
+        let seen = Collected<Int>()
+        let token = hub.addListener { u in seen.append(u.sequence) }
         defer { token.cancel() }
         let events = hub.changes()
         hub.start()
@@ -103,8 +103,8 @@ struct HubDeliveryTests {
         }
         hub.setOverrides(.none)
         let last = hub.setOverrides(ThermalOverrides(thermalState: .critical))?.sequence ?? 0
-        #expect(await eventually { seen.withLock { $0.last ?? 0 } >= last })
-        let sequences = seen.withLock { $0 }
+        #expect(await seen.until { ($0.last ?? 0) >= last })
+        let sequences = seen.all
         #expect(sequences == Array(1...sequences.count), "out of order or repeated")
         // Stopping ends the stream after what it holds (the newest 64 events, in a row). It got
         // them in the order decided: each state change starts where the one before it ended,
@@ -124,8 +124,8 @@ struct HubDeliveryTests {
 
     @Test("a listener on the sampler thread may stop the hub: stop() returns at once there, and the sampler leaves")
     func listenerStopsHub() async {
-        let hub = ThermalStatusHub(source: LockedSource(StubSource.package(53)), clock: SystemClock(),
-                                   delay: .milliseconds(20))
+        let clock = ManualClock()
+        let hub = ThermalStatusHub(source: LockedSource(StubSource.package(53)), clock: clock, delay: .milliseconds(50))
         let stopTook = Mutex<Double?>(nil)
         let token = hub.addListener { u in
             guard u.sequence == 3 else { return }
@@ -135,10 +135,16 @@ struct HubDeliveryTests {
         }
         defer { token.cancel() }
         hub.start()
-        #expect(await eventually { stopTook.withLock { $0 } != nil && !hub.isRunning })
+        for n in 1...2 {
+            #expect(await hub.until { $0.status.sampler.samples == n && $0.idleSince != nil })
+            clock.advance(by: 0.05)
+        }
+        #expect(await hub.until { !$0.samplerAlive })
+        #expect(!hub.isRunning)
         #expect((stopTook.withLock { $0 } ?? .infinity) < 0.5)
         let samples = hub.latest.sampler.samples
-        try? await Task.sleep(for: .milliseconds(100))
+        #expect(samples == 3)
+        clock.advance(by: 1)
         #expect(hub.latest.sampler.samples == samples, "the sampler kept sampling after stop()")
     }
 

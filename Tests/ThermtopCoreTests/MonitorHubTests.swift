@@ -57,14 +57,22 @@ func makeNonBlockingPipe() -> (Int32, Int32) {
     return (fds[0], fds[1])
 }
 
-/// Poll `condition` until it holds or `seconds` pass; true when it held.
-func eventually(_ seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 5_000_000)
+/// What listeners collect, awaited without sleeping: each append wakes the waiters.
+final class Collected<Element: Sendable>: Sendable {
+    private let items = Guarded<[Element]>([])
+    func append(_ x: Element) {
+        items.withLock { $0.append(x) }
+        items.broadcast()
     }
-    return condition()
+    var all: [Element] { items.withLock { $0 } }
+    /// True once `condition` holds of what was collected, false after `timeout` seconds.
+    func until(timeout: Double = 5, _ condition: @escaping @Sendable ([Element]) -> Bool) async -> Bool {
+        await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
+            startThread(name: "test-until") { [items] in
+                c.resume(returning: items.wait(until: monotonicSeconds() + timeout) { condition($0) })
+            }
+        }
+    }
 }
 
 @Suite("Monitor hub and facade")
@@ -73,17 +81,19 @@ struct MonitorHubTests {
     @Test("the hub's status is readable from a task off the main actor, and its stream works there")
     func hubFromAnyIsolation() async {
         let source = LockedSource(StubSource.package(53))
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: .milliseconds(50))
+        let clock = ManualClock()
+        let hub = ThermalStatusHub(source: source, clock: clock, delay: .milliseconds(50))
         let state = await Task.detached { hub.current.thermalState }.value
         #expect(state == .nominal)
+        let changes = hub.changes()
         hub.start()
         defer { hub.stop() }
         let waiter = Task.detached { () -> MonitorEvent? in
-            for await e in hub.changes() { return e }
+            for await e in changes { return e }
             return nil
         }
-        try? await Task.sleep(nanoseconds: 20_000_000)
         source.set(StubSource.package(95))
+        clock.advance(by: 0.05)
         let event = await waiter.value
         #expect(event == .thermalStateChanged(from: .nominal, to: .serious))
         let ok6 = await Task.detached { hub.tier }.value == .minimal
@@ -169,25 +179,45 @@ struct MonitorHubTests {
     @Test("started, the sampler samples every delay, stops when asked, and takes no timed samples while paused")
     func samplerThread() async {
         let source = LockedSource(StubSource.package(53))
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: .milliseconds(50))
+        let clock = ManualClock()
+        let hub = ThermalStatusHub(source: source, clock: clock, delay: .milliseconds(50))
         hub.start()
-        let ok1 = await eventually { source.samples >= 5 }
-        #expect(ok1)
+        #expect(await hub.until { $0.status.sampler.samples == 1 && $0.idleSince != nil })
+        for n in 2...5 {
+            clock.advance(by: 0.05)
+            #expect(await hub.until { $0.status.sampler.samples == n && $0.status.sampler.wokenBy == "timer" })
+        }
+        #expect(source.samples == 5)
         hub.setPaused(true)
-        try? await Task.sleep(nanoseconds: 60_000_000)
-        let paused = source.samples
-        try? await Task.sleep(nanoseconds: 300_000_000)
-        #expect(source.samples == paused, "sampled while paused")
+        clock.advance(by: 3600)
+        let later = clock.now()
+        #expect(await hub.until { ($0.idleSince ?? -1) >= later }, "the sampler never looked at the clock again")
+        #expect(source.samples == 5, "sampled while paused")
         hub.sampleNow(reason: "key")
-        // The source is read before the status is published: wait for the publication too.
-        let ok2 = await eventually { source.samples == paused + 1 && hub.current.sampler.wokenBy == "key" }
-        #expect(ok2, "woken by \(hub.current.sampler.wokenBy) after \(source.samples - paused) samples")
-        #expect(source.samples == paused + 1, "sampled while paused")
+        #expect(await hub.until { $0.status.sampler.samples == 6 && $0.status.sampler.wokenBy == "key" },
+                "woken by \(hub.current.sampler.wokenBy) after \(source.samples - 5) samples")
+        #expect(source.samples == 6, "sampled while paused")
         hub.stop()
         #expect(!hub.isRunning)
-        let stopped = source.samples
-        try? await Task.sleep(nanoseconds: 200_000_000)
-        #expect(source.samples == stopped)
+        #expect(await hub.until { !$0.samplerAlive })
+        clock.advance(by: 3600)
+        #expect(source.samples == 6)
+    }
+
+    @Test("adjusting the simulated load while started takes one sample, named by the caller's reason")
+    func adjustLoadSamplesOnce() async {
+        let clock = ManualClock()
+        let hub = ThermalStatusHub(source: SimulatedLaptop(load: 0.5), clock: clock, delay: .seconds(1))
+        hub.start()
+        defer { hub.stop() }
+        #expect(await hub.until { $0.status.sampler.samples == 1 && $0.idleSince != nil })
+        #expect(hub.adjustLoad(by: 0.1, reason: "load changed") == 0.6)
+        #expect(await hub.until { $0.status.sampler.samples == 2 && $0.idleSince != nil })
+        #expect(hub.current.sampler.wokenBy == "load changed")
+        clock.advance(by: 0.5)
+        let later = clock.now()
+        #expect(await hub.until { ($0.idleSince ?? -1) >= later })
+        #expect(hub.current.sampler.samples == 2, "a second sample for one change")
     }
 
     @Test("a resample hint samples within 100 ms; a rediscover hint rediscovers; both show in the status")
@@ -201,7 +231,7 @@ struct MonitorHubTests {
         })
         hub.start()
         defer { hub.stop() }
-        let sourcesUp = await eventually { hub.current.sampler.eventSources.count == 2 }
+        let sourcesUp = await hub.until { $0.status.sampler.eventSources.count == 2 }
         #expect(sourcesUp)
         let before = source.samples
         source.set(StubSource.package(95))
@@ -214,7 +244,7 @@ struct MonitorHubTests {
         var one: UInt8 = 1
         let t0 = clock.now()
         _ = write(resample.1, &one, 1)
-        let ok3 = await eventually(1) { hub.current.thermalState == .serious }
+        let ok3 = await hub.until(timeout: 1) { $0.status.thermalState == .serious }
         #expect(ok3)
         let latency = (publishedAt.withLock { $0 } ?? .infinity) - t0
         #expect(latency < eventDrivenBound, "published \(latency) s after the event")
@@ -222,9 +252,10 @@ struct MonitorHubTests {
         #expect(source.samples == before + 1)
         #expect(hub.current.sampler.wokenBy == "charger")
         _ = write(rediscover.1, &one, 1)
-        let ok4 = await eventually { source.rediscoveries >= 1 && hub.current.sampler.wokenBy == "dock" }
+        let ok4 = await hub.until { $0.status.sampler.wokenBy == "dock" }
+        #expect(source.rediscoveries >= 1)
         #expect(ok4, "rediscoveries \(source.rediscoveries), sampler \(hub.current.sampler)")
-        let ok5 = await eventually { hub.current.sampler.eventSources.first?.events == 1 }
+        let ok5 = await hub.until { $0.status.sampler.eventSources.first?.events == 1 }
         #expect(ok5)
     }
 
@@ -247,65 +278,56 @@ struct MonitorHubTests {
         let source = LockedSource(StubSource.package(53))
         let hint = makeNonBlockingPipe()
         defer { close(hint.0); close(hint.1) }
-        let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: .milliseconds(50), wakeSources: { _ in
+        let clock = ManualClock()
+        let hub = ThermalStatusHub(source: source, clock: clock, delay: .milliseconds(50), wakeSources: { _ in
             [PipeWakeSource(hint: .resample("charger"), fds: hint)]
         })
         #expect(hub.wakePolicy == .everyStatus, "library users and watch/export get every status by default")
         hub.setWakePolicy(.changes)
         hub.start()
         defer { hub.stop() }
+        /// Readable within two seconds: the write follows the publication, after the lock.
         @Sendable func readable() -> Bool {
             var p = pollfd(fd: hub.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-            return poll(&p, 1, 0) == 1 && p.revents & Int16(POLLIN) != 0
+            return poll(&p, 1, 2000) == 1 && p.revents & Int16(POLLIN) != 0
         }
-        // Past the start's sample (the first, with the event sources up, wakes: not timed), and one
-        // timed sample further: a publish writes the wake pipe just after it makes the status
-        // current, so the status seen here may still have its write to come; the sampler makes
-        // the next sample only once that write is done.
-        let timed = await eventually { hub.current.sampler.wokenBy == "timer" }
-        #expect(timed)
-        let seen = hub.current.sampler.samples
-        #expect(await eventually { hub.current.sampler.samples > seen })
+        // The start's sample wakes (it is not timed).
+        #expect(await hub.until { $0.status.sampler.samples == 1 })
+        #expect(readable())
+        #expect(hub.wakeSignalCount == 1)
         hub.consumeWake()
-        // Every update of the quiet window, with what woke its sample: under a loaded parallel
-        // run something once did wake the hub in this window (a write counted by the hub), so
-        // the check is that only updates the policy calls material wake it.
-        let window = Mutex<[MonitorUpdate]>([])
-        let watcher = hub.addListener { u in window.withLock { $0.append(u) } }
-        let signalsBefore = hub.wakeSignalCount
-        try? await Task.sleep(nanoseconds: 400_000_000)
-        watcher.cancel()
-        let updates = window.withLock { $0 }
-        let routine = updates.filter { $0.status.sampler.wokenBy == "timer" && $0.events.isEmpty }
-        let material = updates.count - routine.count
-        #expect(routine.count >= 3, "the sampler kept sampling: \(updates.map(\.status.sampler.wokenBy))")
-        #expect(hub.wakeSignalCount - signalsBefore == (material > 0 ? 1 : 0),
-                "timed samples that changed nothing woke the reader: \(updates.map { ($0.status.sampler.wokenBy, $0.events) })")
-        hub.consumeWake()
+        // Timed samples that announce nothing wake no one.
+        for n in 2...4 {
+            clock.advance(by: 0.05)
+            #expect(await hub.until { $0.status.sampler.samples == n && $0.status.sampler.wokenBy == "timer" })
+        }
+        #expect(hub.wakeSignalCount == 1, "timed samples that changed nothing woke the reader")
         // A timed sample that changes the state.
         source.set(StubSource.package(95))
-        let hot = await eventually(2) { readable() }
-        #expect(hot)
-        #expect(hub.current.thermalState == .serious)
+        clock.advance(by: 0.05)
+        #expect(await hub.until { $0.status.thermalState == .serious })
+        #expect(readable())
+        #expect(hub.wakeSignalCount == 2)
         hub.consumeWake()
         // A command whose result announces no change (serious forced while serious) still wakes.
         hub.setOverrides(Overrides(thermalState: .serious))
         #expect(readable(), "a command's result did not wake the reader")
+        #expect(hub.wakeSignalCount == 3)
         hub.consumeWake()
         // A sample woken by an event source (a charger uevent) wakes even when nothing changed.
-        let charger = Mutex(false)
-        let listener = hub.addListener { u in if u.status.sampler.wokenBy == "charger" { charger.withLock { $0 = true } } }
-        defer { listener.cancel() }
         var one: UInt8 = 1
         _ = write(hint.1, &one, 1)
-        let hinted = await eventually(2) { readable() }
-        #expect(hinted)
-        #expect(charger.withLock { $0 }, "the wake was not the hinted sample's")
+        #expect(await hub.until { $0.status.sampler.wokenBy == "charger" })
+        #expect(readable())
+        #expect(hub.wakeSignalCount == 4, "the wake was not the hinted sample's")
+        hub.consumeWake()
         // Back to every status: the next timed sample wakes again.
         hub.setWakePolicy(.everyStatus)
-        hub.consumeWake()
-        let again = await eventually(2) { readable() }
-        #expect(again)
+        let samples = hub.latest.sampler.samples
+        clock.advance(by: 0.05)
+        #expect(await hub.until { $0.status.sampler.samples == samples + 1 })
+        #expect(readable())
+        #expect(hub.wakeSignalCount == 5)
     }
 
     @Test("the simulated laptop's load is adjusted through the hub; a real source says nil")

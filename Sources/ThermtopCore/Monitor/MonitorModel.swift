@@ -95,8 +95,10 @@ public struct MonitorSamplerInfo: Sendable, Equatable {
     public var lastRediscovery = 0.0
     /// Rediscoveries since start.
     public var rediscoveries = 0
-    /// What woke the last sample: `timer`, `start`, `uevent power_supply change BAT0`, `key`…
-    public var wokenBy = "start"
+    /// What woke the last sample.
+    public var wakeReason = MonitorWakeReason.start
+    /// What woke the last sample, as shown: `timer`, `start`, `uevent power_supply change BAT0`, `key`…
+    public var wokenBy: String { wakeReason.label }
     /// Each event source (uevent, thermal netlink, power profiles): active or why not.
     public var eventSources: [EventSourceState] = []
     /// File-reading counters, for sources that read files.

@@ -66,21 +66,34 @@ public protocol MonitorClock: Sendable {
     /// Seconds since local midnight, to label when a sensor went silent (`12:01:07`); nil
     /// when the clock has no wall time (tests), and holds are labelled by age instead.
     func secondsSinceLocalMidnight() -> Double?
+    /// Run `wake` each time the clock is moved by hand; true when it moves only that way (a
+    /// thread waiting for a time on it waits for `wake`, not for time to pass).
+    func onAdvance(_ wake: @escaping @Sendable () -> Void) -> Bool
 }
 
 extension MonitorClock {
     public func secondsSinceLocalMidnight() -> Double? { nil }
+    public func onAdvance(_ wake: @escaping @Sendable () -> Void) -> Bool { false }
 }
 
 /// A clock tests move by hand. Safe to share across threads (the time is behind a lock).
 public final class ManualMonitorClock: MonitorClock {
     private let current: Mutex<Double>
+    private let observers = Mutex<[@Sendable () -> Void]>([])
     /// A clock that stands at `start` until advanced.
     public init(start: Double = 0) { current = Mutex(start) }
     /// The time it was advanced to.
     public func now() -> Double { current.withLock { $0 } }
-    /// Move the clock forward by `seconds`.
-    public func advance(by seconds: Double) { current.withLock { $0 += seconds } }
+    /// Move the clock forward by `seconds`, and wake whoever waits on it.
+    public func advance(by seconds: Double) {
+        current.withLock { $0 += seconds }
+        for wake in observers.withLock({ $0 }) { wake() }
+    }
+    /// `wake` runs after each `advance(by:)`; true: this clock moves only by hand.
+    public func onAdvance(_ wake: @escaping @Sendable () -> Void) -> Bool {
+        observers.withLock { $0.append(wake) }
+        return true
+    }
     /// Returns once the clock has been advanced past now + `seconds`.
     public func sleep(seconds: Double) async throws {
         advance(by: seconds)

@@ -45,7 +45,12 @@ public final class MonitorObservation: Sendable {
 /// the source bounds each of its blocking reads (`SysfsRoot`), so a hung file is reported
 /// `timed-out` and the rest keeps updating.
 ///
-/// Listeners, streams and the wake descriptor are fed after the hub's locks are released, one
+/// When to sample, rediscover or sleep is decided by a `SamplerSchedule` (pure, in
+/// ThermtopCore); the thread only carries its steps out. The hub's state (the model, the
+/// schedule, the published status, the registrations) sits behind one lock; the source
+/// behind another, held across reads, so no command waits for a read.
+///
+/// Listeners, streams and the wake descriptor are fed after the hub's lock is released, one
 /// update at a time in publishing order, so a listener may call any method of the hub (read
 /// `current`, `setOverrides`, `sample()`, cancel its own observation, even `stop()`).
 ///
@@ -74,18 +79,13 @@ public final class ThermalStatusHub: Sendable {
     }
     private let box: SourceBox
     private let sourceLock = ConditionLock()
-    /// Decisions; held briefly, never across a read, so overrides apply at once even while a
-    /// read hangs.
-    private let model: Mutex<MonitorModel>
-    private let state: Mutex<HubState>
+    /// Everything else; held briefly, never across a read, so overrides apply at once even
+    /// while a read hangs. Its condition wakes callers waiting for the first reading and for
+    /// the sampler to leave.
+    private let state: Guarded<HubState>
     private let wakeSourceFactory: @Sendable (any SensorSource) -> [any WakeSource]
     private let wakePipe: (read: Int32, write: Int32)
     private let controlPipe: (read: Int32, write: Int32)
-    private let stopped = ConditionLock()
-    private let stoppedCondition: ConditionLock.Condition
-    /// Callers waiting for the first reading someone else is taking.
-    private let firstLock = ConditionLock()
-    private let firstReady: ConditionLock.Condition
 
     /// A registration, with the last sequence published when it was made: it gets only what
     /// was decided after it.
@@ -94,34 +94,37 @@ public final class ThermalStatusHub: Sendable {
         var handler: Handler
     }
 
-    /// Something decided under the locks and handed out after them, in this order.
+    /// Something decided under the lock and handed out after it, in this order.
     private enum Delivery {
-        /// A new status: to listeners and streams registered before it was decided, the
-        /// callers of `firstReading()` waiting for it, and the wake pipe when `wake`.
-        case update(MonitorUpdate, wake: Bool, firstWaiters: [CheckedContinuation<MonitorUpdate, Never>])
+        /// A new status: to listeners and streams registered before it was decided, and the
+        /// wake pipe when `wake`.
+        case update(MonitorUpdate, wake: Bool)
         /// A new `statuses()` stream's first element: the status current when it was made.
         case currentStatus(AsyncStream<MonitorStatus>.Continuation, MonitorStatus)
     }
 
+    /// The first reading: not made, being made by someone (the others wait on the lock's
+    /// condition), or made.
+    private enum FirstReading {
+        case none, taking, made(MonitorUpdate)
+        var update: MonitorUpdate? { if case .made(let u) = self { u } else { nil } }
+    }
+
     private struct HubState {
+        var model: MonitorModel
+        var schedule: SamplerSchedule
         var current: MonitorStatus
-        /// The first status published: the first reading. Nil until it is made.
-        var first: MonitorUpdate?
-        /// A caller (not the sampler) is taking the first reading; others wait for it.
-        var firstClaimed = false
-        var firstWaiters: [CheckedContinuation<MonitorUpdate, Never>] = []
+        var first = FirstReading.none
         var sequence = 0
-        /// Seconds between samples.
-        var delay: Double
-        var paused = false
         var running = false
         var threadAlive = false
         /// The sampler's OS thread while it runs (`stop()` called from a listener there must
         /// not wait for itself).
         var samplerThread: pthread_t?
-        var stopRequested = false
-        var pendingRefresh = false
-        var pendingSample: String?
+        /// Whether `start()` asked the clock to wake the sampler when it is moved by hand.
+        var clockHooked = false
+        /// The clock moves only by hand: the sampler sleeps until it moves, never on a timer.
+        var clockMovesByHand = false
         var wakePending = false
         var wakePolicy = WakePolicy.everyStatus
         /// Writes to the wake pipe since creation (tests count them: a descriptor can read
@@ -136,6 +139,9 @@ public final class ThermalStatusHub: Sendable {
         /// A thread is handing out the outbox; others only add to it.
         var delivering = false
         var sampler = SamplerInfo()
+        /// When the sampler last found nothing to do and went to sleep (nil while it works):
+        /// a test's proof that nothing was due at that time.
+        var idleSince: Double?
     }
 
     /// Reads nothing: the first reading is made by `start()`, `firstReading()`, or the first
@@ -158,18 +164,19 @@ public final class ThermalStatusHub: Sendable {
         sourceLabel = source.label
         sourceIsSimulated = source.isSimulated
         wakeSourceFactory = wakeSources
-        model = Mutex(MonitorModel(config: config, overrides: overrides))
         wakePipe = Self.makePipe()
         controlPipe = Self.makePipe()
-        stoppedCondition = stopped.makeCondition()
-        firstReady = firstLock.makeCondition()
+        let now = clock.now()
         var info = SamplerInfo()
-        info.lastRediscovery = clock.now()
+        info.lastRediscovery = now
         let placeholder = MonitorStatus(
-            snapshot: Snapshot(time: info.lastRediscovery), assessment: .unknown,
+            snapshot: Snapshot(time: now), assessment: .unknown,
             lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []), overrides: overrides,
             sourceLabel: source.label, sourceIsSimulated: source.isSimulated)
-        state = Mutex(HubState(current: placeholder, delay: Self.clampedDelay(delay.inSeconds), sampler: info))
+        let schedule = SamplerSchedule(delay: delay.inSeconds, now: now,
+                                       refreshInterval: placeholder.policy.refreshIntervalSeconds)
+        state = Guarded(HubState(model: MonitorModel(config: config, overrides: overrides), schedule: schedule,
+                                 current: placeholder, sampler: info))
     }
 
     /// The same, with the delay in seconds (the command line's `--delay`).
@@ -177,10 +184,8 @@ public final class ThermalStatusHub: Sendable {
                              overrides: ThermalOverrides = .none, delay: Double,
                              wakeSources: @escaping @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] = { _ in [] }) {
         self.init(source: source, clock: clock, config: config, overrides: overrides,
-                  delay: .seconds(Self.clampedDelay(delay)), wakeSources: wakeSources)
+                  delay: .seconds(max(SamplerSchedule.minimumDelay, delay)), wakeSources: wakeSources)
     }
-
-    private static func clampedDelay(_ seconds: Double) -> Double { max(0.05, seconds) }
 
     deinit {
         for fd in [wakePipe.read, wakePipe.write, controlPipe.read, controlPipe.write] where fd >= 0 { close(fd) }
@@ -200,7 +205,7 @@ public final class ThermalStatusHub: Sendable {
     /// The last status published. Before the first reading, taking it here blocks this thread
     /// (each read bounded by the read deadline); in async code `await firstReading()` instead.
     public var current: MonitorStatus {
-        if let s = state.withLock({ $0.first == nil ? nil : $0.current }) { return s }
+        if let s = state.withLock({ $0.first.update == nil ? nil : $0.current }) { return s }
         ensureFirstReading()
         return latest
     }
@@ -210,23 +215,21 @@ public final class ThermalStatusHub: Sendable {
     public var latest: MonitorStatus { state.withLock { $0.current } }
 
     /// Whether the first reading has been made.
-    public var hasReading: Bool { state.withLock { $0.first != nil } }
+    public var hasReading: Bool { state.withLock { $0.first.update != nil } }
 
     /// The first reading: at once if it was made, else taken now (on the sampler when started,
     /// else on a thread of its own, never on the caller's executor) and awaited.
     public func firstReading() async -> MonitorStatus { await firstUpdate().status }
 
-    /// The first update published (sequence 1).
+    /// The first update published (sequence 1). Waited for on a thread of its own, never on
+    /// the caller's executor: the same wait as `current`'s.
     package func firstUpdate() async -> MonitorUpdate {
-        if let u = state.withLock({ $0.first }) { return u }
+        if let u = state.withLock({ $0.first.update }) { return u }
         return await withCheckedContinuation { (c: CheckedContinuation<MonitorUpdate, Never>) in
-            let (ready, read) = state.withLock { s -> (MonitorUpdate?, Bool) in
-                if let u = s.first { return (u, false) }
-                s.firstWaiters.append(c)
-                return (nil, !s.firstClaimed && !s.threadAlive)
+            startThread(name: "thermtop-first") { [self] in
+                ensureFirstReading()
+                c.resume(returning: state.withLock { $0.first.update }!)
             }
-            if let ready { c.resume(returning: ready) }
-            if read { startThread(name: "thermtop-first") { [self] in ensureFirstReading() } }
         }
     }
 
@@ -247,20 +250,19 @@ public final class ThermalStatusHub: Sendable {
     /// What the tier allows (`current.policy`); waits for the first reading.
     public var policy: QualityPolicy { current.policy }
     /// The thresholds and margins decisions are made with (`setConfig(_:)` changes them).
-    public var config: ThermalConfig { model.withLock { $0.config } }
+    public var config: ThermalConfig { state.withLock { $0.model.config } }
     /// The simulation overrides in force (`setOverrides(_:)` changes them).
-    public var overrides: ThermalOverrides { model.withLock { $0.overrides } }
+    public var overrides: ThermalOverrides { state.withLock { $0.model.overrides } }
     /// The time between samples.
-    public var delay: Duration { .seconds(state.withLock { $0.delay }) }
+    public var delay: Duration { .seconds(state.withLock { $0.schedule.delay }) }
     /// Whether timed samples are paused (`setPaused(_:)`).
-    public var isPaused: Bool { state.withLock { $0.paused } }
+    public var isPaused: Bool { state.withLock { $0.schedule.paused } }
     /// Whether the sampler thread runs (between `start()` and `stop()`).
     public var isRunning: Bool { state.withLock { $0.running } }
 
     /// Seconds until the tier-paced refresh (rediscovery) is due, on the monitor's clock.
     public func secondsUntilRefresh(now: Double? = nil) -> Double {
-        let s = latest
-        return max(0, s.sampler.lastRediscovery + s.policy.refreshIntervalSeconds - (now ?? clock.now()))
+        max(0, latest.refreshDueAt - (now ?? clock.now()))
     }
 
     /// Readable (poll POLLIN) after each new status (or, with `WakePolicy.changes`, each
@@ -316,8 +318,9 @@ public final class ThermalStatusHub: Sendable {
         let (id, needsReading) = state.withLock { s -> (Int, Bool) in
             s.nextID += 1
             s.statusStreams[s.nextID] = Subscriber(since: s.sequence, handler: continuation)
-            if s.first != nil { s.outbox.append(.currentStatus(continuation, s.current)) }
-            return (s.nextID, s.first == nil && !s.firstClaimed && !s.threadAlive)
+            let made = s.first.update != nil
+            if made { s.outbox.append(.currentStatus(continuation, s.current)) }
+            return (s.nextID, !made)
         }
         continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.statusStreams.removeValue(forKey: id) } }
         deliver()
@@ -343,10 +346,10 @@ public final class ThermalStatusHub: Sendable {
     /// Simulation overrides; re-decides at once from the last reading (no file is read).
     @discardableResult
     public func setOverrides(_ overrides: ThermalOverrides) -> MonitorUpdate? {
-        let update = model.withLock { m -> MonitorUpdate? in
-            guard m.overrides != overrides else { return nil }
-            m.overrides = overrides
-            return m.withOverrides().map { publish($0, model: &m, cause: .command) }
+        let update = state.withLock { s -> MonitorUpdate? in
+            guard s.model.overrides != overrides else { return nil }
+            s.model.overrides = overrides
+            return s.model.withOverrides().map { publish($0, in: &s, cause: .command) }
         }
         deliver()
         return update
@@ -356,10 +359,10 @@ public final class ThermalStatusHub: Sendable {
     @discardableResult
     public func setConfig(_ config: ThermalConfig) -> MonitorUpdate? {
         let timeOfDay = clock.secondsSinceLocalMidnight()
-        let update = model.withLock { m -> MonitorUpdate? in
-            guard m.config != config else { return nil }
-            m.config = config
-            return m.reassess(timeOfDay: timeOfDay).map { publish($0, model: &m, cause: .command) }
+        let update = state.withLock { s -> MonitorUpdate? in
+            guard s.model.config != config else { return nil }
+            s.model.config = config
+            return s.model.reassess(timeOfDay: timeOfDay).map { publish($0, in: &s, cause: .command) }
         }
         deliver()
         return update
@@ -368,50 +371,58 @@ public final class ThermalStatusHub: Sendable {
     /// Thresholds on the forecast announced (`.forecastTriggered`) when crossed either way.
     @discardableResult
     public func setForecastTriggers(_ triggers: [ForecastTrigger]) -> MonitorUpdate? {
-        let update = model.withLock { m -> MonitorUpdate? in
-            guard m.forecastTriggers != triggers else { return nil }
-            m.forecastTriggers = triggers
-            return m.last.map { publish($0, model: &m, cause: .command) }
+        let update = state.withLock { s -> MonitorUpdate? in
+            guard s.model.forecastTriggers != triggers else { return nil }
+            s.model.forecastTriggers = triggers
+            return s.model.last.map { publish($0, in: &s, cause: .command) }
         }
         deliver()
         return update
     }
 
     /// The thresholds on the forecast announced when crossed (`setForecastTriggers(_:)`).
-    public var forecastTriggers: [ForecastTrigger] { model.withLock { $0.forecastTriggers } }
+    public var forecastTriggers: [ForecastTrigger] { state.withLock { $0.model.forecastTriggers } }
 
     /// The time between samples (the dashboard's `--delay`; at least 50 ms).
     public func setDelay(_ delay: Duration) {
-        state.withLock { $0.delay = Self.clampedDelay(delay.inSeconds) }
+        state.withLock { $0.schedule.setDelay(delay.inSeconds) }
         poke()
     }
 
     /// Paused: no timed samples or refreshes (and no timer wake-ups); events are still drained
     /// and commands still obeyed.
     public func setPaused(_ paused: Bool) {
-        state.withLock { $0.paused = paused }
+        state.withLock { $0.schedule.paused = paused }
         poke()
     }
 
     /// Rediscover devices and sample now (on the sampler thread when running).
     public func refreshNow() {
-        guard isRunning else { refresh(); return }
-        state.withLock { $0.pendingRefresh = true }
-        poke()
+        guard command(.refresh) else { refresh(); return }
     }
 
     /// Sample now (on the sampler thread when running); `reason` shows in the overlay.
     public func sampleNow(reason: String = "request") {
-        guard isRunning else { takeSample(wokenBy: reason); return }
-        state.withLock { $0.pendingSample = reason }
-        poke()
+        guard command(.sample(reason: reason)) else { takeSample(.request(reason)); return }
     }
 
-    /// Change a simulated source's load and sample; nil (nothing done) for real sources.
+    /// Hand `command` to the running sampler; false when it does not run.
+    private func command(_ command: SamplerSchedule.Command) -> Bool {
+        let running = state.withLock { s -> Bool in
+            guard s.running else { return false }
+            s.schedule.receive(command)
+            return true
+        }
+        if running { poke() }
+        return running
+    }
+
+    /// Change a simulated source's load and sample once (`reason` shows in the overlay); nil
+    /// (nothing done) for real sources.
     @discardableResult
-    public func adjustLoad(by delta: Double) -> Double? {
+    public func adjustLoad(by delta: Double, reason: String = "load") -> Double? {
         let load = sourceLock.withLock { box.source.adjustLoad(by: delta) }
-        if load != nil { sampleNow(reason: "load") }
+        if load != nil { sampleNow(reason: reason) }
         return load
     }
 
@@ -421,13 +432,13 @@ public final class ThermalStatusHub: Sendable {
     /// Read once, waiting for it on the caller's thread, and publish. While started, prefer
     /// `sampleNow()`.
     @discardableResult
-    public func sample() -> MonitorUpdate { takeSample(wokenBy: "request") }
+    public func sample() -> MonitorUpdate { takeSample(.request("request")) }
 
     /// Rediscover and read once, waiting for it on the caller's thread, and publish.
     @discardableResult
     public func refresh() -> MonitorUpdate {
         rediscover()
-        return takeSample(wokenBy: "refresh")
+        return takeSample(.refresh)
     }
 
     // MARK: The sampler thread
@@ -435,33 +446,42 @@ public final class ThermalStatusHub: Sendable {
     /// Start the sampler thread (no-op when running). It takes the first reading if none was
     /// made yet.
     public func start() {
-        let go = state.withLock { s -> Bool in
-            guard !s.threadAlive else { return false }
+        let (go, hook) = state.withLock { s -> (Bool, Bool) in
+            guard !s.threadAlive else { return (false, false) }
             s.threadAlive = true
             s.running = true
-            s.stopRequested = false
-            return true
+            s.schedule.cancelStop()
+            defer { s.clockHooked = true }
+            return (true, !s.clockHooked)
         }
         guard go else { return }
+        if hook {
+            // A clock moved by hand wakes the sampler (and `stop()`'s wait) when it moves.
+            let byHand = clock.onAdvance { [weak self] in
+                self?.poke()
+                self?.state.broadcast()
+            }
+            state.withLock { $0.clockMovesByHand = byHand }
+        }
         startThread(name: "thermtop-sample") { [self] in samplerLoop() }
     }
 
     /// Stop the sampler thread; returns once it has left (within a read deadline or so, or
-    /// `timeout`), and ends the streams. Called on the sampler thread itself (from a listener),
-    /// it asks it to stop and returns at once.
+    /// `timeout` on the hub's clock: on a clock moved by hand, only once it is moved past it),
+    /// and ends the streams. Called on the sampler thread itself (from a listener), it asks it
+    /// to stop and returns at once.
     public func stop(timeout: Duration = .seconds(2)) {
         let (alive, onSampler) = state.withLock { s -> (Bool, Bool) in
-            s.stopRequested = true
+            s.schedule.receive(.stop)
             return (s.threadAlive, s.samplerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
         }
         if alive {
             poke()
-            let end = monotonicSeconds() + timeout.inSeconds
             if !onSampler {
-                stopped.withLock {
-                    while state.withLock({ $0.threadAlive }) && monotonicSeconds() < end {
-                        stoppedCondition.wait(until: min(end, monotonicSeconds() + 0.05))
-                    }
+                let end = clock.now() + timeout.inSeconds
+                while true {
+                    let left = end - clock.now()
+                    if left <= 0 || state.wait(until: monotonicSeconds() + left, for: { !$0.threadAlive }) { break }
                 }
             }
         }
@@ -479,93 +499,113 @@ public final class ThermalStatusHub: Sendable {
         _ = write(controlPipe.write, &one, 1)
     }
 
+    /// Carries out the schedule's steps until it says stop. The first step is the first
+    /// reading (claimed here, so callers of `current` wait for this one), or one that shows
+    /// the event sources' states.
     private func samplerLoop() {
         let sources = sourceLock.withLock { wakeSourceFactory(box.source) }
-        var lastEventStates = sources.map(\.state)
-        let hadReading = state.withLock { s -> Bool in
-            s.sampler.eventSources = lastEventStates
+        var eventStates = sources.map(\.state)
+        let claimed = state.withLock { s -> Bool in
+            s.sampler.eventSources = eventStates
             s.sampler.running = true
             s.samplerThread = pthread_self()
-            return s.first != nil
+            // A first reading a caller is taking is not taken twice.
+            var claimed = false
+            if case .none = s.first {
+                s.first = .taking
+                claimed = true
+            }
+            s.schedule.begin(hasReading: !claimed, eventSources: !sources.isEmpty)
+            return claimed
         }
-        // The first reading, made with the event sources in place (a D-Bus profile joins it);
-        // or, after one made without them, a reading that shows their states.
-        if !hadReading {
-            takeSample(wokenBy: "start")
-        } else if !sources.isEmpty {
-            takeSample(wokenBy: "event sources up")
-        }
-        var nextSample = clock.now() + state.withLock { $0.delay }
-        var buffer = [UInt8](repeating: 0, count: 64)
         while true {
-            let (paused, delay, refreshDue) = state.withLock { s in
-                (s.paused, s.delay, s.sampler.lastRediscovery + s.current.policy.refreshIntervalSeconds)
+            let step = state.withLock { s -> SamplerSchedule.Step in
+                let now = clock.now()
+                let step = s.schedule.next(now: now)
+                if case .sleep = step { s.idleSince = now } else { s.idleSince = nil }
+                return step
             }
-            let now = clock.now()
-            var timeoutMs: Int32 = -1
-            if !paused {
-                let due = min(nextSample, refreshDue)
-                // Round up: waking a little early would find nothing due and sleep again.
-                timeoutMs = Int32(min(3_600_000, max(0, ((due - now) * 1000).rounded(.up))))
-            }
-            var fds = [pollfd(fd: controlPipe.read, events: Int16(POLLIN), revents: 0)]
-            var owners: [Int] = []
-            for (i, s) in sources.enumerated() {
-                if let fd = s.descriptor {
-                    fds.append(pollfd(fd: fd, events: s.pollEvents, revents: 0))
-                    owners.append(i)
+            if case .sleep = step { state.broadcast() }
+            switch step {
+            case .stop:
+                state.withLock { s in
+                    s.threadAlive = false
+                    s.samplerThread = nil
+                    s.sampler.running = false
+                    // A first reading claimed here and never made (stopped at once) is free
+                    // for a caller again.
+                    if claimed, s.first.update == nil { s.first = .none }
                 }
-            }
-            let n = poll(&fds, nfds_t(fds.count), timeoutMs)
-            if n < 0 && errno != EINTR { usleep(10_000) }
-
-            var wantRefresh = false
-            var wokenBy: String?
-            if fds[0].revents != 0 {
-                while read(controlPipe.read, &buffer, buffer.count) > 0 {}
-            }
-            let (stop, pendingRefresh, pendingSample) = state.withLock { s -> (Bool, Bool, String?) in
-                defer { s.pendingRefresh = false; s.pendingSample = nil }
-                return (s.stopRequested, s.pendingRefresh, s.pendingSample)
-            }
-            if stop { break }
-            if pendingRefresh { wantRefresh = true; wokenBy = "refresh" }
-            if let r = pendingSample { wokenBy = wokenBy ?? r }
-            for (k, i) in owners.enumerated() where fds[k + 1].revents != 0 {
-                for hint in sources[i].drain() {
-                    switch hint {
-                    case .rediscover(let why): wantRefresh = true; wokenBy = why
-                    case .resample(let why): wokenBy = wokenBy ?? why
-                    }
-                }
-            }
-            let states = sources.map(\.state)
-            let statesChanged = states != lastEventStates
-            if statesChanged {
-                lastEventStates = states
-                state.withLock { $0.sampler.eventSources = states }
-            }
-            let after = clock.now()
-            if !paused {
-                if after >= refreshDue { wantRefresh = true; wokenBy = wokenBy ?? "refresh" }
-                if after >= nextSample { wokenBy = wokenBy ?? "timer" }
-            }
-            if wantRefresh { rediscover() }
-            if let wokenBy {
-                takeSample(wokenBy: wokenBy)
-                nextSample = clock.now() + delay
-            } else if statesChanged {
+                state.broadcast()
+                return
+            case .sample(let reason, let rediscoverFirst):
+                if rediscoverFirst { rediscover() }
+                takeSample(reason)
+            case .republish:
                 republish()
+            case .sleep(let until):
+                sleep(until: until, sources: sources, states: &eventStates)
             }
         }
-        state.withLock { s in
-            s.threadAlive = false
-            s.samplerThread = nil
-            s.sampler.running = false
+    }
+
+    /// Wait in `poll` for a command, an event source's descriptor, or `until` on the clock
+    /// (nil: no timer), and hand what came to the schedule.
+    private func sleep(until: Double?, sources: [any WakeSource], states: inout [EventSourceState]) {
+        var timeoutMs: Int32 = -1
+        if let until, !state.withLock({ $0.clockMovesByHand }) {
+            // Round up: waking a little early would find nothing due and sleep again.
+            timeoutMs = Int32(min(3_600_000, max(0, ((until - clock.now()) * 1000).rounded(.up))))
         }
-        stopped.withLock { stoppedCondition.broadcast() }
-        // A caller waiting for a first reading this sampler never made takes it itself.
-        firstLock.withLock { firstReady.broadcast() }
+        var fds = [pollfd(fd: controlPipe.read, events: Int16(POLLIN), revents: 0)]
+        var owners: [Int] = []
+        for (i, s) in sources.enumerated() {
+            if let fd = s.descriptor {
+                fds.append(pollfd(fd: fd, events: s.pollEvents, revents: 0))
+                owners.append(i)
+            }
+        }
+        let n = poll(&fds, nfds_t(fds.count), timeoutMs)
+        if n < 0 && errno != EINTR { usleep(10_000) }
+        if fds[0].revents != 0 {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            while read(controlPipe.read, &buffer, buffer.count) > 0 {}
+        }
+        var hints: [ChangeHint] = []
+        for (k, i) in owners.enumerated() where fds[k + 1].revents != 0 { hints += sources[i].drain() }
+        let now = sources.map(\.state)
+        let changed = now != states
+        states = now
+        state.withLock { s in
+            for h in hints { s.schedule.receive(h) }
+            if changed {
+                s.sampler.eventSources = now
+                s.schedule.eventSourcesChanged()
+            }
+        }
+    }
+
+    /// Where the hub stands, for tests to await (`until`).
+    package struct Progress: Sendable {
+        /// The last status published.
+        package var status: MonitorStatus
+        /// When the sampler last found nothing due and went to sleep; nil while it works.
+        /// After moving a manual clock to T, `idleSince >= T` proves nothing was due at T.
+        package var idleSince: Double?
+        /// Whether the sampler thread is alive.
+        package var samplerAlive: Bool
+    }
+
+    /// Wait (on a thread of its own, woken by each publication and each time the sampler goes
+    /// idle or leaves) until `condition` holds, or `timeout` seconds pass; true when it held.
+    package func until(timeout: Double = 5, _ condition: @escaping @Sendable (Progress) -> Bool) async -> Bool {
+        await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
+            startThread(name: "thermtop-until") { [self] in
+                c.resume(returning: state.wait(until: monotonicSeconds() + timeout) {
+                    condition(Progress(status: $0.current, idleSince: $0.idleSince, samplerAlive: $0.threadAlive))
+                })
+            }
+        }
     }
 
     // MARK: Sampling and publishing
@@ -573,30 +613,29 @@ public final class ThermalStatusHub: Sendable {
     /// Make sure the first reading exists: take it on this thread, or wait for the one the
     /// sampler or another caller is taking. `meanwhile` runs once on this thread either way.
     private func ensureFirstReading(meanwhile: () -> Void = {}) {
-        enum Next { case done, read, wait }
         var ranMeanwhile = false
         while true {
-            let next = state.withLock { s -> Next in
-                if s.first != nil { return .done }
-                if s.firstClaimed || s.threadAlive { return .wait }
-                s.firstClaimed = true
-                return .read
+            let claimed = state.withLock { s -> Bool? in
+                switch s.first {
+                case .made: return nil
+                case .taking: return false
+                case .none:
+                    s.first = .taking
+                    return true
+                }
             }
-            switch next {
-            case .done:
+            switch claimed {
+            case nil:
                 if !ranMeanwhile { meanwhile() }
                 return
-            case .read:
-                takeSample(wokenBy: "start", meanwhile: ranMeanwhile ? {} : meanwhile)
-                state.withLock { $0.firstClaimed = false }
+            case true?:
+                takeSample(.start, meanwhile: ranMeanwhile ? {} : meanwhile)
                 return
-            case .wait:
+            case false?:
                 if !ranMeanwhile { meanwhile(); ranMeanwhile = true }
-                // Woken when the first reading is published or the sampler leaves; the timed
-                // wait is a backstop against a missed wake-up.
-                firstLock.withLock {
-                    if state.withLock({ $0.first == nil }) { firstReady.wait(until: monotonicSeconds() + 0.05) }
-                }
+                // Woken when the first reading is published, or when a sampler that claimed
+                // it leaves without it.
+                _ = state.wait { s in if case .taking = s.first { false } else { true } }
             }
         }
     }
@@ -605,33 +644,31 @@ public final class ThermalStatusHub: Sendable {
         sourceLock.withLock { box.source.rediscover() }
         let now = clock.now()
         state.withLock { s in
+            s.schedule.rediscovered(at: now)
             s.sampler.lastRediscovery = now
             s.sampler.rediscoveries += 1
         }
     }
 
     @discardableResult
-    private func takeSample(wokenBy: String, meanwhile: () -> Void = {}) -> MonitorUpdate {
+    private func takeSample(_ reason: MonitorWakeReason, meanwhile: () -> Void = {}) -> MonitorUpdate {
         let start = clock.now()
         meanwhile()
         // The local time labels a sensor that stops reading ("since 14:02").
         let timeOfDay = clock.secondsSinceLocalMidnight()
         let (snap, reads) = sourceLock.withLock { (box.source.sample(at: start), box.source.readStats) }
-        let elapsed = clock.now() - start
-        let info = state.withLock { s -> SamplerInfo in
+        let end = clock.now()
+        let update = state.withLock { s -> MonitorUpdate in
             s.sampler.samples += 1
-            s.sampler.lastSampleSeconds = elapsed
-            s.sampler.wokenBy = wokenBy
+            s.sampler.lastSampleSeconds = end - start
+            s.sampler.wakeReason = reason
             s.sampler.reads = reads
             s.sampler.running = s.running
-            return s.sampler
+            s.schedule.sampled(at: end)
+            let status = s.model.decide(snap, label: sourceLabel, simulated: sourceIsSimulated, timeOfDay: timeOfDay,
+                                        sampler: s.sampler)
+            return publish(status, in: &s)
         }
-        let update = model.withLock { m in
-            let status = m.decide(snap, label: sourceLabel, simulated: sourceIsSimulated, timeOfDay: timeOfDay,
-                                  sampler: info)
-            return publish(status, model: &m)
-        }
-        if update.sequence == 1 { firstLock.withLock { firstReady.broadcast() } }
         deliver()
         return update
     }
@@ -639,8 +676,8 @@ public final class ThermalStatusHub: Sendable {
     /// Publish the last status again with the sampler's current info (an event source came
     /// up or went down): nothing was read, so nothing else changes.
     private func republish() {
-        model.withLock { m in
-            if let last = m.last { publish(last, model: &m, cause: .eventSources) }
+        state.withLock { s in
+            if let last = s.model.last { publish(last, in: &s, cause: .eventSources) }
         }
         deliver()
     }
@@ -649,35 +686,29 @@ public final class ThermalStatusHub: Sendable {
     /// states changing (nothing read).
     private enum PublishCause { case sample, command, eventSources }
 
-    /// Called with the model locked, so updates are numbered and queued in the order they were
+    /// Called with the lock held, so updates are numbered and queued in the order they were
     /// decided; the caller hands them out with `deliver()` once it holds no lock.
     @discardableResult
-    private func publish(_ status: MonitorStatus, model m: inout MonitorModel,
-                         cause: PublishCause = .sample) -> MonitorUpdate {
+    private func publish(_ status: MonitorStatus, in s: inout HubState, cause: PublishCause = .sample) -> MonitorUpdate {
         var status = status
-        let events = m.commit(status)
-        // A sample's own info says what woke it (`samplerLoop` names its timed samples
-        // "timer"); commands and event-source changes always wake.
-        let routine = cause == .sample && events.isEmpty && status.sampler.wokenBy == "timer"
-        let update = state.withLock { s -> MonitorUpdate in
-            status.sampler = s.sampler
-            s.sequence += 1
-            s.current = status
-            let wake = !s.wakePending && (s.wakePolicy == .everyStatus || !routine)
-            if wake {
-                s.wakePending = true
-                s.wakeSignals += 1
-            }
-            let update = MonitorUpdate(sequence: s.sequence, status: status, events: events)
-            var waiters: [CheckedContinuation<MonitorUpdate, Never>] = []
-            if s.first == nil {
-                s.first = update
-                swap(&waiters, &s.firstWaiters)
-            }
-            s.outbox.append(.update(update, wake: wake, firstWaiters: waiters))
-            return update
+        let events = s.model.commit(status)
+        // Commands and event-source changes always wake; a sample only when it announces
+        // something or was woken by anything but the timer.
+        let routine = cause == .sample && events.isEmpty && status.sampler.wakeReason == .timer
+        status.sampler = s.sampler
+        s.sequence += 1
+        s.current = status
+        s.model.last = status
+        s.schedule.refreshInterval = status.policy.refreshIntervalSeconds
+        let wake = !s.wakePending && (s.wakePolicy == .everyStatus || !routine)
+        if wake {
+            s.wakePending = true
+            s.wakeSignals += 1
         }
-        m.last = status
+        let update = MonitorUpdate(sequence: s.sequence, status: status, events: events)
+        if s.first.update == nil { s.first = .made(update) }
+        s.outbox.append(.update(update, wake: wake))
+        state.broadcast()
         return update
     }
 
@@ -701,7 +732,7 @@ public final class ThermalStatusHub: Sendable {
                     return nil
                 }
                 let d = s.outbox.removeFirst()
-                guard case .update(let u, _, _) = d else { return (d, [], [], []) }
+                guard case .update(let u, _) = d else { return (d, [], [], []) }
                 let listeners = s.listeners.filter { $0.value.since < u.sequence }
                     .sorted { $0.key < $1.key }.map { ($0.key, $0.value.handler) }
                 let events = s.eventStreams.values.filter { $0.since < u.sequence }.map(\.handler)
@@ -712,11 +743,10 @@ public final class ThermalStatusHub: Sendable {
             switch delivery {
             case .currentStatus(let c, let status):
                 c.yield(status)
-            case .update(let update, let wake, let waiters):
+            case .update(let update, let wake):
                 for c in eventStreams { for e in update.events { c.yield(e) } }
                 for c in statusStreams { c.yield(update.status) }
                 for (id, handler) in listeners where state.withLock({ $0.listeners[id] != nil }) { handler(update) }
-                for w in waiters { w.resume(returning: update) }
                 if wake {
                     var one: UInt8 = 1
                     _ = write(wakePipe.write, &one, 1)
@@ -725,4 +755,3 @@ public final class ThermalStatusHub: Sendable {
         }
     }
 }
-

@@ -113,3 +113,38 @@ package func startThread(name: String, inlineOnFailure: Bool = true, _ body: @es
     }
     return true
 }
+
+/// A value behind a `ConditionLock`, with one condition to wait for it to change.
+/// Sendable for real: the value is touched only inside `withLock` and `wait`.
+package final class Guarded<Value>: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private let changed: ConditionLock.Condition
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+        changed = lock.makeCondition()
+    }
+
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    /// Wake every `wait`er to look again (after changing what they wait for, with the lock
+    /// held or not: a waiter checks under the lock, so it sees the change or is woken).
+    package func broadcast() { changed.broadcast() }
+
+    /// Block until `done` holds, or until `deadline` on the monotonic clock passes (nil: no
+    /// timeout); true when it held.
+    package func wait(until deadline: Double? = nil, for done: (inout Value) -> Bool) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        while !done(&value) {
+            if let deadline, monotonicSeconds() >= deadline { return false }
+            changed.wait(until: deadline)
+        }
+        return true
+    }
+}

@@ -1,0 +1,46 @@
+/// When the dashboard's run loop wakes on its own: the next moment something shown can
+/// change. Material statuses wake the loop through the monitor's descriptor, keys and signals
+/// through theirs; only the screen's own clocks are timed here, so a pulse frame takes no
+/// sample (the sampler keeps its own beat) and a routine sample wakes no frame (it waits for
+/// the next one, or the next value step).
+public enum WakeTiming {
+    /// Milliseconds (at least 1) from `now` until the loop must wake.
+    /// - Parameters:
+    ///   - app: what is shown (tier, pause, replay, the refresh countdown, the clock).
+    ///   - now: the monotonic time the loop woke at.
+    ///   - wallFraction: how far into the current wall-clock second `now` is.
+    ///   - hookDue: when the on-change hook next has work (a run its rate limit held back).
+    ///   - inputDue: when input waiting for the rest of a paste (or its marker) is due.
+    public static func milliseconds(_ app: AppState, now: Double, wallFraction: Double,
+                                    hookDue: Double? = nil, inputDue: Double? = nil) -> Int {
+        let policy = app.renderPolicy
+        var wake = now + 60
+        if let hookDue { wake = min(wake, hookDue) }
+        if let inputDue { wake = min(wake, inputDue) }
+        // A replay's next recorded sample, at the playback speed.
+        if !app.paused, let due = app.replay?.nextDue { wake = min(wake, due) }
+        // The next step at which routine samples are taken (none come while paused, and a
+        // replay's come with its own due times). A step of 0 means on the pulse's frames.
+        if !app.paused, app.replay == nil, let due = policy.nextValueStep(after: now) { wake = min(wake, due) }
+        let fps = policy.pulseFramesPerSecond
+        if fps > 0 {
+            // While the pulse animates, the clock and the countdown change on its frames (at
+            // most one frame late) instead of waking the loop on their own beats, which fall
+            // between frames: at full that is 2 wakeups a second instead of 4.
+            wake = min(wake, ((now * fps + 1e-6).rounded(.down) + 1) / fps)
+            return max(1, Int(((wake - now) * 1000).rounded(.up)))
+        }
+        // The clock's next shown value: the next second, or the next minute.
+        let clockStep = policy.clockShowsSeconds ? 1.0 : 60.0
+        let intoStep = policy.clockShowsSeconds ? wallFraction : Double(app.wallSeconds % 60) + wallFraction
+        wake = min(wake, now + clockStep - intoStep)
+        // The countdown's next shown value.
+        let left = app.refreshDueAt - now
+        if left > 0 && !app.paused {
+            let step = policy.countdownStepSeconds
+            let toNext = left.truncatingRemainder(dividingBy: step)
+            wake = min(wake, now + (toNext > 1e-3 ? toNext : step))
+        }
+        return max(1, Int(((wake - now) * 1000).rounded(.up)))
+    }
+}

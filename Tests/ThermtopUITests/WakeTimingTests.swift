@@ -1,0 +1,62 @@
+import Testing
+import ThermtopCore
+@testable import ThermtopUI
+
+/// The dashboard's own wake-ups: the screen's clocks, never the sampler's.
+@Suite("The dashboard's wake timing")
+struct WakeTimingTests {
+    static func app(_ scenario: Fixtures.Scenario, delay: Double = 1, paused: Bool = false, refreshDueAt: Double = 0) -> AppState {
+        var app = scenario.state
+        app.sampleDelay = delay
+        app.paused = paused
+        app.refreshDueAt = refreshDueAt
+        return app
+    }
+
+    @Test("at full the loop wakes on the pulse's frames (2 a second), which also carry the clock, the countdown and the value step")
+    func fullWakesOnFrames() {
+        let app = Self.app(.full, refreshDueAt: 1000)
+        #expect(WakeTiming.milliseconds(app, now: 10.25, wallFraction: 0.875) == 250)
+        #expect(WakeTiming.milliseconds(app, now: 10.5, wallFraction: 0.25) == 500)
+        // A frame that lands a hair early in floating point still waits for the next one.
+        #expect((500...501).contains(WakeTiming.milliseconds(app, now: 10.4999999999, wallFraction: 0.25)))
+    }
+
+    @Test("with no pulse (minimal) it wakes for the clock's next second and the next value step, whichever is first")
+    func minimalWakesOnClockAndValues() {
+        let app = Self.app(.minimal)
+        #expect(WakeTiming.milliseconds(app, now: 10.25, wallFraction: 0.75) == 250, "the clock's next second")
+        #expect(WakeTiming.milliseconds(app, now: 10.625, wallFraction: 0.125) == 375, "the next value step at 11")
+    }
+
+    @Test("paused, routine readings do not time the loop; the clock still does")
+    func pausedTakesNoValueSteps() {
+        let app = Self.app(.minimal, paused: true, refreshDueAt: 12)
+        #expect(WakeTiming.milliseconds(app, now: 10.625, wallFraction: 0.125) == 875)
+    }
+
+    @Test("the countdown's next shown value wakes a loop with no pulse, on its tier's step")
+    func countdown() {
+        // Minimal counts down by the minute: 60.25 s left becomes "≤ 1 min" 0.25 s from now.
+        let app = Self.app(.minimal, delay: 600, refreshDueAt: 70.25)
+        #expect(WakeTiming.milliseconds(app, now: 10, wallFraction: 0) == 250)
+        // Further from a step, the clock's next second comes first.
+        let later = Self.app(.minimal, delay: 600, refreshDueAt: 100)
+        #expect(WakeTiming.milliseconds(later, now: 10, wallFraction: 0) == 1000)
+    }
+
+    @Test("the hook's held-back run and a pending paste are due on their own")
+    func hookAndInput() {
+        let app = Self.app(.minimal)
+        #expect(WakeTiming.milliseconds(app, now: 10.25, wallFraction: 0.75, hookDue: 10.3125) == 63)
+        #expect(WakeTiming.milliseconds(app, now: 10.25, wallFraction: 0.75, inputDue: 10.265625) == 16)
+        #expect(WakeTiming.milliseconds(app, now: 10.25, wallFraction: 0.75, inputDue: 9) == 1, "never a busy loop")
+    }
+
+    @Test("a pulse frame takes no sample: between value steps readings are not due")
+    func framesTakeNoSamples() {
+        let policy = RenderPolicy(tier: .full, sampleDelay: 1)
+        #expect(!policy.valuesDue(now: 10.5, shownAt: 10.0))
+        #expect(policy.valuesDue(now: 11.0, shownAt: 10.0))
+    }
+}
