@@ -111,9 +111,8 @@ struct SourceChoice: Equatable {
             }
             // `/` is a directory but never a sysfs tree: reading class/ under it finds nothing
             // and would report "no sensors" about the wrong place.
-            if let real = realpath(root, nil) {
-                defer { free(real) }
-                if String(cString: real) == "/" {
+            if let real = try? Syscalls.realpath(root) {
+                if real == "/" {
                     throw ValidationError("\(flag) \(root) is the filesystem root, not \(flag == "--proc-root" ? "a process table; the live one is /proc" : "a sysfs tree; the live sysfs is /sys") (the default).")
                 }
             }

@@ -243,17 +243,11 @@ struct Watch: AsyncParsableCommand {
 /// between lines) ends the command quietly with 0, as a Unix filter does; any other failure
 /// (a full disk, /dev/full) is said on stderr and ends it with 74, as `status` does.
 func writeLine(_ s: String) {
-    let bytes = Array((s + "\n").utf8)
-    var off = 0
-    while off < bytes.count {
-        let n = bytes[off...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-        if n < 0 {
-            let code = errno
-            if code == EINTR { continue }
-            if code == EPIPE { exit(0) }
-            StandardStreams.fail("cannot write to standard output: \(String(cString: strerror(code)))")
-        }
-        off += n
+    do throws(Syscalls.WriteFailure) {
+        try Syscalls.writeAll(STDOUT_FILENO, Array((s + "\n").utf8))
+    } catch {
+        if error.code == EPIPE { exit(0) }
+        StandardStreams.fail("cannot write to standard output: \(String(cString: strerror(error.code)))")
     }
 }
 
@@ -299,14 +293,7 @@ enum WatchStop {
 
     static func install() {
         if descriptor < 0 {
-            var fds: [Int32] = [-1, -1]
-            if pipe(&fds) == 0 {
-                for fd in fds {
-                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                }
-                (descriptor, writeEnd) = (fds[0], fds[1])
-            }
+            if let fds = try? Syscalls.pipe(nonBlocking: true) { (descriptor, writeEnd) = fds }
         }
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             var action = sigaction()
