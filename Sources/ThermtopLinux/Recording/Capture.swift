@@ -152,7 +152,9 @@ package struct SysfsCapture {
             }
         case S_IFDIR:
             if mkdir(dst, 0o755) == 0 { report.directories += 1 }
-        case S_IFREG:
+        // A FIFO is read as an attribute is (a tree's stand-in for a driver that may never
+        // answer): through the reading layer, bounded by its deadline, and stored as a file.
+        case S_IFREG, S_IFIFO:
             if placeholder {
                 let fd = open(dst, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
                 if fd >= 0 { close(fd); report.files += 1 }
