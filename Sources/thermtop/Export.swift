@@ -169,7 +169,11 @@ struct Export: AsyncParsableCommand {
         }
         // mkstemp makes it 0600; node_exporter often runs as another user.
         if fchmod(fd, 0o644) != 0 { return fail("set the mode of \(tmp)", errno) }
-        do throws(Syscalls.WriteFailure) { try Syscalls.writeAll(fd, Array(text.utf8)) } catch { return fail("write \(tmp)", error.code) }
+        do throws(Syscalls.WriteFailure) {
+            try Syscalls.writeAll(fd, Array(text.utf8))
+        } catch {
+            return fail("write \(tmp)", error.code)
+        }
         // On disk before the rename, so a crash leaves the old file or the new one, never an
         // empty one; a full disk can also first show here (delayed allocation).
         if fsync(fd) != 0 { return fail("write \(tmp)", errno) }

@@ -47,7 +47,11 @@ package struct SysfsCapture {
         if lstat(d, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFDIR else { throw RecordingIOError(path: d, message: "exists and is not a directory") }
             let names: [String]
-            do throws(Syscalls.Failure) { names = try Syscalls.listDirectory(d) } catch { throw RecordingIOError(path: d, errno: error.code, doing: "open") }
+            do throws(Syscalls.Failure) {
+                names = try Syscalls.listDirectory(d)
+            } catch {
+                throw RecordingIOError(path: d, errno: error.code, doing: "open")
+            }
             if !names.isEmpty {
                 throw RecordingIOError(path: d, message: "is not empty (capture into a new or empty directory)")
             }

@@ -46,7 +46,11 @@ package final class RecordingWriter {
                 throw RecordingIOError(path: path, message: "gzip write failed")
             }
         } else {
-            do throws(Syscalls.WriteFailure) { try Syscalls.writeAll(fd, bytes) } catch { throw RecordingIOError(path: path, errno: error.code, doing: "write") }
+            do throws(Syscalls.WriteFailure) {
+                try Syscalls.writeAll(fd, bytes)
+            } catch {
+                throw RecordingIOError(path: path, errno: error.code, doing: "write")
+            }
         }
         bytesWritten += bytes.count
         lines += 1
