@@ -8,9 +8,12 @@
 #include <fcntl.h>
 #include <poll.h>
 
-// pipe2(2) with O_NONBLOCK | O_CLOEXEC (glibc declares pipe2 only under _GNU_SOURCE): one call
-// for a monitor's wake pipes instead of pipe and four fcntl.
+// pipe2(2) (glibc declares it only under _GNU_SOURCE): a pipe with its flags in one call
+// instead of pipe and four fcntl. Swift code makes pipes through `Syscalls.pipe`.
+static inline int thermtop_pipe2(int fds[2], int flags) {
+    return (int)syscall(SYS_pipe2, fds, flags);
+}
 static inline int thermtop_pipe_nonblocking(int fds[2]) {
-    return (int)syscall(SYS_pipe2, fds, O_NONBLOCK | O_CLOEXEC);
+    return thermtop_pipe2(fds, O_NONBLOCK | O_CLOEXEC);
 }
 #endif

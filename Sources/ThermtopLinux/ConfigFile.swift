@@ -69,11 +69,7 @@ package enum ConfigFile {
         if file.st_mode & 0o022 != 0 {
             return problem("the file is writable by group or others (mode \(mode(file.st_mode)))", "chmod go-w \(path)")
         }
-        var dir = ConfigFile.folder(of: path)
-        if let real = realpath(path, nil) {
-            dir = ConfigFile.folder(of: String(cString: real))
-            free(real)
-        }
+        let dir = ConfigFile.folder(of: (try? Syscalls.realpath(path)) ?? path)
         var d = stat()
         guard stat(dir, &d) == 0 else { return nil }
         if d.st_uid != me && d.st_uid != 0 && d.st_mode & S_ISVTX == 0 {

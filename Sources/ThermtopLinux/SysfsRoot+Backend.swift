@@ -197,7 +197,7 @@ package final class FileSystemBackend: SysfsBackend {
     private func openFile(_ relative: String) -> Result<Int32, Errno> {
         let path = absolute(relative)
         func attempt() -> Result<Int32, Errno> {
-            let fd = retryingEINTR { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            let fd = Syscalls.retryingEINTR { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
             if fd < 0 { return .failure(Errno(code: errno)) }
             return .success(fd)
         }
@@ -229,11 +229,11 @@ package final class FileSystemBackend: SysfsBackend {
         let streamed = fstat(fd, &st) == 0 && ((st.st_mode & S_IFMT) == S_IFIFO || (st.st_mode & S_IFMT) == S_IFSOCK)
         if streamed {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = retryingEINTR { poll(&p, 1, -1) }
+            _ = Syscalls.retryingEINTR { poll(&p, 1, -1) }
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = buffer.withUnsafeMutableBytes { b in
-            retryingEINTR { streamed ? Glibc.read(fd, b.baseAddress, b.count) : pread(fd, b.baseAddress, b.count, 0) }
+            Syscalls.retryingEINTR { streamed ? Glibc.read(fd, b.baseAddress, b.count) : pread(fd, b.baseAddress, b.count, 0) }
         }
         if n < 0 { return .failure(Errno(code: errno)) }
         return .success(String(decoding: buffer[..<n], as: UTF8.self))
@@ -270,18 +270,9 @@ package final class FileSystemBackend: SysfsBackend {
         for fd in stale { closeCounted(fd) }
     }
 
-    /// The folder's entries but `.` and `..`, in the order the kernel gives them.
+    /// The folder's entries but `.` and `..`.
     public func list(_ relative: String) -> [String]? {
-        guard let dir = opendir(absolute(relative)) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        try? Syscalls.listDirectory(absolute(relative))
     }
 
     public func exists(_ relative: String) -> Bool {
@@ -296,27 +287,11 @@ package final class FileSystemBackend: SysfsBackend {
     /// `realpath(3)` of `rootPath/relative`, relative to the root's own canonical path (the
     /// whole path when it lies outside the root; "" for the root itself).
     public func resolved(_ relative: String) -> String? {
-        guard let root = Self.realpath(rootPath.isEmpty && !relative.isEmpty ? "/" : rootPath.isEmpty ? "." : rootPath),
-              let full = Self.realpath(rootPath.isEmpty && !relative.isEmpty ? "/\(relative)" : absolute(relative))
+        guard let root = try? Syscalls.realpath(rootPath.isEmpty && !relative.isEmpty ? "/" : rootPath.isEmpty ? "." : rootPath),
+              let full = try? Syscalls.realpath(rootPath.isEmpty && !relative.isEmpty ? "/\(relative)" : absolute(relative))
         else { return nil }
         if full == root { return "" }
         if root != "/", full.hasPrefix(root + "/") { return String(full.dropFirst(root.count + 1)) }
         return full
-    }
-
-    static func realpath(_ path: String) -> String? {
-        guard let p = Glibc.realpath(path, nil) else { return nil }
-        defer { free(p) }
-        return String(cString: p)
-    }
-}
-
-/// A syscall made again when a signal interrupted it (EINTR): the reading layer sends none,
-/// but its host program may.
-@inline(__always)
-func retryingEINTR<R: BinaryInteger>(_ call: () -> R) -> R {
-    while true {
-        let r = call()
-        if r >= 0 || errno != EINTR { return r }
     }
 }

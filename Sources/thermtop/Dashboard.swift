@@ -24,18 +24,7 @@ struct Thermtop: AsyncParsableCommand {
 
     @OptionGroup var source: SourceOptions
     @OptionGroup var config: ConfigOptions
-    @OptionGroup var hook: OnChangeOptions
-
-    // `.unconditional`: `--delay -1` must reach validate() and get the range message, not
-    // "Missing value" (the default strategy takes -1 for a flag).
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600; default 1 or the config's delay).", valueName: "seconds"))
-    var delay: Double?
-
-    @Flag(name: .customLong("no-color"), help: "Monochrome (also when NO_COLOR is set).")
-    var noColor = false
-
-    @Flag(help: "ASCII bars, sparklines and boxes instead of Unicode.")
-    var ascii = false
+    @OptionGroup var dashboard: DashboardOptions
 
     @Option(help: ArgumentHelp("Play a recording (thermtop record) instead of reading live sensors.", valueName: "file"))
     var replay: String?
@@ -45,9 +34,6 @@ struct Thermtop: AsyncParsableCommand {
     var speed: Double?
 
     func validate() throws {
-        if let delay, !(delay.isFinite && UserConfig.delayRange.contains(delay)) {
-            throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(delay)).")
-        }
         if let speed {
             guard replay != nil else { throw ValidationError("--speed needs --replay FILE.") }
             // The range the < and > keys keep to: a speed past it (1e19) has no meaning and once
@@ -61,7 +47,7 @@ struct Thermtop: AsyncParsableCommand {
             if source.sysfsRoot != nil || source.simulate || source.ppdState != nil {
                 throw ValidationError("--replay reads its sensors from the recording; drop --sysfs-root/--simulate/--ppd-state.")
             }
-            if delay != nil {
+            if dashboard.timing.delay != nil {
                 throw ValidationError("--replay keeps the recording's own timing; drop --delay (use --speed X to play faster).")
             }
         }
@@ -82,12 +68,12 @@ struct Thermtop: AsyncParsableCommand {
             printError("thermtop: \(problem). The dashboard needs an interactive terminal; use `thermtop status` (or `thermtop status --json`) for a one-shot report.")
             throw ExitCode(2)
         }
-        let delay = recording?.header.delaySeconds ?? self.delay ?? cfg.delay ?? 1
+        let delay = recording?.header.delaySeconds ?? dashboard.timing.delay ?? cfg.delay ?? 1
         let feed = recording.map { DashboardFeed(replay: $0, file: replay!, options: source, config: cfg.applied()) }
             ?? DashboardFeed(options: source, config: cfg.applied(), delay: delay)
         defer { feed.stop() }
         let envNoColor = getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
-        let noColor = self.noColor || cfg.color == false
+        let noColor = dashboard.noColor || cfg.color == false
 
         TerminalSignals.install()
         let term: Terminal
@@ -101,7 +87,7 @@ struct Thermtop: AsyncParsableCommand {
 
         var app = AppState(status: feed.hub.current)
         app.sampleDelay = delay
-        app.unicode = term.unicode && !ascii && cfg.ascii != true
+        app.unicode = term.unicode && !dashboard.ascii && cfg.ascii != true
         app.color = term.colorCount > 0 && !noColor && !envNoColor
         app.hostname = hostname()
         app.stats.colorCount = term.colorCount
@@ -116,9 +102,9 @@ struct Thermtop: AsyncParsableCommand {
                                           position: ReplayPosition(index: 0, time: recording.samples.first?.time ?? 0, nextTime: nil),
                                           speed: speed ?? 1, now: loop.clock.now())
         }
-        if let (command, interval) = hook.resolved(cfg) {
+        if let (command, interval) = dashboard.hook.resolved(cfg) {
             loop.hook = OnChangeHook(command: command, interval: interval, output: .discard, initial: app.status,
-                                     simulatedAllowed: hook.simulated, timeout: hook.timeout(cfg))
+                                     simulatedAllowed: dashboard.hook.simulated, timeout: dashboard.hook.timeout(cfg))
             loop.app.configInfo.onChange = command
         }
         loop.run()

@@ -171,15 +171,10 @@ struct Export: AsyncParsableCommand {
         }
         // mkstemp makes it 0600; node_exporter often runs as another user.
         if fchmod(fd, 0o644) != 0 { return fail("set the mode of \(tmp)", errno) }
-        let bytes = Array(text.utf8)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return fail("write \(tmp)", errno)
-            }
-            off += n
+        do throws(Syscalls.WriteFailure) {
+            try Syscalls.writeAll(fd, Array(text.utf8))
+        } catch {
+            return fail("write \(tmp)", error.code)
         }
         // On disk before the rename, so a crash leaves the old file or the new one, never an
         // empty one; a full disk can also first show here (delayed allocation).

@@ -126,9 +126,8 @@ struct SourceChoice: Equatable {
             }
             // `/` is a directory but never a sysfs tree: reading class/ under it finds nothing
             // and would report "no sensors" about the wrong place.
-            if let real = realpath(root, nil) {
-                defer { free(real) }
-                if String(cString: real) == "/" {
+            if let real = try? Syscalls.realpath(root) {
+                if real == "/" {
                     throw ValidationError("\(flag) \(root) is the filesystem root, not \(flag == "--proc-root" ? "a process table; the live one is /proc" : "a sysfs tree; the live sysfs is /sys") (the default).")
                 }
             }
@@ -204,20 +203,76 @@ extension SourceOptions {
     }
 }
 
-extension Thermtop {
-    /// The root command's own options, which ArgumentParser also accepts after a subcommand's
-    /// name (`thermtop status --delay 5`), and the commands each one applies to. Given to a
-    /// subcommand that does not use it, it is an error (exit 64), never silently ignored.
-    static let rootOnlyOptions: [(flag: String, usedBy: String)] = [
-        ("--delay", "the dashboard, watch and record; export repeats with --every"),
-        ("--no-color", "the dashboard"),
-        ("--ascii", "the dashboard"),
-        ("--on-change", "the dashboard and watch"),
-        ("--on-change-min-interval", "the dashboard and watch"),
-        ("--on-change-timeout", "the dashboard and watch"),
-        ("--on-change-simulated", "the dashboard and watch"),
-    ]
+/// The root command's own options that only some commands use. ArgumentParser also accepts
+/// them after a subcommand's name (`thermtop status --delay 5`); given to a subcommand that
+/// does not use it, one is an error (exit 64), never silently ignored. Each option's flag is
+/// its case here, and its declaration takes its name from it.
+enum RootOption: String, CaseIterable {
+    case delay
+    case noColor = "no-color"
+    case ascii
+    case onChange = "on-change"
+    case onChangeMinInterval = "on-change-min-interval"
+    case onChangeTimeout = "on-change-timeout"
+    case onChangeSimulated = "on-change-simulated"
 
+    var flag: String { "--" + rawValue }
+    var name: NameSpecification { .customLong(rawValue) }
+
+    /// The on-change hook's options (the dashboard's and `watch`'s).
+    static let onChangeHook: Set<RootOption> = [.onChange, .onChangeMinInterval, .onChangeTimeout, .onChangeSimulated]
+
+    /// The commands it applies to, as a refusal says it.
+    var usedBy: String {
+        switch self {
+        case .delay: "the dashboard, watch and record; export repeats with --every"
+        case .noColor, .ascii: "the dashboard"
+        case .onChange, .onChangeMinInterval, .onChangeTimeout, .onChangeSimulated: "the dashboard and watch"
+        }
+    }
+}
+
+/// `--delay`: the seconds between samples, and its one rule.
+struct DelayOption: ParsableArguments {
+    // `.unconditional`: `--delay -1` must reach validate() and get the range message, not
+    // "Missing value" (the default strategy takes -1 for a flag).
+    @Option(name: RootOption.delay.name, parsing: .unconditional, help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600; default 1 or the config's delay).", valueName: "seconds"))
+    var delay: Double?
+
+    func validate() throws { try Self.check(delay) }
+
+    static func check(_ delay: Double?) throws {
+        if let delay, !(delay.isFinite && UserConfig.delayRange.contains(delay)) {
+            throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(delay)).")
+        }
+    }
+}
+
+/// The root command's `RootOption`s: the dashboard's screen, its sampling and its hook.
+struct DashboardOptions: ParsableArguments {
+    @OptionGroup var hook: OnChangeOptions
+    @OptionGroup var timing: DelayOption
+
+    @Flag(name: RootOption.noColor.name, help: "Monochrome (also when NO_COLOR is set).")
+    var noColor = false
+
+    @Flag(name: RootOption.ascii.name, help: "ASCII bars, sparklines and boxes instead of Unicode.")
+    var ascii = false
+
+    func isGiven(_ option: RootOption) -> Bool {
+        switch option {
+        case .delay: timing.delay != nil
+        case .noColor: noColor
+        case .ascii: ascii
+        case .onChange: hook.onChange != nil
+        case .onChangeMinInterval: hook.minInterval != nil
+        case .onChangeTimeout: hook.timeout != nil
+        case .onChangeSimulated: hook.simulated
+        }
+    }
+}
+
+extension Thermtop {
     /// `record` and `capture` read no config file (they keep what sysfs says; no threshold
     /// plays a part). `--config` and `--no-config` given to them reach the root command, which
     /// every other command shares them with, so they are refused here, not silently ignored.
@@ -228,14 +283,8 @@ extension Thermtop {
     }
 
     /// Throws a usage error naming the root options given to `command` that it does not use.
-    func rejectRootOptions(in command: String, uses: Set<String> = []) throws {
-        let given: Set<String> = Set([
-            delay != nil ? "--delay" : nil, noColor ? "--no-color" : nil, ascii ? "--ascii" : nil,
-            hook.onChange != nil ? "--on-change" : nil, hook.minInterval != nil ? "--on-change-min-interval" : nil,
-            hook.timeout != nil ? "--on-change-timeout" : nil,
-            hook.simulated ? "--on-change-simulated" : nil,
-        ].compactMap { $0 })
-        let unused = Self.rootOnlyOptions.filter { given.contains($0.flag) && !uses.contains($0.flag) }
+    func rejectRootOptions(in command: String, uses: Set<RootOption> = []) throws {
+        let unused = RootOption.allCases.filter { dashboard.isGiven($0) && !uses.contains($0) }
         guard !unused.isEmpty else { return }
         let what = unused.map { "\($0.flag) is for \($0.usedBy)" }.joined(separator: "; ")
         let once = command == "status" || command == "config" ? " prints once and" : ""

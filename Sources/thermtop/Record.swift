@@ -28,7 +28,7 @@ struct Record: AsyncParsableCommand {
 
     // Listed here so that the help shows it; the root command, which has a --delay of its own,
     // may be the one that parses it, so both are read.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between samples (0.2 to 3600; default 1).", valueName: "seconds"))
+    @Option(name: RootOption.delay.name, parsing: .unconditional, help: ArgumentHelp("Seconds between samples (0.2 to 3600; default 1).", valueName: "seconds"))
     var delay: Double?
 
     @ParentCommand var root: Thermtop
@@ -45,11 +45,9 @@ struct Record: AsyncParsableCommand {
 
     func validate() throws {
         // The root's dashboard options reach here too: refused, not ignored.
-        try root.rejectRootOptions(in: "record", uses: ["--delay"])
+        try root.rejectRootOptions(in: "record", uses: [.delay])
         try root.rejectConfigOptions(in: "record")
-        if let d = delay, !(d.isFinite && UserConfig.delayRange.contains(d)) {
-            throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(d)).")
-        }
+        try DelayOption.check(delay)
         if let s = seconds, !(s.isFinite && (0...RecordingFormat.maxSeconds).contains(s)) {
             throw ValidationError("--seconds must be from 0 to \(Format.fixed(RecordingFormat.maxSeconds, places: 0)), the longest a recording may be (got \(s)).")
         }
@@ -69,7 +67,7 @@ struct Record: AsyncParsableCommand {
         WatchStop.install()
 
         let path = sysfsRoot ?? self.root.source.sysfsRoot ?? "/sys"
-        let delay = self.delay ?? self.root.delay ?? 1
+        let delay = self.delay ?? self.root.dashboard.timing.delay ?? 1
         let root = SysfsRoot(path: path)
         let recorder = AccessRecorder()
         root.setTap(recorder.tap)

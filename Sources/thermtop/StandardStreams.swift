@@ -1,4 +1,5 @@
 import ArgumentParser
+import ThermtopLinux
 
 #if canImport(Glibc)
 import Glibc
@@ -54,16 +55,11 @@ enum StandardStreams {
     static func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         // SIGPIPE keeps its default: `thermtop status | head -1` ends quietly, as with any
         // Unix filter, with the conventional 141.
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                fail("cannot write the report to standard output: \(String(cString: strerror(code)))"
-                     + (offset > 0 ? " (\(offset) of \(bytes.count) bytes written)" : ""))
-            }
-            offset += n
+        do throws(Syscalls.WriteFailure) {
+            try Syscalls.writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(bytes))
+        } catch {
+            fail("cannot write the report to standard output: \(String(cString: strerror(error.code)))"
+                 + (error.written > 0 ? " (\(error.written) of \(bytes.count) bytes written)" : ""))
         }
     }
 

@@ -9,24 +9,24 @@ import Glibc
 /// `--on-change`, `--on-change-min-interval`, `--on-change-timeout` and
 /// `--on-change-simulated`, for the dashboard and `watch`.
 struct OnChangeOptions: ParsableArguments {
-    @Option(name: .customLong("on-change"), help: ArgumentHelp(
+    @Option(name: RootOption.onChange.name, help: ArgumentHelp(
         "Run COMMAND on every change of thermal state, low power or tier (split into words, no shell; values in THERMTOP_STATE, THERMTOP_TIER, THERMTOP_LOW_POWER, THERMTOP_REASON, THERMTOP_PREVIOUS_STATE, THERMTOP_SIMULATED=0|1). One run at a time: changes while it runs wait, and the latest runs after it. Simulated changes (forced state or low power, --simulate) do not run it unless --on-change-simulated is given.",
         valueName: "command"))
     var onChange: String?
 
     // `.unconditional`: `-1` must reach validate() and get the range message.
-    @Option(name: .customLong("on-change-min-interval"), parsing: .unconditional, help: ArgumentHelp(
+    @Option(name: RootOption.onChangeMinInterval.name, parsing: .unconditional, help: ArgumentHelp(
         "Run the on-change command at most once per this many seconds (default 10); the last change still runs when the interval ends.",
         valueName: "seconds"))
     var minInterval: Double?
 
     // `.unconditional`: `-1` must reach validate() and get the range message.
-    @Option(name: .customLong("on-change-timeout"), parsing: .unconditional, help: ArgumentHelp(
+    @Option(name: RootOption.onChangeTimeout.name, parsing: .unconditional, help: ArgumentHelp(
         "Stop a run of the on-change command that takes longer than this many seconds (0.1 to 86400; default 30): SIGTERM to its process group, SIGKILL 2 s later.",
         valueName: "seconds"))
     var timeout: Double?
 
-    @Flag(name: .customLong("on-change-simulated"), help: ArgumentHelp(
+    @Flag(name: RootOption.onChangeSimulated.name, help: ArgumentHelp(
         "Also run the on-change command for simulated changes (keys 1-4 and l in the dashboard, --simulate-state, --simulate); THERMTOP_SIMULATED=1 tells it so."))
     var simulated = false
 
@@ -111,19 +111,14 @@ struct Watch: AsyncParsableCommand {
     @Flag(help: "Print JSON lines instead of text.")
     var json = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between sensor samples (0.2 to 3600; default 1 or the config's delay).", valueName: "seconds"))
-    var delay: Double?
+    @OptionGroup var timing: DelayOption
 
     // The root's dashboard options reach here too: refused, not ignored (watch's own --delay
     // and --on-change options are its own).
     @ParentCommand var root: Thermtop
 
     func validate() throws {
-        try root.rejectRootOptions(in: "watch", uses: ["--delay", "--on-change", "--on-change-min-interval", "--on-change-timeout",
-                                                      "--on-change-simulated"])
-        if let d = delay, !(d.isFinite && UserConfig.delayRange.contains(d)) {
-            throw ValidationError("--delay must be between 0.2 and 3600 seconds (got \(d)).")
-        }
+        try root.rejectRootOptions(in: "watch", uses: RootOption.onChangeHook.union([.delay]))
     }
 
     @MainActor
@@ -135,7 +130,7 @@ struct Watch: AsyncParsableCommand {
         try StandardStreams.requireStdout()
         let cfg = try config.load()
         try source.apply(cfg)
-        let delay = self.delay ?? cfg.delay ?? 1
+        let delay = timing.delay ?? cfg.delay ?? 1
         // The dashboard's engine, started: it samples on its own thread every `delay` and at
         // once when the kernel or the desktop says something changed (charger plugged, trip
         // crossed, profile switched, device added or removed), so a change prints within
@@ -244,17 +239,11 @@ struct Watch: AsyncParsableCommand {
 /// between lines) ends the command quietly with 0, as a Unix filter does; any other failure
 /// (a full disk, /dev/full) is said on stderr and ends it with 74, as `status` does.
 func writeLine(_ s: String) {
-    let bytes = Array((s + "\n").utf8)
-    var off = 0
-    while off < bytes.count {
-        let n = bytes[off...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-        if n < 0 {
-            let code = errno
-            if code == EINTR { continue }
-            if code == EPIPE { exit(0) }
-            StandardStreams.fail("cannot write to standard output: \(String(cString: strerror(code)))")
-        }
-        off += n
+    do throws(Syscalls.WriteFailure) {
+        try Syscalls.writeAll(STDOUT_FILENO, Array((s + "\n").utf8))
+    } catch {
+        if error.code == EPIPE { exit(0) }
+        StandardStreams.fail("cannot write to standard output: \(String(cString: strerror(error.code)))")
     }
 }
 
@@ -300,14 +289,7 @@ enum WatchStop {
 
     static func install() {
         if descriptor < 0 {
-            var fds: [Int32] = [-1, -1]
-            if pipe(&fds) == 0 {
-                for fd in fds {
-                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                }
-                (descriptor, writeEnd) = (fds[0], fds[1])
-            }
+            if let fds = try? Syscalls.pipe(nonBlocking: true) { (descriptor, writeEnd) = fds }
         }
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             var action = sigaction()

@@ -24,6 +24,22 @@ struct RootOptionsTests {
         #expect(r.stdout.isEmpty)
     }
 
+    @Test("every root-only option is refused by a command that uses none, with where it applies", arguments: [
+        (["--delay", "5"], "--delay is for the dashboard, watch and record; export repeats with --every"),
+        (["--no-color"], "--no-color is for the dashboard"),
+        (["--ascii"], "--ascii is for the dashboard"),
+        (["--on-change", "true"], "--on-change is for the dashboard and watch"),
+        (["--on-change-min-interval", "5"], "--on-change-min-interval is for the dashboard and watch"),
+        (["--on-change-timeout", "5"], "--on-change-timeout is for the dashboard and watch"),
+        (["--on-change-simulated"], "--on-change-simulated is for the dashboard and watch"),
+    ] as [([String], String)])
+    func everyRootOnlyOptionRefused(_ option: [String], _ message: String) throws {
+        let r = try Thermtop.run(["capture", "/tmp/thermtop-never-written-capture"] + option + ["--sysfs-root", Self.fixture])
+        #expect(r.status == 64, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("`thermtop capture` does not use \(option[0]) (\(message)).\n"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/thermtop-never-written-capture"))
+    }
+
     @Test("record and capture read no config file: --config and --no-config are refused with 64, even a missing file, not ignored",
           arguments: [["record", "/tmp/thermtop-never-written.jsonl", "--seconds", "0", "--config", "/nonexistent.toml"],
                       ["capture", "/tmp/thermtop-never-written-capture", "--no-config"],

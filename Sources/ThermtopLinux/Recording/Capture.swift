@@ -23,12 +23,18 @@ package struct SysfsCapture {
     public let source: String
     public let destination: String
     public let keepSerials: Bool
+    /// File contents are read through the reading layer, so a hung attribute costs the read
+    /// deadline and is reported as timed out, as the readers report it, instead of hanging the
+    /// capture.
+    private let reader: SysfsRoot
     private var done: Set<String> = []
     private var placeholders: Set<String> = []
     public private(set) var report = Report()
 
     /// Refuses a destination that exists and is not an empty directory.
-    public init(source: String, destination: String, keepSerials: Bool) throws(RecordingIOError) {
+    /// `config`: the reading layer's numbers (its read deadline bounds each file read).
+    public init(source: String, destination: String, keepSerials: Bool,
+                config: ThermalConfig = ThermalConfig()) throws(RecordingIOError) {
         var s = source
         while s.count > 1 && s.hasSuffix("/") { s.removeLast() }
         var d = destination
@@ -36,18 +42,18 @@ package struct SysfsCapture {
         self.source = s
         self.destination = d
         self.keepSerials = keepSerials
+        reader = SysfsRoot(path: s, config: config)
         var st = stat()
         if lstat(d, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFDIR else { throw RecordingIOError(path: d, message: "exists and is not a directory") }
-            guard let dir = opendir(d) else { throw RecordingIOError(path: d, errno: errno, doing: "open") }
-            defer { closedir(dir) }
-            while let e = readdir(dir) {
-                let name = withUnsafePointer(to: e.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
-                if name != "." && name != ".." {
-                    throw RecordingIOError(path: d, message: "is not empty (capture into a new or empty directory)")
-                }
+            let names: [String]
+            do throws(Syscalls.Failure) {
+                names = try Syscalls.listDirectory(d)
+            } catch {
+                throw RecordingIOError(path: d, errno: error.code, doing: "open")
+            }
+            if !names.isEmpty {
+                throw RecordingIOError(path: d, message: "is not empty (capture into a new or empty directory)")
             }
         } else {
             // Like mkdir -p: parents too.
@@ -118,11 +124,7 @@ package struct SysfsCapture {
 
     /// The canonical path of `rel` relative to the source root, nil when outside it or unresolvable.
     private func physical(_ rel: String) -> String? {
-        guard let r = realpath(join(source, rel), nil) else { return nil }
-        defer { free(r) }
-        guard let rootReal = realpath(source, nil) else { return nil }
-        defer { free(rootReal) }
-        let full = String(cString: r), root = String(cString: rootReal)
+        guard let full = try? Syscalls.realpath(join(source, rel)), let root = try? Syscalls.realpath(source) else { return nil }
         if full == root { return "" }
         return full.hasPrefix(root + "/") ? String(full.dropFirst(root.count + 1)) : nil
     }
@@ -154,12 +156,14 @@ package struct SysfsCapture {
             }
         case S_IFDIR:
             if mkdir(dst, 0o755) == 0 { report.directories += 1 }
-        case S_IFREG:
+        // A FIFO is read as an attribute is (a tree's stand-in for a driver that may never
+        // answer): through the reading layer, bounded by its deadline, and stored as a file.
+        case S_IFREG, S_IFIFO:
             if placeholder {
                 let fd = open(dst, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
                 if fd >= 0 { close(fd); report.files += 1 }
             } else {
-                copyFile(rel, src: src, dst: dst)
+                copyFile(rel, dst: dst)
             }
         default:
             return
@@ -181,31 +185,20 @@ package struct SysfsCapture {
         return out.joined(separator: "/")
     }
 
-    private mutating func copyFile(_ rel: String, src: String, dst: String) {
+    private mutating func copyFile(_ rel: String, dst: String) {
         let name = rel.split(separator: "/").last.map(String.init) ?? rel
         if !keepSerials && (name == "serial_number" || name == "serial") {
             report.serialsRemoved += 1
             return
         }
-        let fd = open(src, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            report.unreadable[rel] = SysfsRoot.errnoName(errno)
+        // Outside any pass: nothing kept open, nothing profiled. sysfs attributes are at most
+        // a page, which is what the reading layer reads.
+        var data: [UInt8]
+        switch reader.readEach([rel])[0] {
+        case .success(let text): data = Array(text.utf8)
+        case .failure(let issue):
+            report.unreadable[rel] = issue.reason == .timedOut ? issue.reason.rawValue : issue.detail ?? issue.reason.rawValue
             return
-        }
-        defer { close(fd) }
-        // sysfs attributes are at most a page; a regular file in a copied tree may be longer
-        // (cap at 1 MiB: nothing thermtop reads is that big).
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while data.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                report.unreadable[rel] = SysfsRoot.errnoName(errno)
-                return
-            }
-            if n == 0 { break }
-            data.append(contentsOf: chunk[0..<n])
         }
         if !keepSerials && name == "uevent" {
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
@@ -222,11 +215,9 @@ package struct SysfsCapture {
             return
         }
         defer { close(out) }
-        var off = 0
-        while off < data.count {
-            let n = data.withUnsafeBytes { write(out, $0.baseAddress! + off, $0.count - off) }
-            if n <= 0 { if n < 0 && errno == EINTR { continue }; break }
-            off += n
+        do throws(Syscalls.WriteFailure) { try Syscalls.writeAll(out, data) } catch {
+            report.unreadable[rel] = "cannot write: \(SysfsRoot.errnoName(error.code))"
+            return
         }
         report.files += 1
         report.bytes += data.count

@@ -46,14 +46,10 @@ package final class RecordingWriter {
                 throw RecordingIOError(path: path, message: "gzip write failed")
             }
         } else {
-            var off = 0
-            while off < bytes.count {
-                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw RecordingIOError(path: path, errno: errno, doing: "write")
-                }
-                off += n
+            do throws(Syscalls.WriteFailure) {
+                try Syscalls.writeAll(fd, bytes)
+            } catch {
+                throw RecordingIOError(path: path, errno: error.code, doing: "write")
             }
         }
         bytesWritten += bytes.count
