@@ -23,8 +23,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$ROOT/Screenshots}
 BIN=${THERMTOP_BINARY:-$ROOT/.build/debug/thermtop}
-# The Heating it panel reads a captured process table, not this machine's processes.
-PROC=${PROC:-$ROOT/Tests/Fixtures/proc-table-1}
+# The Heating it panel shows this machine's own processes, as a user sees it; PROC=DIR reads a
+# captured process table instead (a still table shows no CPU: rates need two different walks).
+PROC=${PROC:-}
 SCALE=1
 PALETTE=tango
 BUILD=1
@@ -148,13 +149,13 @@ for size in 80x24 100x30 120x40 200x60 40x10; do
     wanted "$name" || continue
     cols=${size%x*} rows=${size#*x}
     src=$DESKTOP; [ "$size" = 100x30 ] && src=$GPU
-    start "$name" "$cols" "$rows" --no-config --sysfs-root "$src" --proc-root "$PROC"
+    start "$name" "$cols" "$rows" --no-config --sysfs-root "$src" ${PROC:+--proc-root "$PROC"}
     sleep 4; wait_for_beat
     snap "$name" "$cols" "$rows" "thermtop --sysfs-root $(cap "$src")  —  ${cols}×${rows}"
 done
 
 if wanted help; then
-    start help 100 30 --no-config --sysfs-root "$DESKTOP" --proc-root "$PROC"
+    start help 100 30 --no-config --sysfs-root "$DESKTOP" ${PROC:+--proc-root "$PROC"}
     sleep 1
     tm send-keys -t shot '?'
     wait_for 'simulate nominal|more lines'
@@ -164,7 +165,7 @@ fi
 
 if wanted detail; then
     # Sensor detail of the second NVMe drive's Composite sensor (its own max/crit limits).
-    start detail 100 30 --no-config --sysfs-root "$DESKTOP" --proc-root "$PROC"
+    start detail 100 30 --no-config --sysfs-root "$DESKTOP" ${PROC:+--proc-root "$PROC"}
     sleep 2
     tm send-keys -t shot j Enter
     wait_for 'Thresholds|sensor detail|Trips'
@@ -173,7 +174,7 @@ if wanted detail; then
 fi
 
 if wanted debug; then
-    start debug 100 30 --no-config --sysfs-root "$GPU" --proc-root "$PROC"
+    start debug 100 30 --no-config --sysfs-root "$GPU" ${PROC:+--proc-root "$PROC"}
     sleep 2
     tm send-keys -t shot d
     wait_for 'Rule trail'
@@ -184,21 +185,21 @@ fi
 if wanted minimal; then
     # Tier minimal: nothing in the captures is hot, so the state is forced (as key 3 does) and
     # marked SIMULATED on screen; the pulse is static, values redraw only on change.
-    start minimal 100 30 --no-config --sysfs-root "$DESKTOP" --proc-root "$PROC" --simulate-state serious
+    start minimal 100 30 --no-config --sysfs-root "$DESKTOP" ${PROC:+--proc-root "$PROC"} --simulate-state serious
     sleep 3
     snap minimal 100 30 "thermtop --sysfs-root $(cap "$DESKTOP") --simulate-state serious  —  tier minimal"
 fi
 
 if wanted battery; then
     # The handheld: battery discharging, two adapters offline, platform profile `custom`.
-    start battery 100 30 --no-config --sysfs-root "$HANDHELD" --proc-root "$PROC"
+    start battery 100 30 --no-config --sysfs-root "$HANDHELD" ${PROC:+--proc-root "$PROC"}
     sleep 3; wait_for_beat
     snap battery 100 30 "thermtop --sysfs-root $(cap "$HANDHELD")  —  battery"
 fi
 
 if wanted monochrome; then
     # The fallbacks: no colour (as with NO_COLOR) and ASCII bars, boxes and pulse.
-    start monochrome 100 30 --no-config --sysfs-root "$GPU" --proc-root "$PROC" --no-color --ascii
+    start monochrome 100 30 --no-config --sysfs-root "$GPU" ${PROC:+--proc-root "$PROC"} --no-color --ascii
     sleep 3
     snap monochrome 100 30 "thermtop --sysfs-root $(cap "$GPU") --no-color --ascii"
 fi
@@ -206,7 +207,7 @@ fi
 if wanted replay; then
     # A recording of the desktop capture (thermtop record, 6 samples), played back in the
     # dashboard at twice the speed: the REPLAY header and its keys.
-    "$BIN" record "$WORK/desktop.rec" --seconds 5 --delay 1 --sysfs-root "$CAPTURES/$DESKTOP" --proc-root "$PROC" >/dev/null 2>&1 \
+    "$BIN" record "$WORK/desktop.rec" --seconds 5 --delay 1 --sysfs-root "$CAPTURES/$DESKTOP" ${PROC:+--proc-root "$PROC"} >/dev/null 2>&1 \
         || die "thermtop record failed"
     start replay 100 30 --no-config --replay "$WORK/desktop.rec" --speed 2
     wait_for 'REPLAY' 5
@@ -215,7 +216,7 @@ if wanted replay; then
 fi
 
 if wanted too-small; then
-    start too-small 30 8 --no-config --sysfs-root "$DESKTOP" --proc-root "$PROC"
+    start too-small 30 8 --no-config --sysfs-root "$DESKTOP" ${PROC:+--proc-root "$PROC"}
     wait_for 'terminal too small'
     snap too-small 30 8 "thermtop  —  30×8"
 fi
