@@ -165,11 +165,11 @@ package enum ConfigParser {
                     if s.isEmpty {
                         problem(.badValue, name, line, "the pattern is empty", "a sensor id such as \"thermal_zone0\" or a glob such as \"hwmon*/temp1\"")
                         ok = false
-                    } else if let why = Glob(s).problem {
+                    } else if let why = SensorGlob(s).problem {
                         problem(.badValue, name, line, why, "a glob: * any text, ? one character, [abc] a set")
                         ok = false
                     } else {
-                        rule.match = Glob(s)
+                        rule.match = SensorGlob(s)
                     }
                 } else { ok = false }
             case "hide": rule.hide = bool(v, name, line); ok = ok && rule.hide != nil

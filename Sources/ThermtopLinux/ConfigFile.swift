@@ -126,7 +126,7 @@ package enum ConfigFile {
     /// unplugged. `thermtop config --check` reports them as errors; the dashboard and the other
     /// commands only warn, since a glob over hot-pluggable devices may match later.
     /// `others`: ids a rule may also name (power domains: `rapl:package-0`).
-    public static func unknownSensors(_ config: UserConfig, sensors: [TemperatureSensor], others: [String] = []) -> [ConfigProblem] {
+    public static func unknownSensors(_ config: UserConfig, sensors: [ThermalSensor], others: [String] = []) -> [ConfigProblem] {
         config.sensors.enumerated().compactMap { i, rule in
             if sensors.contains(where: { rule.match.matches($0.id) }) || others.contains(where: rule.match.matches) { return nil }
             let ids = sensors.map(\.id)

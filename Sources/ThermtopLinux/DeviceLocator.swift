@@ -44,7 +44,7 @@ enum DeviceLocator {
 
     /// Where a class entry's device is.
     struct Location {
-        var info: DeviceInfo
+        var info: ThermalDeviceInfo
         /// The device's folder (`devices/...`), nil when unlinked.
         var path: String?
         /// Whether `path` is what the entry's `device` link resolves to (else the entry's own
@@ -69,10 +69,10 @@ enum DeviceLocator {
             (path, viaLink) = (nil, false)
         }
         guard let path else { return Location(info: .unlinked, path: nil, viaLink: false) }
-        let (key, slot) = DeviceInfo.key(forDevicePath: path)
-        var info = DeviceInfo(key: key, pciSlot: slot)
+        let (key, slot) = ThermalDeviceInfo.key(forDevicePath: path)
+        var info = ThermalDeviceInfo(key: key, pciSlot: slot)
         if let slot {
-            let comps = DeviceInfo.pathComponents(path)
+            let comps = ThermalDeviceInfo.pathComponents(path)
             if let i = comps.lastIndex(of: slot) {
                 // Built by hand: `joined` costs a generic lookup at first use that scans every
                 // conformance record of the binary.
@@ -130,7 +130,7 @@ enum DeviceLocator {
 
     /// Whether the last component of a device folder's path is a PCI address.
     static func isPCIDevice(_ folder: String) -> Bool {
-        DeviceInfo.isPCIAddress(String(lastComponent(folder)))
+        ThermalDeviceInfo.isPCIAddress(String(lastComponent(folder)))
     }
 
     /// Whether a folder on the way up from a device only groups devices, and so has no
@@ -138,7 +138,7 @@ enum DeviceLocator {
     /// class (`devices/virtual/thermal`, `…/0000:02:00.0/nvme`, `…/PNP0C0A:00/power_supply`),
     /// which the kernel makes to hold that class's devices under their parent.
     static func isGroupFolder(_ folder: String) -> Bool {
-        folder == "devices/virtual" || DeviceInfo.isClassFolder(String(lastComponent(folder)))
+        folder == "devices/virtual" || ThermalDeviceInfo.isClassFolder(String(lastComponent(folder)))
     }
 
     /// Whether a device folder's `power/runtime_status` can only say `unsupported`, so the walk
@@ -167,7 +167,7 @@ enum DeviceLocator {
     /// would only be a failed open. Devices below a platform device (a USB disk behind an
     /// SoC's controller) are still asked.
     static func mayHaveModel(_ folder: String) -> Bool {
-        if DeviceInfo.isPCIAddress(String(lastComponent(folder))) { return false }
+        if ThermalDeviceInfo.isPCIAddress(String(lastComponent(folder))) { return false }
         let platform = "devices/platform/".utf8
         if folder.utf8.starts(with: platform), !folder.utf8.dropFirst(platform.count).contains(UInt8(ascii: "/")) {
             return false

@@ -3,8 +3,8 @@ import ThermtopCore
 /// What one sample of all hwmon chips gives.
 struct HwmonSample: Sendable {
     var channels: [HwmonChannel] = []
-    var fans: [Fan] = []
-    var power: [PowerMeter] = []
+    var fans: [ThermalFan] = []
+    var power: [ThermalPowerMeter] = []
     var extras: [HwmonExtra] = []
     /// `energyN_input` counters (µJ, 64-bit: they do not wrap).
     var energy: [ThermalEnergyCounter] = []
@@ -73,7 +73,7 @@ struct HwmonLayout: Sendable {
     /// Folder holding the channel files: `class/hwmon/hwmonN` or its `device/` (older drivers).
     var dir: String
     var chip: String?
-    var deviceInfo: DeviceInfo
+    var deviceInfo: ThermalDeviceInfo
     var channels: [Channel]
     var fans: [FanChannel]
     var power: [PowerChannel]
@@ -277,7 +277,7 @@ struct HwmonLayout: Sendable {
         if channels.isEmpty { out.issues = deviceIssues }
         for f in fans {
             var issues = f.staticIssues
-            var fan = Fan(id: f.stableID, location: "\(device)/fan\(f.index)", chip: chip, label: f.label,
+            var fan = ThermalFan(id: f.stableID, location: "\(device)/fan\(f.index)", chip: chip, label: f.label,
                           deviceInfo: deviceInfo, rpm: nil, minRPM: f.minRPM, maxRPM: f.maxRPM,
                           spinsDown: Self.spinDownChips.contains(chip ?? ""), asleep: asleep)
             if asleep == nil {
@@ -291,7 +291,7 @@ struct HwmonLayout: Sendable {
                 }
                 if f.hasPWMEnable {
                     fan.pwmEnable = root.take("\(dir)/pwm\(n)_enable", Parse.int, into: &issues)
-                    if let e = fan.pwmEnable, FanControl(pwmEnable: e) == nil {
+                    if let e = fan.pwmEnable, ThermalFanControl(pwmEnable: e) == nil {
                         issues.append(ReadingIssue(file: "\(dir)/pwm\(n)_enable", reason: .unrecognised, detail: "\(e)"))
                     }
                 }
@@ -302,7 +302,7 @@ struct HwmonLayout: Sendable {
         }
         for p in power {
             var issues = p.staticIssues
-            var meter = PowerMeter(id: p.stableID, location: "\(device)/power\(p.index)", chip: chip, label: p.label,
+            var meter = ThermalPowerMeter(id: p.stableID, location: "\(device)/power\(p.index)", chip: chip, label: p.label,
                                    deviceInfo: deviceInfo, capWatts: p.cap, capMinWatts: p.capMin,
                                    capMaxWatts: p.capMax, asleep: asleep)
             if asleep == nil {

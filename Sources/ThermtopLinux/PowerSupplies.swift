@@ -97,14 +97,14 @@ struct SupplyLayout: Sendable {
         return nil
     }
 
-    func sampleAdapter(_ root: SysfsRoot) -> PowerAdapter {
+    func sampleAdapter(_ root: SysfsRoot) -> ThermalPowerAdapter {
         var issues = staticIssues
         let online = root.take("\(dir)/online", Parse.flag, into: &issues)
-        return PowerAdapter(id: id, type: type, online: online, issues: issues)
+        return ThermalPowerAdapter(id: id, type: type, online: online, issues: issues)
     }
 
     /// The battery, or nil when `present` is 0 (an empty bay is not a battery).
-    func sampleBattery(_ root: SysfsRoot) -> (Battery?, ReadingIssue?) {
+    func sampleBattery(_ root: SysfsRoot) -> (ThermalBattery?, ReadingIssue?) {
         var issues = staticIssues
         func r<T>(_ name: String, _ parse: (String, String) -> Reading<T>) -> T? {
             guard files.contains(name) else { return nil }
@@ -115,7 +115,7 @@ struct SupplyLayout: Sendable {
             return (nil, ReadingIssue(file: "\(dir)/present", reason: .missing, detail: "present 0: empty bay, not a battery"))
         }
         let statusText = r("status", Parse.string)
-        let status = statusText.map(BatteryStatus.init(kernel:))
+        let status = statusText.map(ThermalBatteryStatus.init(kernel:))
         if let t = statusText, status == .unknown, t.lowercased() != "unknown" {
             // Shown as unknown, with the kernel's word kept.
             issues.append(ReadingIssue(file: "\(dir)/status", reason: .unrecognised, detail: String(t.prefix(24))))
@@ -158,7 +158,7 @@ struct SupplyLayout: Sendable {
         volts(&voltageMaxDesign, "voltage_max_design")
         var voltageNow = r("voltage_now", Parse.micro(max: 100))
         volts(&voltageNow, "voltage_now")
-        let battery = Battery(
+        let battery = ThermalBattery(
             id: id, present: present ?? true, status: status,
             capacity: r("capacity", Parse.percent),
             capacityLevel: r("capacity_level", Parse.string),

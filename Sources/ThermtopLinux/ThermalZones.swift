@@ -11,7 +11,7 @@ struct ZoneLayout: Sendable {
     var hasMode: Bool
     /// `acpi-LNXTHERM:00/thermal/acpitz`, `virtual/thermal/x86_pkg_temp` (see `DeviceInfo`).
     var stableID = ""
-    var deviceInfo: DeviceInfo = .unlinked
+    var deviceInfo: ThermalDeviceInfo = .unlinked
     /// For zones of a real device (iwlwifi, a PCI thermal device): whether it sleeps.
     var gate: PowerGate?
 

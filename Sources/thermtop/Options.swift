@@ -53,16 +53,16 @@ struct SourceOptions: ParsableArguments {
     /// The checks on a `--sysfs-root` directory (also used by `record` and `capture`).
     static func validateRoot(_ root: String) throws { try SourceChoice.validateRoot(root) }
 
-    var overrides: Overrides { choice.overrides }
+    var overrides: ThermalOverrides { choice.overrides }
 
     /// The source the options ask for. `powerProfiles` (from `makePowerProfiles`) gives the live
     /// machine's source its D-Bus profile.
-    func makeSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
+    func makeSource(powerProfiles: PowerProfilesSource? = nil) -> any ThermalSensorSource {
         choice.makeSource(powerProfiles: powerProfiles)
     }
 
     /// The real sensors: `--sysfs-root` or the live `/sys` (what `0` goes back to).
-    func makeLiveSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
+    func makeLiveSource(powerProfiles: PowerProfilesSource? = nil) -> any ThermalSensorSource {
         choice.makeLiveSource(powerProfiles: powerProfiles)
     }
 }
@@ -101,8 +101,8 @@ struct SourceChoice: Equatable {
     }
 
     /// The process table reader for heat sources, nil when they are not asked for.
-    func makeProcessReader(config: ThermalConfig = ThermalConfig()) -> ProcessTableReader? {
-        heatSources && !simulate ? ProcessTableReader(path: procRoot ?? "/proc", config: config) : nil
+    func makeProcessReader(config: ThermalConfig = ThermalConfig()) -> ThermalProcessTableReader? {
+        heatSources && !simulate ? ThermalProcessTableReader(path: procRoot ?? "/proc", config: config) : nil
     }
 
     static func validateRoot(_ root: String, flag: String = "--sysfs-root") throws {
@@ -143,13 +143,13 @@ struct SourceChoice: Equatable {
             }
     }
 
-    var overrides: Overrides { Overrides(thermalState: simulateState, lowPower: lowPower?.bool) }
+    var overrides: ThermalOverrides { ThermalOverrides(thermalState: simulateState, lowPower: lowPower?.bool) }
 
-    func makeSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
+    func makeSource(powerProfiles: PowerProfilesSource? = nil) -> any ThermalSensorSource {
         simulate ? SimulatedLaptop() : makeLiveSource(powerProfiles: powerProfiles)
     }
 
-    func makeLiveSource(powerProfiles: PowerProfilesSource? = nil) -> any SensorSource {
+    func makeLiveSource(powerProfiles: PowerProfilesSource? = nil) -> any ThermalSensorSource {
         let path = sysfsRoot ?? "/sys"
         let sysfs = ppdState.map { SysfsSource(root: SysfsRoot(path: path), ppdStatePath: $0) } ?? SysfsSource(path: path)
         sysfs.powerProfiles = powerProfiles
@@ -186,7 +186,7 @@ extension SourceOptions {
     /// gets the kernel's and the desktop's event sources). Not started: call `start()`. Its
     /// `current` is already a real reading, which is all the one-shot commands need.
     /// `heatSources`: walk the process table each sample (the dashboard does).
-    func makeHub(config: ThermalConfig, overrides: Overrides, delay: Double, simulated: Bool? = nil,
+    func makeHub(config: ThermalConfig, overrides: ThermalOverrides, delay: Double, simulated: Bool? = nil,
                  heatSources: Bool = false) -> ThermalStatusHub {
         if simulated ?? simulate {
             return ThermalStatusHub(source: SimulatedLaptop(), clock: SystemClock(), config: config, overrides: overrides,
@@ -194,7 +194,7 @@ extension SourceOptions {
         }
         let root = sysfsRoot ?? "/sys"
         // --ppd-state names the file to read: the D-Bus profile would override it.
-        let none: @Sendable (any SensorSource) -> [any WakeSource] = { _ in [] }
+        let none: @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] = { _ in [] }
         let wake = ppdState == nil ? SysfsSource.wakeSources(forRoot: root) : none
         var choice = self.choice
         choice.heatSources = heatSources
@@ -321,8 +321,8 @@ struct HeatSourceKeeping: ParsableArguments {
     }
 
     /// The process table reader, nil with --no-heat-sources.
-    func reader(rootProcRoot: String?) -> ProcessTableReader? {
-        walks ? ProcessTableReader(path: procRoot ?? rootProcRoot ?? "/proc") : nil
+    func reader(rootProcRoot: String?) -> ThermalProcessTableReader? {
+        walks ? ThermalProcessTableReader(path: procRoot ?? rootProcRoot ?? "/proc") : nil
     }
 }
 

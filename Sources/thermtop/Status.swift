@@ -145,9 +145,9 @@ struct StatusRun: Equatable {
         for w in ConfigOptions.warnings(cfg, status: status) { printError("thermtop: warning: \(w)") }
         // Written from where it was made, not copied into an array first.
         if json {
-            try StatusReport.withJSONLine(status, version: ThermtopInfo.version) { try StandardStreams.write($0) }
+            try ThermalStatusReport.withJSONLine(status, version: ThermtopInfo.version) { try StandardStreams.write($0) }
         } else {
-            var report = StatusReport.text(status, units: cfg.units ?? .celsius)
+            var report = ThermalStatusReport.text(status, units: cfg.units ?? .celsius)
             try report.withUTF8 { try StandardStreams.write($0) }
         }
         withExtendedLifetime(engine) {

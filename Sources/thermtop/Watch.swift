@@ -207,7 +207,7 @@ struct Watch: AsyncParsableCommand {
         let time = utcNow()
         let line: String
         if json {
-            guard case .object(let fields) = StatusReport.json(s, version: ThermtopInfo.version) else { return }
+            guard case .object(let fields) = ThermalStatusReport.json(s, version: ThermtopInfo.version) else { return }
             // The header of `status --json` (every field before the per-device lists), then its
             // power domains and throttling verdict.
             let header = Array(fields.prefix { $0.0 != "sensors" })

@@ -22,7 +22,7 @@ import ThermtopCore
         ("", "x", false),
     ])
     func matchesLikeAShell(pattern: String, id: String, expected: Bool) {
-        #expect(Glob(pattern).matches(id) == expected)
+        #expect(SensorGlob(pattern).matches(id) == expected)
     }
 
     @Test(.timeLimit(.minutes(1))) func hostilePatternsFinishQuickly() {
@@ -30,18 +30,18 @@ import ThermtopCore
         let text = String(repeating: "a", count: 200)
         var matched = true
         // A backtracking matcher takes exponential time here; a linear one well under a second.
-        let elapsed = ContinuousClock().measure { matched = Glob(pattern).matches(text) }
+        let elapsed = ContinuousClock().measure { matched = SensorGlob(pattern).matches(text) }
         #expect(!matched)
         #expect(elapsed < .seconds(1), "took \(elapsed)")
     }
 
     @Test func malformedPatternsAreReported() {
-        #expect(Glob("[abc").problem != nil)
-        #expect(Glob("abc\\").problem != nil)
-        #expect(Glob("[]]").problem == nil)
-        #expect(Glob("pci-*/nvme/*").problem == nil)
-        #expect(Glob("hwmon1/temp1").isLiteral)
-        #expect(!Glob("hwmon*/temp1").isLiteral)
+        #expect(SensorGlob("[abc").problem != nil)
+        #expect(SensorGlob("abc\\").problem != nil)
+        #expect(SensorGlob("[]]").problem == nil)
+        #expect(SensorGlob("pci-*/nvme/*").problem == nil)
+        #expect(SensorGlob("hwmon1/temp1").isLiteral)
+        #expect(!SensorGlob("hwmon*/temp1").isLiteral)
     }
 }
 
@@ -126,8 +126,8 @@ import ThermtopCore
 }
 
 @Suite struct RulesAndUnitsTests {
-    func sensor(_ id: String, _ c: Double, name: String = "s") -> TemperatureSensor {
-        TemperatureSensor(id: id, name: name, kind: .hwmon, celsius: c)
+    func sensor(_ id: String, _ c: Double, name: String = "s") -> ThermalSensor {
+        ThermalSensor(id: id, name: name, kind: .hwmon, celsius: c)
     }
 
     @Test func laterRulesWinFieldByField() {
@@ -146,21 +146,21 @@ import ThermtopCore
 
     @Test func configuredThresholdsDecideTheLevelAndTheNameReachesTheReason() {
         let cfg = UserConfig(sensors: [SensorRule(match: "hwmon1/*", name: "CPU", fair: 40, serious: 60, critical: 70, hysteresis: 3)]).applied()
-        let a = Classifier.assess(sensor: sensor("hwmon1/temp1", 61, name: "coretemp Package id 0"), config: cfg, previous: .nominal)
+        let a = ThermalClassifier.assess(sensor: sensor("hwmon1/temp1", 61, name: "coretemp Package id 0"), config: cfg, previous: .nominal)
         #expect(a.level == .serious)
         #expect(a.thresholds.fair.celsius == 40)
         #expect(a.thresholds.critical.celsius == 70)
         #expect(a.thresholds.serious.hysteresis == 3)
         #expect(a.sensor.name == "CPU")
         #expect(a.reason.hasPrefix("serious: CPU 61.0 °C"))
-        let held = Classifier.assess(sensor: sensor("hwmon1/temp1", 57.5), config: cfg, previous: .serious)
+        let held = ThermalClassifier.assess(sensor: sensor("hwmon1/temp1", 57.5), config: cfg, previous: .serious)
         #expect(held.level == .serious && held.heldByHysteresis, "clears only below 60 − 3")
     }
 
     @Test func ignoreLeavesASensorOutOfTheDecisionAndALaterRuleCanUndoIt() {
         let cfg = UserConfig(sensors: [SensorRule(match: "*", ignore: true), SensorRule(match: "keep", ignore: false)]).applied()
-        #expect(Classifier.assess(sensor: sensor("x", 120), config: cfg, previous: .nominal).ignored)
-        #expect(!Classifier.assess(sensor: sensor("keep", 120), config: cfg, previous: .nominal).ignored)
+        #expect(ThermalClassifier.assess(sensor: sensor("x", 120), config: cfg, previous: .nominal).ignored)
+        #expect(!ThermalClassifier.assess(sensor: sensor("keep", 120), config: cfg, previous: .nominal).ignored)
     }
 
     @Test func fahrenheitIsOnlyADisplayConversion() {

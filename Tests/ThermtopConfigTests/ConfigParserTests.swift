@@ -187,8 +187,8 @@ private func parsed(_ text: String) throws -> UserConfig {
 
 @Suite struct ConfigUnknownSensorTests {
     let sensors = [
-        TemperatureSensor(id: "thermal_zone0", name: "acpitz", kind: .zone, celsius: 40),
-        TemperatureSensor(id: "hwmon2/temp1", name: "nvme Composite", kind: .hwmon, celsius: 40),
+        ThermalSensor(id: "thermal_zone0", name: "acpitz", kind: .zone, celsius: 40),
+        ThermalSensor(id: "hwmon2/temp1", name: "nvme Composite", kind: .hwmon, celsius: 40),
     ]
 
     @Test func aRuleMatchingNoSensorIsReportedWithTheKnownIds() throws {

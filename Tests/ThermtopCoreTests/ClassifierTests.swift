@@ -43,8 +43,8 @@ struct ClassifierTests {
     func hysteresisWalk() {
         var memory = ClassifierMemory()
         for (i, step) in Self.walk.enumerated() {
-            let snap = Snapshot(time: Double(i), zones: [packageZone(step.celsius)])
-            let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+            let snap = ThermalSnapshot(time: Double(i), zones: [packageZone(step.celsius)])
+            let a = ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory)
             let s = a.sensors.first { $0.sensor.id == "thermal_zone1" }
             #expect(s?.level == step.level, "step \(i): \(step)")
             #expect(s?.heldByHysteresis == step.held, "step \(i): \(step)")
@@ -54,18 +54,18 @@ struct ClassifierTests {
 
     @Test("the same reading gives a different level depending on where the sensor came from")
     func hysteresisNeedsHistory() {
-        let th = SensorThresholds.derive(for: TemperatureSensor(zone: packageZone(89)), config: ThermalConfig())
-        #expect(Classifier.level(celsius: 89, thresholds: th, previous: .nominal).level == .fair)
-        #expect(Classifier.level(celsius: 89, thresholds: th, previous: .serious).level == .serious)
-        #expect(Classifier.level(celsius: 89, thresholds: th, previous: .serious).held)
+        let th = SensorThresholds.derive(for: ThermalSensor(zone: packageZone(89)), config: ThermalConfig())
+        #expect(ThermalClassifier.level(celsius: 89, thresholds: th, previous: .nominal).level == .fair)
+        #expect(ThermalClassifier.level(celsius: 89, thresholds: th, previous: .serious).level == .serious)
+        #expect(ThermalClassifier.level(celsius: 89, thresholds: th, previous: .serious).held)
     }
 
     @Test("without a trip hysteresis a level clears 2 °C below its threshold; with one, at the trip's")
     func tripHysteresisInUse() {
         for (hyst, expected) in [(0.0, ThermalState.fair), (5.0, ThermalState.serious)] {
             var memory = ClassifierMemory()
-            _ = Classifier.assess(Snapshot(time: 0, zones: [packageZone(91, passiveHyst: hyst)]), config: ThermalConfig(), memory: &memory)
-            let a = Classifier.assess(Snapshot(time: 1, zones: [packageZone(86, passiveHyst: hyst)]), config: ThermalConfig(), memory: &memory)
+            _ = ThermalClassifier.assess(ThermalSnapshot(time: 0, zones: [packageZone(91, passiveHyst: hyst)]), config: ThermalConfig(), memory: &memory)
+            let a = ThermalClassifier.assess(ThermalSnapshot(time: 1, zones: [packageZone(86, passiveHyst: hyst)]), config: ThermalConfig(), memory: &memory)
             #expect(a.state == expected, "hyst \(hyst)")
         }
     }
@@ -75,7 +75,7 @@ struct ClassifierTests {
         let z = ThermalZone(id: "thermal_zone4", type: "iwlwifi_1", celsius: nil,
                             issues: [ReadingIssue(file: "class/thermal/thermal_zone4/temp", reason: .ioError, detail: "EIO")])
         var memory = ClassifierMemory()
-        let a = Classifier.assess(Snapshot(time: 0, zones: [z]), config: ThermalConfig(), memory: &memory)
+        let a = ThermalClassifier.assess(ThermalSnapshot(time: 0, zones: [z]), config: ThermalConfig(), memory: &memory)
         #expect(a.state == .nominal)
         #expect(a.sensors.first?.sensor.issue?.reason == .ioError)
         #expect(a.sensors.first?.reason.contains("io-error") == true)
@@ -86,7 +86,7 @@ struct ClassifierTests {
         var config = ThermalConfig()
         config.overrides["x86_pkg_temp"] = SensorOverride(ignore: true)
         var memory = ClassifierMemory()
-        let a = Classifier.assess(Snapshot(time: 0, zones: [packageZone(120)]), config: config, memory: &memory)
+        let a = ThermalClassifier.assess(ThermalSnapshot(time: 0, zones: [packageZone(120)]), config: config, memory: &memory)
         #expect(a.state == .nominal)
         #expect(a.sensors.first?.ignored == true)
         #expect(a.sensors.first?.level == .nominal)
@@ -150,11 +150,11 @@ struct ClassifierTests {
     @Test("cooling devices reach a level at cur ≥ ceil(max × ChromeOS ratio)", arguments: coolingCases)
     func cooling(_ c: CoolingCase) {
         let d = CoolingDevice(id: "cooling_device0", type: c.type, currentState: c.cur, maxState: c.max)
-        let a = Classifier.assess(cooling: d, config: ThermalConfig())
+        let a = ThermalClassifier.assess(cooling: d, config: ThermalConfig())
         #expect(a.level == c.level)
         #expect(a.ignored == c.ignored)
         var memory = ClassifierMemory()
-        let device = Classifier.assess(Snapshot(time: 0, coolingDevices: [d]), config: ThermalConfig(), memory: &memory)
+        let device = ThermalClassifier.assess(ThermalSnapshot(time: 0, coolingDevices: [d]), config: ThermalConfig(), memory: &memory)
         #expect(device.state == c.level)
     }
 
@@ -171,7 +171,7 @@ struct ClassifierTests {
     func throttle() {
         var memory = ClassifierMemory()
         func at(_ t: Double, _ core: Int64, _ package: Int64) -> ThermalAssessment {
-            Classifier.assess(Snapshot(time: t, throttle: ThrottleCounters(core: core, package: package, cpus: 2)),
+            ThermalClassifier.assess(ThermalSnapshot(time: t, throttle: ThrottleCounters(core: core, package: package, cpus: 2)),
                               config: ThermalConfig(), memory: &memory)
         }
         // Counters already non-zero when first seen: no rise observed yet.
@@ -194,9 +194,9 @@ struct ClassifierTests {
         var config = ThermalConfig()
         config.throttleWindowSeconds = 5
         var memory = ClassifierMemory()
-        _ = Classifier.assess(Snapshot(time: 0, throttle: ThrottleCounters(core: 0, package: 0, cpus: 1)), config: config, memory: &memory)
-        _ = Classifier.assess(Snapshot(time: 1, throttle: ThrottleCounters(core: 1, package: 0, cpus: 1)), config: config, memory: &memory)
-        let a = Classifier.assess(Snapshot(time: 10, throttle: ThrottleCounters(core: 1, package: 0, cpus: 1)), config: config, memory: &memory)
+        _ = ThermalClassifier.assess(ThermalSnapshot(time: 0, throttle: ThrottleCounters(core: 0, package: 0, cpus: 1)), config: config, memory: &memory)
+        _ = ThermalClassifier.assess(ThermalSnapshot(time: 1, throttle: ThrottleCounters(core: 1, package: 0, cpus: 1)), config: config, memory: &memory)
+        let a = ThermalClassifier.assess(ThermalSnapshot(time: 10, throttle: ThrottleCounters(core: 1, package: 0, cpus: 1)), config: config, memory: &memory)
         #expect(a.state == .nominal)
     }
 
@@ -205,9 +205,9 @@ struct ClassifierTests {
     @Test("the device state is the maximum over sensors and cooling devices, with the deciding sensor's reason")
     func deviceStateFromSensor() {
         var memory = ClassifierMemory()
-        let snap = Snapshot(time: 0, zones: [packageZone(91), zone("thermal_zone0", type: "acpitz", celsius: 84, trips: [(.critical, 103, 0), (.passive, 95, 0)])],
+        let snap = ThermalSnapshot(time: 0, zones: [packageZone(91), zone("thermal_zone0", type: "acpitz", celsius: 84, trips: [(.critical, 103, 0), (.passive, 95, 0)])],
                             coolingDevices: [CoolingDevice(id: "cooling_device0", type: "Processor", currentState: 5, maxState: 10)])
-        let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+        let a = ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory)
         #expect(a.state == .serious)
         #expect(a.decidedBy == "thermal_zone1")
         #expect(a.reason.hasPrefix("serious: "))
@@ -217,9 +217,9 @@ struct ClassifierTests {
     @Test("a cooling device above every sensor decides the state")
     func deviceStateFromCooling() {
         var memory = ClassifierMemory()
-        let snap = Snapshot(time: 0, zones: [packageZone(91)],
+        let snap = ThermalSnapshot(time: 0, zones: [packageZone(91)],
                             coolingDevices: [CoolingDevice(id: "cooling_device0", type: "Processor", currentState: 8, maxState: 10)])
-        let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+        let a = ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory)
         #expect(a.state == .critical)
         #expect(a.decidedBy == "cooling_device0")
         #expect(a.reason.contains("Processor"))
@@ -229,9 +229,9 @@ struct ClassifierTests {
     @Test("throttling decides the state when every sensor is cool")
     func deviceStateFromThrottle() {
         var memory = ClassifierMemory()
-        _ = Classifier.assess(Snapshot(time: 0, zones: [packageZone(50)], throttle: ThrottleCounters(core: 1, package: 1, cpus: 1)),
+        _ = ThermalClassifier.assess(ThermalSnapshot(time: 0, zones: [packageZone(50)], throttle: ThrottleCounters(core: 1, package: 1, cpus: 1)),
                               config: ThermalConfig(), memory: &memory)
-        let a = Classifier.assess(Snapshot(time: 1, zones: [packageZone(50)], throttle: ThrottleCounters(core: 3, package: 1, cpus: 1)),
+        let a = ThermalClassifier.assess(ThermalSnapshot(time: 1, zones: [packageZone(50)], throttle: ThrottleCounters(core: 3, package: 1, cpus: 1)),
                                   config: ThermalConfig(), memory: &memory)
         #expect(a.state == .serious)
         #expect(a.decidedBy == "throttle")
@@ -241,11 +241,11 @@ struct ClassifierTests {
     @Test("among sensors at the same level, the one furthest past its threshold decides")
     func furthestPastDecides() {
         var memory = ClassifierMemory()
-        let snap = Snapshot(time: 0, zones: [
+        let snap = ThermalSnapshot(time: 0, zones: [
             zone("thermal_zone0", type: "acpitz", celsius: 96, trips: [(.passive, 95, 0), (.critical, 120, 0)]),
             zone("thermal_zone3", type: "SEN1", celsius: 70, trips: [(.passive, 65, 2), (.hot, 100, 0)]),
         ])
-        let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+        let a = ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory)
         #expect(a.state == .serious)
         #expect(a.decidedBy == "thermal_zone3")
         #expect(a.reason.contains("SEN1 70.0 °C"))
@@ -254,17 +254,17 @@ struct ClassifierTests {
     @Test("nominal names the sensor closest to its limit by the name its row shows; no sensors says so")
     func nominalReasons() {
         var memory = ClassifierMemory()
-        let a = Classifier.assess(Snapshot(time: 0, zones: [packageZone(53)]), config: ThermalConfig(), memory: &memory)
+        let a = ThermalClassifier.assess(ThermalSnapshot(time: 0, zones: [packageZone(53)]), config: ThermalConfig(), memory: &memory)
         #expect(a.state == .nominal)
         #expect(a.reason.contains("closest: CPU (x86_pkg_temp) 53.0 °C"), "\(a.reason)")
-        let empty = Classifier.assess(Snapshot(time: 0), config: ThermalConfig(), memory: &memory)
+        let empty = ThermalClassifier.assess(ThermalSnapshot(time: 0), config: ThermalConfig(), memory: &memory)
         #expect(empty.state == .nominal)
         #expect(empty.reason.contains("no thermal sensor or cooling device found"))
     }
 
     @Test("an hwmon copy of a zone is judged once, as the zone")
     func mirrorsJudgedOnce() {
-        let snap = Snapshot(time: 0, zones: [zone("thermal_zone0", type: "cpu-thermal", celsius: 52.582, trips: [(.passive, 75, 2)])],
+        let snap = ThermalSnapshot(time: 0, zones: [zone("thermal_zone0", type: "cpu-thermal", celsius: 52.582, trips: [(.passive, 75, 2)])],
                             hwmon: [HwmonChannel(device: "hwmon0", chip: "cpu_thermal", channel: "temp1", celsius: 52.582,
                                                  crit: 90, mirrorsZone: "thermal_zone0"),
                                     HwmonChannel(device: "hwmon1", chip: "nvme", channel: "temp1", label: "Composite", celsius: 40)])

@@ -6,8 +6,8 @@ import ThermtopCore
 struct EventReportTests {
     private func status(_ lowPower: LowPowerSignals, events: [EventSourceState] = []) -> MonitorStatus {
         var memory = ClassifierMemory()
-        let snap = Snapshot(time: 0, lowPower: lowPower)
-        var s = MonitorStatus(snapshot: snap, assessment: Classifier.assess(snap, config: ThermalConfig(), memory: &memory),
+        let snap = ThermalSnapshot(time: 0, lowPower: lowPower)
+        var s = MonitorStatus(snapshot: snap, assessment: ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory),
                               lowPowerAssessment: LowPowerAssessment.assess(snap, config: ThermalConfig()),
                               overrides: .none, sourceLabel: "test", sourceIsSimulated: false)
         s.eventSources = events
@@ -38,7 +38,7 @@ struct EventReportTests {
         let s = status(LowPowerSignals(powerProfilesDaemon: "balanced", performanceDegraded: "lap-detected", powerProfileOrigin: .dbus),
                        events: [EventSourceState(name: "uevent", active: true, detail: "kernel uevents (group 1)", events: 3),
                                 EventSourceState(name: "power profiles (D-Bus)", active: false, detail: "system bus: ENOENT", events: 0)])
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(StatusReport.json(s, version: "t").serialized().utf8)) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(ThermalStatusReport.json(s, version: "t").serialized().utf8)) as? [String: Any])
         #expect(json["power_profile_origin"] as? String == "dbus")
         #expect(json["performance_degraded"] as? String == "lap-detected")
         let sources = try #require(json["event_sources"] as? [[String: Any]])
@@ -47,7 +47,7 @@ struct EventReportTests {
         #expect(sources[0]["detail"] as? String == "kernel uevents (group 1)" && sources[0]["events"] as? Int == 3)
         #expect(sources[1]["active"] as? Bool == false && sources[1]["detail"] as? String == "system bus: ENOENT")
 
-        let text = StatusReport.text(s)
+        let text = ThermalStatusReport.text(s)
         #expect(text.contains("Profile    power-profiles-daemon balanced (D-Bus)"))
         #expect(text.contains("Profile    performance degraded: lap-detected"))
         #expect(text.contains("Wakes      uevent: active, kernel uevents (group 1)"))

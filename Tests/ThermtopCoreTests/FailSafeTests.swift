@@ -10,17 +10,17 @@ struct FailSafeTests {
 
     /// x86_pkg_temp (critical at 100 °C) plus a cool second zone.
     static func snap(_ time: Double, pkg: Double?, issue: ReadingIssue? = unreadable, other: Double? = 40,
-                     withPackage: Bool = true) -> Snapshot {
+                     withPackage: Bool = true) -> ThermalSnapshot {
         var z = packageZone(pkg)
         if pkg == nil { z.issues = issue.map { [$0] } ?? [] }
         var zones = [zone("thermal_zone0", type: "acpitz", celsius: other)]
         if withPackage { zones.append(z) }
-        return Snapshot(time: time, zones: zones)
+        return ThermalSnapshot(time: time, zones: zones)
     }
 
-    static func assess(_ s: Snapshot, _ m: inout ClassifierMemory, config: ThermalConfig = ThermalConfig(),
+    static func assess(_ s: ThermalSnapshot, _ m: inout ClassifierMemory, config: ThermalConfig = ThermalConfig(),
                        timeOfDay: Double? = nil) -> ThermalAssessment {
-        Classifier.assess(s, config: config, memory: &m, timeOfDay: timeOfDay)
+        ThermalClassifier.assess(s, config: config, memory: &m, timeOfDay: timeOfDay)
     }
 
     @Test("the critical sensor becoming unreadable keeps the state critical, held, with when and why")
@@ -144,7 +144,7 @@ struct FailSafeTests {
         var other = ClassifierMemory()
         other.lastSeen = m.lastSeen
         #expect(Set(other.lastSeen.keys) == ["thermal_zone0"])
-        let a = Self.assess(Snapshot(time: 8, zones: []), &other, config: config)
+        let a = Self.assess(ThermalSnapshot(time: 8, zones: []), &other, config: config)
         #expect(a.sensors.map(\.id) == ["thermal_zone0"])
         #expect(a.sensors.first?.sensor.issue?.reason == .vanished)
     }
@@ -175,7 +175,7 @@ struct FailSafeTests {
     @Test("no sensors at all (a container, a --sysfs-root one level too deep) is not measured either: unknown")
     func emptyIsUnknown() {
         var m = ClassifierMemory()
-        let a = Self.assess(Snapshot(time: 0), &m)
+        let a = Self.assess(ThermalSnapshot(time: 0), &m)
         #expect(a.nothingReadable)
         #expect(a.measuredState == nil)
         #expect(a.reason.contains("no thermal sensor or cooling device found"))
@@ -202,15 +202,15 @@ struct FailSafeTests {
     @Test("the monitor holds across samples with its own clock, labelled by age without a wall clock")
     @MainActor
     func monitorHolds() {
-        final class Source: SensorSource {
+        final class Source: ThermalSensorSource {
             var pkg: Double? = 101
             var label: String { "test" }
             var isSimulated: Bool { false }
-            func sample(at time: Double) -> Snapshot { FailSafeTests.snap(time, pkg: pkg) }
+            func sample(at time: Double) -> ThermalSnapshot { FailSafeTests.snap(time, pkg: pkg) }
             func rediscover() {}
         }
         let src = Source()
-        let clock = ManualClock(start: 100)
+        let clock = ManualMonitorClock(start: 100)
         let monitor = ThermalMonitor(source: src, clock: clock)
         monitor.sample()
         #expect(monitor.thermalState == .critical)
@@ -228,8 +228,8 @@ struct FailSafeTests {
 
     @Test("time-of-day labels are zero-padded and wrap at midnight")
     func labels() {
-        #expect(Classifier.timeOfDayLabel(0) == "00:00:00")
-        #expect(Classifier.timeOfDayLabel(12 * 3600 + 67) == "12:01:07")
-        #expect(Classifier.timeOfDayLabel(86_400 + 5) == "00:00:05")
+        #expect(ThermalClassifier.timeOfDayLabel(0) == "00:00:00")
+        #expect(ThermalClassifier.timeOfDayLabel(12 * 3600 + 67) == "12:01:07")
+        #expect(ThermalClassifier.timeOfDayLabel(86_400 + 5) == "00:00:05")
     }
 }

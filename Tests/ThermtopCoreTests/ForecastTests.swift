@@ -11,7 +11,7 @@ private func forecastAfter(_ series: [(Double, Double)], config: ThermalConfig =
     var history = ForecastHistory()
     var f = ThermalForecast.none
     for (t, c) in series {
-        let a = Classifier.assess(Snapshot(time: t, zones: [packageZone(c)]), config: config, memory: &memory)
+        let a = ThermalClassifier.assess(ThermalSnapshot(time: t, zones: [packageZone(c)]), config: config, memory: &memory)
         history.record(a, at: t, config: config.forecast)
         f = Forecaster.forecast(a, history: history, config: config)
         each?(t, f, a)
@@ -32,7 +32,7 @@ private struct Noise {
 @Suite("Headroom forecast")
 struct ForecastTests {
     @Test func headroomIsZeroAtFairOneAtCriticalAndAboveOnePastIt() {
-        let th = SensorThresholds.derive(for: TemperatureSensor(zone: packageZone(0)), config: ThermalConfig())
+        let th = SensorThresholds.derive(for: ThermalSensor(zone: packageZone(0)), config: ThermalConfig())
         #expect(thermalHeadroom(celsius: 80, thresholds: th) == 0)
         #expect(thermalHeadroom(celsius: 100, thresholds: th) == 1)
         #expect(thermalHeadroom(celsius: 90, thresholds: th) == 0.5)
@@ -60,7 +60,7 @@ struct ForecastTests {
         func forecast(_ zones: [ThermalZone]) -> ThermalForecast {
             var memory = ClassifierMemory()
             var history = ForecastHistory()
-            let a = Classifier.assess(Snapshot(time: 0, zones: zones), config: config, memory: &memory)
+            let a = ThermalClassifier.assess(ThermalSnapshot(time: 0, zones: zones), config: config, memory: &memory)
             history.record(a, at: 0, config: config.forecast)
             return Forecaster.forecast(a, history: history, config: config)
         }
@@ -213,7 +213,7 @@ struct ForecastTests {
         var f = ThermalForecast.none
         for t in 0...20 {
             let c: Double? = t < 10 ? 60 + Double(t) : nil
-            let a = Classifier.assess(Snapshot(time: Double(t), zones: [packageZone(c)]), config: config, memory: &memory)
+            let a = ThermalClassifier.assess(ThermalSnapshot(time: Double(t), zones: [packageZone(c)]), config: config, memory: &memory)
             history.record(a, at: Double(t), config: config.forecast)
             f = Forecaster.forecast(a, history: history, config: config)
         }
@@ -226,10 +226,10 @@ struct ForecastTests {
         var history = ForecastHistory()
         let config = ThermalConfig()
         for t in 0...20 {
-            let a = Classifier.assess(Snapshot(time: Double(t), zones: [packageZone(60 + Double(t))]), config: config, memory: &memory)
+            let a = ThermalClassifier.assess(ThermalSnapshot(time: Double(t), zones: [packageZone(60 + Double(t))]), config: config, memory: &memory)
             history.record(a, at: Double(t), config: config.forecast)
         }
-        let a = Classifier.assess(Snapshot(time: 5, zones: [packageZone(70)]), config: config, memory: &memory)
+        let a = ThermalClassifier.assess(ThermalSnapshot(time: 5, zones: [packageZone(70)]), config: config, memory: &memory)
         history.record(a, at: 5, config: config.forecast)
         #expect(history.points["thermal_zone1"]?.count == 1)
         #expect(Forecaster.forecast(a, history: history, config: config).outlook == .notEnoughHistory)
@@ -245,7 +245,7 @@ struct ForecastTests {
         for t in 0...20 {
             let ts = Double(t)
             let skin = zone("thermal_zone0", type: "acpitz", celsius: 42 + ts, trips: [(.passive, 80, 3)])
-            let a = Classifier.assess(Snapshot(time: ts, zones: [skin, packageZone(60 + 0.5 * ts)]), config: config, memory: &memory)
+            let a = ThermalClassifier.assess(ThermalSnapshot(time: ts, zones: [skin, packageZone(60 + 0.5 * ts)]), config: config, memory: &memory)
             history.record(a, at: ts, config: config.forecast)
             f = Forecaster.forecast(a, history: history, config: config)
         }
@@ -266,9 +266,9 @@ struct ForecastTests {
         let config = ThermalConfig()
         var f = ThermalForecast.none
         for t in 0...20 {
-            let snap = Snapshot(time: Double(t), zones: [packageZone(95 - 0.2 * Double(t))],
+            let snap = ThermalSnapshot(time: Double(t), zones: [packageZone(95 - 0.2 * Double(t))],
                                 coolingDevices: [CoolingDevice(id: "cooling_device0", type: "Processor", currentState: 9, maxState: 10)])
-            let a = Classifier.assess(snap, config: config, memory: &memory)
+            let a = ThermalClassifier.assess(snap, config: config, memory: &memory)
             history.record(a, at: Double(t), config: config.forecast)
             f = Forecaster.forecast(a, history: history, config: config)
         }
@@ -292,7 +292,7 @@ struct MonitorForecastTests {
         // Load 0.3 → 0.6 (three `+` presses): the package heads for 42 + 66 × 0.6 = 81.6 °C with
         // a 6 s time constant and crosses fair (80 °C) about 15 s later.
         let laptop = SimulatedLaptop(load: 0.3)
-        let clock = ManualClock()
+        let clock = ManualMonitorClock()
         let monitor = ThermalMonitor(source: laptop, clock: clock)
         for _ in 0..<30 { monitor.sample(); clock.advance(by: 1) }
         #expect(monitor.thermalState == .nominal)
@@ -320,7 +320,7 @@ struct MonitorForecastTests {
         // Package rising 0.5 °C/s from 70: headroom in 10 s ≥ 0.5 means ≥ 90 °C ten seconds
         // ahead, i.e. a reading of ≥ 85 °C (t ≥ 30).
         let source = StubSource(StubSource.package(70))
-        let clock = ManualClock()
+        let clock = ManualMonitorClock()
         let monitor = ThermalMonitor(source: source, clock: clock)
         let trigger = ForecastTrigger.headroom(atLeast: 0.5, in: .seconds(10))
         monitor.forecastTriggers = [trigger]
@@ -342,7 +342,7 @@ struct MonitorForecastTests {
 
     @Test func stateTriggerFiresWhenTheForecastSaysSeriousWithinTheWindow() {
         let source = StubSource(StubSource.package(82))
-        let clock = ManualClock()
+        let clock = ManualMonitorClock()
         let monitor = ThermalMonitor(source: source, clock: clock)
         let trigger = ForecastTrigger.state(.serious, within: .seconds(15))
         monitor.forecastTriggers = [trigger]
@@ -465,7 +465,7 @@ struct SimulatedLaptopForecastTests {
     @Test("seven + then seven −: while every sensor cools no hotter state is forecast, and the way back shows within 8 s whenever sensors alone hold the state")
     func coolingAfterLoadDropIsNeverAHotterState() {
         let laptop = SimulatedLaptop(load: 0.25)
-        let clock = ManualClock()
+        let clock = ManualMonitorClock()
         let monitor = ThermalMonitor(source: laptop, clock: clock)
         func temps() -> [Double] { [laptop.packageC, laptop.skinC] }
         for _ in 0..<30 { monitor.sample(); clock.advance(by: 1) }

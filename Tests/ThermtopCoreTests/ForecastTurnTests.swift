@@ -9,7 +9,7 @@ import Testing
         var memory = ClassifierMemory()
         var history = ForecastHistory()
         return series.map { t, c in
-            let a = Classifier.assess(Snapshot(time: t, zones: [packageZone(c)]), config: config, memory: &memory)
+            let a = ThermalClassifier.assess(ThermalSnapshot(time: t, zones: [packageZone(c)]), config: config, memory: &memory)
             history.record(a, at: t, config: config.forecast)
             return (t, c, Forecaster.forecast(a, history: history, config: config), a.state)
         }

@@ -10,15 +10,15 @@ func zone(_ id: String = "thermal_zone1", type: String = "x86_pkg_temp", celsius
 }
 
 /// The sensor the classifier judges for a zone.
-func zoneSensor(type: String = "zone", celsius: Double? = 50, trips: [(TripKind, Double, Double?)]) -> TemperatureSensor {
-    TemperatureSensor(zone: zone("thermal_zone0", type: type, celsius: celsius, trips: trips))
+func zoneSensor(type: String = "zone", celsius: Double? = 50, trips: [(TripKind, Double, Double?)]) -> ThermalSensor {
+    ThermalSensor(zone: zone("thermal_zone0", type: type, celsius: celsius, trips: trips))
 }
 
 /// An hwmon channel sensor with the given limits.
 func hwmonSensor(chip: String = "coretemp", label: String = "Package id 0", celsius: Double? = 50,
                  max: Double? = nil, crit: Double? = nil, critHyst: Double? = nil,
-                 emergency: Double? = nil) -> TemperatureSensor {
-    TemperatureSensor(channel: HwmonChannel(device: "hwmon1", chip: chip, channel: "temp1", label: label,
+                 emergency: Double? = nil) -> ThermalSensor {
+    ThermalSensor(channel: HwmonChannel(device: "hwmon1", chip: chip, channel: "temp1", label: label,
                                             celsius: celsius, max: max, crit: crit, critHyst: critHyst,
                                             emergency: emergency))
 }

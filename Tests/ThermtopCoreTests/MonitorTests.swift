@@ -3,16 +3,16 @@ import Testing
 import Thermtop
 
 /// A source whose next snapshot the test sets by hand.
-final class StubSource: SensorSource {
+final class StubSource: ThermalSensorSource {
     let label = "stub"
     let isSimulated = false
-    var next: Snapshot
+    var next: ThermalSnapshot
     private(set) var samples = 0
     private(set) var rediscoveries = 0
 
-    init(_ snapshot: Snapshot = Snapshot(time: 0)) { next = snapshot }
+    init(_ snapshot: ThermalSnapshot = ThermalSnapshot(time: 0)) { next = snapshot }
 
-    func sample(at time: Double) -> Snapshot {
+    func sample(at time: Double) -> ThermalSnapshot {
         samples += 1
         var s = next
         s.time = time
@@ -21,7 +21,7 @@ final class StubSource: SensorSource {
 
     func rediscover() { rediscoveries += 1 }
 
-    static func package(_ celsius: Double) -> Snapshot { Snapshot(time: 0, zones: [packageZone(celsius)]) }
+    static func package(_ celsius: Double) -> ThermalSnapshot { ThermalSnapshot(time: 0, zones: [packageZone(celsius)]) }
 }
 
 /// Counts notifications posted to a private center.
@@ -77,20 +77,20 @@ final class EventCollector {
 struct MonitorTests {
     @Test("overriding the thermal state marks it simulated and changes the tier; clearing it restores the measured state")
     func thermalOverride() {
-        let monitor = ThermalMonitor(source: StubSource(StubSource.package(53)), clock: ManualClock())
+        let monitor = ThermalMonitor(source: StubSource(StubSource.package(53)), clock: ManualMonitorClock())
         monitor.sample()
         #expect(monitor.thermalState == .nominal)
         #expect(monitor.tier == .full)
         #expect(!monitor.status.stateIsSimulated)
 
-        monitor.overrides = Overrides(thermalState: .critical)
+        monitor.overrides = ThermalOverrides(thermalState: .critical)
         #expect(monitor.thermalState == .critical)
         #expect(monitor.tier == .minimal)
         #expect(monitor.policy.inference == .suspended)
         #expect(monitor.status.stateIsSimulated)
         #expect(monitor.status.assessment.state == .nominal)
         #expect(monitor.status.reason.contains("SIMULATED"))
-        #expect(StatusReport.text(monitor.status).contains("SIMULATED"))
+        #expect(ThermalStatusReport.text(monitor.status).contains("SIMULATED"))
 
         monitor.sample()   // a new sample keeps the override
         #expect(monitor.thermalState == .critical)
@@ -103,8 +103,8 @@ struct MonitorTests {
 
     @Test("overriding low power marks it simulated and changes the tier")
     func lowPowerOverride() {
-        let monitor = ThermalMonitor(source: StubSource(StubSource.package(53)), clock: ManualClock(),
-                                     overrides: Overrides(lowPower: true))
+        let monitor = ThermalMonitor(source: StubSource(StubSource.package(53)), clock: ManualMonitorClock(),
+                                     overrides: ThermalOverrides(lowPower: true))
         monitor.sample()
         #expect(monitor.isLowPowerModeEnabled)
         #expect(monitor.status.lowPowerIsSimulated)
@@ -116,14 +116,14 @@ struct MonitorTests {
     @Test("events() delivers thermal state, low power and tier changes in order")
     func events() async {
         let source = StubSource(StubSource.package(53))
-        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        let monitor = ThermalMonitor(source: source, clock: ManualMonitorClock())
         monitor.sample()
         let collector = EventCollector(monitor.events())
 
         source.next = StubSource.package(91)
         monitor.sample()
         monitor.sample()                              // no change, no event
-        monitor.overrides = Overrides(lowPower: true)
+        monitor.overrides = ThermalOverrides(lowPower: true)
         source.next = StubSource.package(50)
         monitor.sample()
         monitor.overrides = .none
@@ -143,11 +143,11 @@ struct MonitorTests {
 
     @Test("every events() stream gets every change")
     func twoStreams() async {
-        let monitor = ThermalMonitor(source: StubSource(StubSource.package(53)), clock: ManualClock())
+        let monitor = ThermalMonitor(source: StubSource(StubSource.package(53)), clock: ManualMonitorClock())
         monitor.sample()
         let a = EventCollector(monitor.events())
         let b = EventCollector(monitor.events())
-        monitor.overrides = Overrides(thermalState: .fair)
+        monitor.overrides = ThermalOverrides(thermalState: .fair)
         #expect(await a.wait(for: 2) == [.thermalStateChanged(from: .nominal, to: .fair), .tierChanged(from: .full, to: .reduced)])
         #expect(await b.wait(for: 2) == [.thermalStateChanged(from: .nominal, to: .fair), .tierChanged(from: .full, to: .reduced)])
         a.stop()
@@ -162,7 +162,7 @@ struct MonitorTests {
         let counter = NotificationCounter(center, names: [ThermalMonitor.thermalStateDidChangeNotification,
                                                           ThermalMonitor.powerStateDidChangeNotification])
         let source = StubSource(StubSource.package(53))
-        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        let monitor = ThermalMonitor(source: source, clock: ManualMonitorClock())
         let token = monitor.postNotifications(to: center)
         monitor.sample()
         monitor.sample()
@@ -174,24 +174,24 @@ struct MonitorTests {
         monitor.sample()
         #expect(counter.count(ThermalMonitor.thermalStateDidChangeNotification) == 1)
 
-        monitor.overrides = Overrides(lowPower: true)
+        monitor.overrides = ThermalOverrides(lowPower: true)
         #expect(counter.count(ThermalMonitor.powerStateDidChangeNotification) == 1)
         #expect(counter.count(ThermalMonitor.thermalStateDidChangeNotification) == 1)
 
-        monitor.overrides = Overrides(thermalState: .critical, lowPower: true)
+        monitor.overrides = ThermalOverrides(thermalState: .critical, lowPower: true)
         #expect(counter.count(ThermalMonitor.thermalStateDidChangeNotification) == 2)
         #expect(counter.count(ThermalMonitor.powerStateDidChangeNotification) == 1)
 
         // Cancelled: no more notifications.
         token.cancel()
-        monitor.overrides = Overrides(thermalState: .nominal)
+        monitor.overrides = ThermalOverrides(thermalState: .nominal)
         #expect(counter.count(ThermalMonitor.thermalStateDidChangeNotification) == 2)
     }
 
     @Test("the monitor carries hysteresis from one sample to the next")
     func hysteresisAcrossSamples() {
         let source = StubSource(StubSource.package(91))
-        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        let monitor = ThermalMonitor(source: source, clock: ManualMonitorClock())
         monitor.sample()
         #expect(monitor.thermalState == .serious)
         source.next = StubSource.package(89)
@@ -205,7 +205,7 @@ struct MonitorTests {
 
     @Test("refresh rediscovers the source, and is due at the tier's pace on the injected clock")
     func refreshPace() {
-        let clock = ManualClock(start: 100)
+        let clock = ManualMonitorClock(start: 100)
         let source = StubSource(StubSource.package(53))
         let monitor = ThermalMonitor(source: source, clock: clock)
         monitor.refresh()
@@ -213,7 +213,7 @@ struct MonitorTests {
         #expect(monitor.secondsUntilRefresh() == 30)
         clock.advance(by: 10)
         #expect(monitor.secondsUntilRefresh() == 20)
-        monitor.overrides = Overrides(thermalState: .serious)
+        monitor.overrides = ThermalOverrides(thermalState: .serious)
         #expect(monitor.secondsUntilRefresh() == 170)
         clock.advance(by: 200)
         #expect(monitor.secondsUntilRefresh() == 0)

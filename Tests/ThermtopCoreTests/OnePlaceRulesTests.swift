@@ -3,9 +3,9 @@ import Testing
 
 /// Rules written once (issue 7, "also fix"): each output must follow the one definition.
 @Suite struct OnePlaceRulesTests {
-    static func status(_ snap: Snapshot) -> MonitorStatus {
+    static func status(_ snap: ThermalSnapshot) -> MonitorStatus {
         var memory = ClassifierMemory()
-        return MonitorStatus(snapshot: snap, assessment: Classifier.assess(snap, config: ThermalConfig(), memory: &memory),
+        return MonitorStatus(snapshot: snap, assessment: ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory),
                              lowPowerAssessment: LowPowerAssessment.assess(snap, config: ThermalConfig()),
                              overrides: .none, sourceLabel: "test", sourceIsSimulated: false)
     }
@@ -16,9 +16,9 @@ import Testing
           ] as [([Bool?], Bool?)])
     func acOnline(_ online: [Bool?], _ expected: Bool?) {
         let adapters = online.enumerated().map { ThermalPowerAdapter(id: "AC\($0.offset)", type: "Mains", online: $0.element) }
-        let snap = Snapshot(time: 0, adapters: adapters)
+        let snap = ThermalSnapshot(time: 0, adapters: adapters)
         #expect(snap.acOnline == expected)
-        let json = StatusReport.jsonText(Self.status(snap), version: "t", pretty: false)
+        let json = ThermalStatusReport.jsonText(Self.status(snap), version: "t", pretty: false)
         #expect(json.contains("\"ac_online\":\(expected.map { "\($0)" } ?? "null")"), "\(json)")
         let metrics = MetricsReport.prometheus(Self.status(snap), version: "t", readErrorsTotal: 0, unixTime: 0)
         let line = metrics.split(separator: "\n").first { $0.hasPrefix("thermtop_ac_online ") }
@@ -36,9 +36,9 @@ import Testing
         var zone = ThermalZone(id: "thermal_zone0", type: "acpitz", celsius: nil)
         zone.issues = [bad]
         zone.trips = [TripPoint(index: 0, kind: .critical, celsius: nil, hysteresis: nil, ignored: junk)]
-        let status = Self.status(Snapshot(time: 0, zones: [zone]))
-        #expect(StatusReport.text(status).contains(bad.why), "\(StatusReport.text(status))")
-        #expect(StatusReport.jsonText(status, version: "t", pretty: false).contains("\"ignored_reason\":\"\(junk.why)\""))
+        let status = Self.status(ThermalSnapshot(time: 0, zones: [zone]))
+        #expect(ThermalStatusReport.text(status).contains(bad.why), "\(ThermalStatusReport.text(status))")
+        #expect(ThermalStatusReport.jsonText(status, version: "t", pretty: false).contains("\"ignored_reason\":\"\(junk.why)\""))
     }
 
     @Test("one decimal-scaling rule: divide, range-check with the raw number kept, reject sentinels first")
@@ -60,8 +60,8 @@ import Testing
     func sortHeadroom() throws {
         var memory = ClassifierMemory()
         func headroom(_ c: Double) throws -> Double? {
-            let snap = Snapshot(time: 0, zones: [ThermalZone(id: "thermal_zone0", type: "acpitz", celsius: c)])
-            let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+            let snap = ThermalSnapshot(time: 0, zones: [ThermalZone(id: "thermal_zone0", type: "acpitz", celsius: c)])
+            let a = ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory)
             return try #require(a.sensors.first).headroom
         }
         let serious = ThermalConfig().defaultSerious   // acpitz without trips: the default

@@ -124,7 +124,7 @@ struct PolicyTests {
         var ppd: String? = nil
         var profile: String? = nil
         var classProfile: String? = nil
-        var battery: (BatteryStatus, Double)? = nil
+        var battery: (ThermalBatteryStatus, Double)? = nil
         let enabled: Bool
         var reason: String? = nil
         var testDescription: String { name }
@@ -155,13 +155,13 @@ struct PolicyTests {
     @Test("low power: ppd power-saver, platform_profile low-power, battery ≤ 20 % discharging, not while charging",
           arguments: lowPowerCases)
     func lowPower(_ c: LowPowerCase) {
-        var snap = Snapshot(time: 0)
+        var snap = ThermalSnapshot(time: 0)
         snap.lowPower = LowPowerSignals(
             platformProfile: c.profile, platformProfileChoices: ["low-power", "balanced", "performance"],
             classProfiles: c.classProfile.map { [.init(name: "platform-profile-0", profile: $0)] } ?? [],
             powerProfilesDaemon: c.ppd)
         if let (status, pct) = c.battery {
-            snap.batteries = [Battery(id: "BAT0", status: status, capacity: pct, energyNow: 50 * pct / 100, energyFull: 50, powerNow: 8)]
+            snap.batteries = [ThermalBattery(id: "BAT0", status: status, capacity: pct, energyNow: 50 * pct / 100, energyFull: 50, powerNow: 8)]
         }
         let a = LowPowerAssessment.assess(snap, config: ThermalConfig())
         #expect(a.enabled == c.enabled)
@@ -171,9 +171,9 @@ struct PolicyTests {
 
     @Test("every low-power signal present is listed as a reason")
     func lowPowerBothReasons() {
-        var snap = Snapshot(time: 0)
+        var snap = ThermalSnapshot(time: 0)
         snap.lowPower = LowPowerSignals(platformProfile: "low-power")
-        snap.batteries = [Battery(id: "BAT0", status: .discharging, capacity: 15)]
+        snap.batteries = [ThermalBattery(id: "BAT0", status: .discharging, capacity: 15)]
         let a = LowPowerAssessment.assess(snap, config: ThermalConfig())
         #expect(a.reasons.count == 2)
         #expect(a.summary.hasPrefix("on: "))
@@ -181,8 +181,8 @@ struct PolicyTests {
 
     @Test("the battery-saver percentage comes from the configuration")
     func batterySaverConfigurable() {
-        var snap = Snapshot(time: 0)
-        snap.batteries = [Battery(id: "BAT0", status: .discharging, capacity: 28)]
+        var snap = ThermalSnapshot(time: 0)
+        snap.batteries = [ThermalBattery(id: "BAT0", status: .discharging, capacity: 28)]
         var config = ThermalConfig()
         #expect(!LowPowerAssessment.assess(snap, config: config).enabled)
         config.batterySaverPercent = 30
@@ -193,10 +193,10 @@ struct PolicyTests {
     func batterySaverCombined() {
         // A nearly empty small internal pack and a big external one at 30 %: 23 % overall
         // (a plain mean would say 16 % and wrongly turn the battery saver on).
-        var snap = Snapshot(time: 0)
+        var snap = ThermalSnapshot(time: 0)
         snap.batteries = [
-            Battery(id: "BAT0", status: .discharging, capacity: 2, energyNow: 0.48, energyFull: 24),
-            Battery(id: "BAT1", status: .discharging, capacity: 30, energyNow: 21.6, energyFull: 72),
+            ThermalBattery(id: "BAT0", status: .discharging, capacity: 2, energyNow: 0.48, energyFull: 24),
+            ThermalBattery(id: "BAT1", status: .discharging, capacity: 30, energyNow: 21.6, energyFull: 72),
         ]
         #expect(!LowPowerAssessment.assess(snap, config: ThermalConfig()).enabled)
     }

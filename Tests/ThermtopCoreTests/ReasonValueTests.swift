@@ -10,7 +10,7 @@ struct ReasonValueTests {
         let zone = ThermalZone(id: "thermal_zone0", type: name, celsius: 91, mode: "enabled",
                                trips: [TripPoint(index: 0, kind: .passive, celsius: 90, hysteresis: 2)])
         var memory = ClassifierMemory()
-        return Classifier.assess(ThermalSnapshot(time: 0, zones: [zone]), config: ThermalConfig(), memory: &memory)
+        return ThermalClassifier.assess(ThermalSnapshot(time: 0, zones: [zone]), config: ThermalConfig(), memory: &memory)
     }
 
     @Test("a sensor named like a temperature keeps its name in °F: only the reading and limits convert")
@@ -35,7 +35,7 @@ struct ReasonValueTests {
         let status = MonitorStatus(snapshot: ThermalSnapshot(time: 0), assessment: hot,
                                    lowPowerAssessment: LowPowerAssessment.assess(ThermalSnapshot(time: 0), config: ThermalConfig()),
                                    overrides: ThermalOverrides(), sourceLabel: "/sys", sourceIsSimulated: false)
-        #expect(StatusReport.text(status, units: .fahrenheit).contains("Reason     serious: \(name) 195.8 °F ≥ passive trip 194.0 °F"))
+        #expect(ThermalStatusReport.text(status, units: .fahrenheit).contains("Reason     serious: \(name) 195.8 °F ≥ passive trip 194.0 °F"))
         let holding = ThermalReason(.holding(level: .serious, sensor: name, verb: "unreadable", since: "since 12:01:07",
                                              why: "io-error", last: 91, holdSeconds: 60))
         #expect(holding.text(.fahrenheit)

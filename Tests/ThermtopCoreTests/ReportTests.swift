@@ -139,11 +139,11 @@ struct ReportTests {
     @Test("the status text never carries a raw escape byte from a sensor name")
     func statusTextSanitised() {
         var memory = ClassifierMemory()
-        let snap = Snapshot(time: 0, zones: [ThermalZone(id: "thermal_zone7", type: "evil\u{1B}[2J zone\u{07}", celsius: 40)])
-        let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+        let snap = ThermalSnapshot(time: 0, zones: [ThermalZone(id: "thermal_zone7", type: "evil\u{1B}[2J zone\u{07}", celsius: 40)])
+        let a = ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory)
         let status = MonitorStatus(snapshot: snap, assessment: a, lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []),
                                    overrides: .none, sourceLabel: "test", sourceIsSimulated: false)
-        let text = StatusReport.text(status)
+        let text = ThermalStatusReport.text(status)
         #expect(text.contains("evil?[2J zone?"))
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
     }
@@ -152,19 +152,19 @@ struct ReportTests {
     func statusForecastInDegrees() throws {
         var memory = ClassifierMemory()
         let config = ThermalConfig()
-        let snap = Snapshot(time: 0, zones: [ThermalZone(id: "thermal_zone0", type: "x86_pkg_temp", celsius: 76)])
-        let a = Classifier.assess(snap, config: config, memory: &memory)
+        let snap = ThermalSnapshot(time: 0, zones: [ThermalZone(id: "thermal_zone0", type: "x86_pkg_temp", celsius: 76)])
+        let a = ThermalClassifier.assess(snap, config: config, memory: &memory)
         var history = ForecastHistory()
         history.record(a, at: 0, config: config.forecast)
         let status = MonitorStatus(snapshot: snap, assessment: a, lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []),
                                    overrides: .none, sourceLabel: "test", sourceIsSimulated: false,
                                    forecast: Forecaster.forecast(a, history: history, config: config))
         #expect(status.forecast.headroom != nil)
-        let line = try #require(StatusReport.text(status).split(separator: "\n").first { $0.hasPrefix("Forecast ") })
+        let line = try #require(ThermalStatusReport.text(status).split(separator: "\n").first { $0.hasPrefix("Forecast ") })
         #expect(line.contains("9.0 °C to serious"), "\(line)")
         #expect(!line.contains("headroom"), "\(line)")
-        #expect(StatusReport.text(status, units: .fahrenheit).contains("16.2 °F to serious"))
-        let json = StatusReport.json(status, version: "test")
+        #expect(ThermalStatusReport.text(status, units: .fahrenheit).contains("16.2 °F to serious"))
+        let json = ThermalStatusReport.json(status, version: "test")
         guard case .object(let fields) = json, case .object(let forecast)? = fields.first(where: { $0.0 == "forecast" })?.1 else {
             Issue.record("no forecast object"); return
         }
@@ -174,12 +174,12 @@ struct ReportTests {
     @Test("status text in °F: the unit heading, every reading and limit, the CPU line and the reason; decisions unchanged")
     func statusTextFahrenheit() {
         var memory = ClassifierMemory()
-        let snap = Snapshot(time: 0, zones: [ThermalZone(id: "thermal_zone0", type: "x86_pkg_temp", celsius: 91)])
-        let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+        let snap = ThermalSnapshot(time: 0, zones: [ThermalZone(id: "thermal_zone0", type: "x86_pkg_temp", celsius: 91)])
+        let a = ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory)
         let status = MonitorStatus(snapshot: snap, assessment: a, lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []),
                                    overrides: .none, sourceLabel: "test", sourceIsSimulated: false)
-        let celsius = StatusReport.text(status)
-        let fahrenheit = StatusReport.text(status, units: .fahrenheit)
+        let celsius = ThermalStatusReport.text(status)
+        let fahrenheit = ThermalStatusReport.text(status, units: .fahrenheit)
         // 91 °C = 195.8 °F; the default limits 75/85/95 °C = 167/185/203 °F.
         #expect(celsius.contains("91.0"))
         #expect(fahrenheit.contains("195.8 °F"), "\(fahrenheit)")

@@ -5,12 +5,12 @@ import ThermtopCore
 @MainActor
 @Suite("SimulatedLaptop")
 struct SimulatedLaptopTests {
-    private func package(_ s: Snapshot) -> Double? { s.zones.first { $0.type == "x86_pkg_temp" }?.celsius }
+    private func package(_ s: ThermalSnapshot) -> Double? { s.zones.first { $0.type == "x86_pkg_temp" }?.celsius }
 
     @Test("raising the load heats the package until the machine is serious; lowering it cools back to nominal")
     func heatsAndCools() {
         let laptop = SimulatedLaptop(load: 0.2)
-        let clock = ManualClock()
+        let clock = ManualMonitorClock()
         let monitor = ThermalMonitor(source: laptop, clock: clock)
         monitor.sample()
         #expect(monitor.thermalState == .nominal)
@@ -89,9 +89,9 @@ struct SimulatedLaptopTests {
         let b = laptop.sample(at: 5)
         #expect(a == b)
         #expect(laptop.isSimulated)
-        let monitor = ThermalMonitor(source: laptop, clock: ManualClock())
+        let monitor = ThermalMonitor(source: laptop, clock: ManualMonitorClock())
         monitor.sample()
         #expect(monitor.status.sourceIsSimulated)
-        #expect(StatusReport.text(monitor.status).contains("SIMULATED"))
+        #expect(ThermalStatusReport.text(monitor.status).contains("SIMULATED"))
     }
 }

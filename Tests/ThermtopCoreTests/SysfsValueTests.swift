@@ -4,7 +4,7 @@ import ThermtopCore
 /// What a parser must return for one raw text: a value, or unknown with a typed reason.
 enum Expected: Sendable, Equatable, CustomStringConvertible {
     case value(Double)
-    case unknown(IssueReason)
+    case unknown(ReadingIssueReason)
 
     var description: String {
         switch self {
@@ -180,6 +180,6 @@ struct TrimmingTests {
         ("0000-00:18.3", false), ("0000:00:18:3", false), ("000g:00:18.3", false), ("0000:00:1é.3", false), ("", false),
     ])
     func pciAddress(text: String, isAddress: Bool) {
-        #expect(DeviceInfo.isPCIAddress(text) == isAddress)
+        #expect(ThermalDeviceInfo.isPCIAddress(text) == isAddress)
     }
 }

@@ -246,7 +246,7 @@ struct SensorIDFastPathTests {
     func ids() {
         for key in ["pci-0000:00:18.3", "", "platform-é\u{301}"] {
             for channel in TextFastPathTests.names {
-                #expect(SensorIDs.make(device: DeviceInfo(key: key), middle: "hwmon", channel: channel)
+                #expect(SensorIDs.make(device: ThermalDeviceInfo(key: key), middle: "hwmon", channel: channel)
                         == "\(key)/hwmon/\(channel)")
             }
         }
@@ -263,7 +263,7 @@ struct SensorIDFastPathTests {
     func equalNames() {
         func disk(_ n: Int, model: String, slot: String?) -> ThermalSensor {
             ThermalSensor(id: "d\(n)", name: "nvme", kind: .hwmon, celsius: 40, chip: "nvme", label: "Composite",
-                          deviceInfo: DeviceInfo(key: "pci-\(n)", pciSlot: slot, model: model))
+                          deviceInfo: ThermalDeviceInfo(key: "pci-\(n)", pciSlot: slot, model: model))
         }
         let disks = [
             disk(0, model: "SSD 980", slot: "0000:01:00.0"), disk(1, model: "SSD 980", slot: "0000:02:00.0"),
@@ -319,7 +319,7 @@ struct CombinedBatteryFastPathTests {
                                energyNow: values[picks.next(values.count)], energyFull: values[picks.next(values.count)],
                                chargeFull: values[picks.next(values.count)], voltageNow: values[picks.next(values.count)])
             }
-            let c = CombinedBattery(list)
+            let c = ThermalCombinedBattery(list)
             let known = list.compactMap { b -> (Double, Double?)? in b.percent.map { ($0, b.energyFullWh) } }
             var percent: Double?
             if known.count == 1 { percent = known[0].0 } else if !known.isEmpty, known.allSatisfy({ $0.1 != nil && $0.1! > 0 }) {

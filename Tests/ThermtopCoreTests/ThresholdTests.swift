@@ -3,7 +3,7 @@ import ThermtopCore
 
 struct ThresholdCase: Sendable, CustomTestStringConvertible {
     let name: String
-    let sensor: TemperatureSensor
+    let sensor: ThermalSensor
     var config = ThermalConfig()
     let fair: Double
     let serious: Double
@@ -35,7 +35,7 @@ struct ThresholdTests {
                       fair: 60, serious: 70, seriousRule: "passive trip",
                       critical: 80, criticalRule: "serious 70.0 °C + 10.0 °C", seriousHysteresis: 1),
         ThresholdCase(name: "a passive trip wins over hwmon max",
-                      sensor: TemperatureSensor(id: "s", name: "s", kind: .zone, celsius: 50,
+                      sensor: ThermalSensor(id: "s", name: "s", kind: .zone, celsius: 50,
                                                 passiveTrips: [TripPoint(index: 0, kind: .passive, celsius: 75, hysteresis: 2)],
                                                 max: 100),
                       fair: 65, serious: 75, seriousRule: "passive trip",
@@ -58,7 +58,7 @@ struct ThresholdTests {
                       fair: 75, serious: 85, seriousRule: "default for sensors without limits",
                       critical: 95, criticalRule: "serious 85.0 °C + 10.0 °C"),
         ThresholdCase(name: "serious = 45 °C default for a battery sensor",
-                      sensor: TemperatureSensor(id: "BAT0/temp", name: "BAT0", kind: .battery, celsius: 30, isBattery: true),
+                      sensor: ThermalSensor(id: "BAT0/temp", name: "BAT0", kind: .battery, celsius: 30, isBattery: true),
                       fair: 35, serious: 45, seriousRule: "default for batteries",
                       critical: 55, criticalRule: "serious 45.0 °C + 10.0 °C"),
         ThresholdCase(name: "a battery zone (type contains bat) gets the battery default",
@@ -88,7 +88,7 @@ struct ThresholdTests {
                       fair: 65, serious: 75, seriousRule: "passive trip",
                       critical: 85, criticalRule: "critical trip 90.0 °C − 5.0 °C"),
         ThresholdCase(name: "critical trip − 5 wins over hwmon crit",
-                      sensor: TemperatureSensor(id: "s", name: "s", kind: .zone, celsius: 50,
+                      sensor: ThermalSensor(id: "s", name: "s", kind: .zone, celsius: 50,
                                                 criticalTrip: TripPoint(index: 0, kind: .critical, celsius: 110),
                                                 max: 80, crit: 100),
                       fair: 70, serious: 80, seriousRule: "hwmon max",
@@ -189,7 +189,7 @@ struct ThresholdTests {
 
     @Test("junk trips rejected by the parser are never used as thresholds")
     func junkTripsFromParser() {
-        let sensor = TemperatureSensor(zone: packageZone(53))
+        let sensor = ThermalSensor(zone: packageZone(53))
         #expect(sensor.passiveTrips.map(\.celsius) == [90])
         let th = SensorThresholds.derive(for: sensor, config: ThermalConfig())
         #expect(th.serious.celsius == 90)
@@ -216,7 +216,7 @@ struct ThresholdTests {
             TripPoint(index: 4, kind: nil, celsius: 60,
                       ignored: ReadingIssue(file: "trip_point_4_type", reason: .unrecognised, detail: "high")),
         ])
-        let sensor = TemperatureSensor(zone: z)
+        let sensor = ThermalSensor(zone: z)
         #expect(sensor.hotTrip == nil)
         #expect(sensor.passiveTrips.isEmpty)
         #expect(SensorThresholds.derive(for: sensor, config: ThermalConfig()).serious.celsius == 85)

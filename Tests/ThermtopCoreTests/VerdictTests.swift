@@ -3,12 +3,12 @@ import Testing
 
 /// Issue 29: the verdict people and scripts act on (docs/verdict.md).
 @Suite struct VerdictTests {
-    static func assess(_ snap: Snapshot, config: ThermalConfig = ThermalConfig()) -> ThermalAssessment {
+    static func assess(_ snap: ThermalSnapshot, config: ThermalConfig = ThermalConfig()) -> ThermalAssessment {
         var memory = ClassifierMemory()
-        return Classifier.assess(snap, config: config, memory: &memory)
+        return ThermalClassifier.assess(snap, config: config, memory: &memory)
     }
 
-    static func status(_ snap: Snapshot, overrides: ThermalOverrides = .none, simulated: Bool = false) -> MonitorStatus {
+    static func status(_ snap: ThermalSnapshot, overrides: ThermalOverrides = .none, simulated: Bool = false) -> MonitorStatus {
         MonitorStatus(snapshot: snap, assessment: assess(snap),
                       lowPowerAssessment: LowPowerAssessment.assess(snap, config: ThermalConfig()),
                       overrides: overrides, sourceLabel: "test", sourceIsSimulated: simulated)
@@ -18,7 +18,7 @@ import Testing
 
     @Test("nothing found at all (a --sysfs-root one level too deep) is not measured: unknown, not nominal")
     func emptyTreeIsUnknown() {
-        let a = Self.assess(Snapshot(time: 0))
+        let a = Self.assess(ThermalSnapshot(time: 0))
         #expect(a.nothingReadable)
         #expect(!a.measured)
         #expect(a.state == .nominal, "apps are still told nominal")
@@ -27,14 +27,14 @@ import Testing
 
     @Test("every sensor failing: status text says State unknown, JSON thermal_state unknown with measured false")
     func unreadableSensorsShowUnknown() throws {
-        let snap = Snapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: nil),
+        let snap = ThermalSnapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: nil),
                                              zone("thermal_zone1", type: "x86_pkg_temp", celsius: nil)])
         let s = Self.status(snap)
         #expect(s.stateIsUnknown)
-        let text = StatusReport.text(s)
+        let text = ThermalStatusReport.text(s)
         #expect(text.contains("State      unknown"), "\(text)")
         #expect(!text.contains("State      nominal"))
-        let json = StatusReport.json(s, version: "t").serialized(pretty: false)
+        let json = ThermalStatusReport.json(s, version: "t").serialized(pretty: false)
         #expect(json.contains("\"thermal_state\":\"unknown\""), "\(json.prefix(400))")
         #expect(json.contains("\"measured\":false"))
         let metrics = MetricsReport.prometheus(s, version: "t", readErrorsTotal: 0, unixTime: 0)
@@ -46,7 +46,7 @@ import Testing
 
     @Test("a nominal reason never says every sensor is below fair while one could not be read: it counts them")
     func nominalCountsUnreadable() {
-        let snap = Snapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 40),
+        let snap = ThermalSnapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 40),
                                              zone("thermal_zone1", type: "x86_pkg_temp", celsius: nil)])
         let a = Self.assess(snap)
         #expect(a.state == .nominal)
@@ -54,9 +54,9 @@ import Testing
         #expect(a.reason.hasPrefix("nominal: 1 sensor unreadable, the rest below fair"), "\(a.reason)")
         var asleep = zone("thermal_zone1", type: "x86_pkg_temp", celsius: nil)
         asleep.asleep = "D3cold"
-        let sleeping = Self.assess(Snapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 40), asleep]))
+        let sleeping = Self.assess(ThermalSnapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 40), asleep]))
         #expect(sleeping.reason.hasPrefix("nominal: every sensor below its fair threshold"), "a sleeping device is not unreadable: \(sleeping.reason)")
-        let all = Self.assess(Snapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 40)]))
+        let all = Self.assess(ThermalSnapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 40)]))
         #expect(all.reason.hasPrefix("nominal: every sensor below its fair threshold"), "\(all.reason)")
     }
 
@@ -64,7 +64,7 @@ import Testing
     func forcedStateOverUnknown() {
         var o = ThermalOverrides.none
         o.thermalState = .serious
-        let s = Self.status(Snapshot(time: 0), overrides: o)
+        let s = Self.status(ThermalSnapshot(time: 0), overrides: o)
         #expect(!s.stateIsUnknown)
         #expect(s.shownStateName == "serious")
         #expect(s.isSimulated)
@@ -76,7 +76,7 @@ import Testing
     func onOffFanIsNotSerious() {
         // The 2010 laptop: six on/off fans on at 45 °C (active trip 42 °C), acpitz crit 100.
         let fans = (0..<6).map { CoolingDevice(id: "cooling_device\($0)", type: "Fan", currentState: 1, maxState: 1) }
-        let snap = Snapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 45,
+        let snap = ThermalSnapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 45,
                                                   trips: [(.critical, 100, nil), (.active, 42, nil)])],
                             coolingDevices: fans)
         let a = Self.assess(snap)
@@ -86,7 +86,7 @@ import Testing
 
     @Test("a PWM fan on auto at its normal duty (65 %) is nominal; at full speed it is fair at most")
     func autoFanAtNormalDutyIsNominal() {
-        var snap = Snapshot(time: 0)
+        var snap = ThermalSnapshot(time: 0)
         snap.fans = [ThermalFan(id: "hwmon1/fan2", location: "hwmon1/fan2", chip: "nct6792", rpm: 900, pwm: 166, pwmEnable: 5)]
         #expect(Self.assess(snap).fans.first?.level == .nominal)
         snap.fans = [ThermalFan(id: "hwmon1/fan2", location: "hwmon1/fan2", chip: "nct6792", rpm: 2000, pwm: 255, pwmEnable: 5)]
@@ -97,7 +97,7 @@ import Testing
 
     @Test("an unconnected Super-I/O AUXTIN at 112 °C with no limits cannot make the machine critical: fair, flagged")
     func junkAuxtinIsFairAtMost() throws {
-        let snap = Snapshot(time: 0, hwmon: [
+        let snap = ThermalSnapshot(time: 0, hwmon: [
             HwmonChannel(device: "hwmon1", chip: "nct6792", channel: "temp6", label: "AUXTIN2", celsius: 112),
             HwmonChannel(device: "hwmon1", chip: "nct6792", channel: "temp1", label: "SYSTIN", celsius: 30),
             HwmonChannel(device: "hwmon2", chip: "k10temp", channel: "temp1", label: "Tctl", celsius: 28),
@@ -109,7 +109,7 @@ import Testing
         #expect(aux.level == .fair)
         #expect(aux.reason.contains("uncorroborated"))
         #expect(a.sensors.first { $0.sensor.label == "SYSTIN" }?.uncorroborated == false)
-        let json = StatusReport.json(Self.status(snap), version: "t").serialized(pretty: false)
+        let json = ThermalStatusReport.json(Self.status(snap), version: "t").serialized(pretty: false)
         #expect(json.contains("\"uncorroborated\":true"))
     }
 
@@ -150,7 +150,7 @@ import Testing
 
     @Test("a forced critical (key 4) never runs the on-change hook without --on-change-simulated; with it, THERMTOP_SIMULATED=1")
     func simulatedStateDoesNotFireHook() throws {
-        let snap = Snapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 45, trips: [(.critical, 100, nil)])])
+        let snap = ThermalSnapshot(time: 0, zones: [zone("thermal_zone0", type: "acpitz", celsius: 45, trips: [(.critical, 100, nil)])])
         let live = Self.status(snap)
         var forced = ThermalOverrides.none
         forced.thermalState = .critical
@@ -176,8 +176,8 @@ import Testing
     func simulationIsMarked() {
         var o = ThermalOverrides.none
         o.lowPower = true
-        let s = Self.status(Snapshot(time: 0, zones: [zone(celsius: 50)]), overrides: o)
-        let json = StatusReport.json(s, version: "t").serialized(pretty: false)
+        let s = Self.status(ThermalSnapshot(time: 0, zones: [zone(celsius: 50)]), overrides: o)
+        let json = ThermalStatusReport.json(s, version: "t").serialized(pretty: false)
         #expect(json.contains("\"simulated\":true"))
         let metrics = MetricsReport.prometheus(s, version: "t", readErrorsTotal: 0, unixTime: 0)
         #expect(metrics.contains("thermtop_simulated 1"), "\(metrics)")
@@ -189,17 +189,17 @@ import Testing
     func totalFromEnergySums() throws {
         let bat0 = ThermalBattery(id: "BAT0", status: .discharging, capacity: 80, energyNow: 15.7, energyFull: 19.6)
         let bat1 = ThermalBattery(id: "BAT1", status: .discharging, capacity: 7, energyNow: 4.1, energyFull: 63.1)
-        let total = try #require(CombinedBattery([bat0, bat1]).percent)
+        let total = try #require(ThermalCombinedBattery([bat0, bat1]).percent)
         #expect(abs(total - 100 * 19.8 / 82.7) < 0.001, "\(total)")
         // One battery keeps its own gauge's figure.
-        #expect(CombinedBattery([bat0]).percent == 80)
+        #expect(ThermalCombinedBattery([bat0]).percent == 80)
     }
 
     // MARK: rules for folded sensors
 
     @Test("a [[sensor]] rule matching the folded x86_pkg_temp's id applies to coretemp's package row it folds into")
     func ruleForFoldedMirrorApplies() throws {
-        let snap = Snapshot(time: 0, zones: [packageZone(53)], hwmon: [
+        let snap = ThermalSnapshot(time: 0, zones: [packageZone(53)], hwmon: [
             HwmonChannel(device: "hwmon3", chip: "coretemp", channel: "temp1", label: "Package id 0", celsius: 53, max: 100, crit: 100),
         ])
         let plain = Self.assess(snap)

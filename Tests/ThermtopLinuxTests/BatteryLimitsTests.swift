@@ -11,7 +11,7 @@ import ThermtopLinux
         defer { copy.remove() }
         let full = 50_000_000.0   // µWh
         try copy.write("class/power_supply/BAT0/energy_full", "\(Int(full))\n")
-        func sample(_ factor: Double) -> Battery? {
+        func sample(_ factor: Double) -> ThermalBattery? {
             try? copy.write("class/power_supply/BAT0/energy_now", "\(Int(full * factor))\n")
             return SysfsSource(path: copy.path).sample(at: 0).battery("BAT0")
         }

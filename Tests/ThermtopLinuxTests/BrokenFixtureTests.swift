@@ -8,7 +8,7 @@ struct BrokenFixtureTests {
     struct ZoneCase: Sendable, CustomTestStringConvertible {
         let id: String
         let type: String
-        let reason: IssueReason
+        let reason: ReadingIssueReason
         var testDescription: String { "\(id) \(type) → \(reason.rawValue)" }
     }
 
@@ -46,7 +46,7 @@ struct BrokenFixtureTests {
         #expect(z.trips.count == 5)
         #expect(z.trips.allSatisfy { !$0.isUsable && $0.ignored != nil })
         #expect(z.trips.map { $0.ignored?.reason } == [.implausible, .sentinel, .sentinel, .missing, .implausible])
-        let sensor = TemperatureSensor(zone: z)
+        let sensor = ThermalSensor(zone: z)
         #expect(sensor.passiveTrips.isEmpty && sensor.hotTrip == nil && sensor.criticalTrip == nil)
     }
 
@@ -112,7 +112,7 @@ struct BrokenFixtureTests {
         #expect(b.secondsToEmpty == nil)
         #expect(b.timeUnknownReason != nil)
         #expect(near(b.healthPercent, 87.72, 0.005))
-        #expect(CombinedBattery(snap.batteries).percent.map { $0 <= 100 } == true)
+        #expect(ThermalCombinedBattery(snap.batteries).percent.map { $0 <= 100 } == true)
     }
 
     @Test("AC online 'maybe' is unknown; an empty platform_profile is no profile")
@@ -134,7 +134,7 @@ struct BrokenFixtureTests {
         #expect(thermal.state == .nominal)
         let status = MonitorStatus(snapshot: snap, assessment: thermal, lowPowerAssessment: lowPower,
                                    overrides: .none, sourceLabel: source.label, sourceIsSimulated: false)
-        let text = StatusReport.text(status)
+        let text = ThermalStatusReport.text(status)
         #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F })
         #expect(text.contains("io-error"))
     }

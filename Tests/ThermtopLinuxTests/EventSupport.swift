@@ -71,8 +71,8 @@ func monotonicSeconds() -> Double {
 
 /// Polls and drains `source` until `matching` returns true for a hint or `timeout` passes.
 /// Returns the hint and the seconds from `start` until drain returned it.
-func waitForHint(_ source: any WakeSource, since start: Double, timeout: Double,
-                 matching: (ChangeHint) -> Bool) -> (hint: ChangeHint, seconds: Double)? {
+func waitForHint(_ source: any MonitorWakeSource, since start: Double, timeout: Double,
+                 matching: (MonitorChangeHint) -> Bool) -> (hint: MonitorChangeHint, seconds: Double)? {
     while monotonicSeconds() - start < timeout {
         guard let fd = source.descriptor else { return nil }
         guard waitReadable(fd, events: source.pollEvents, timeout: timeout - (monotonicSeconds() - start)) != nil else { return nil }

@@ -13,14 +13,14 @@ enum Fixture {
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     /// A fresh source on a fixture, sampled once.
-    static func sample(_ name: String, at time: Double = 0) -> (SysfsSource, Snapshot) {
+    static func sample(_ name: String, at time: Double = 0) -> (SysfsSource, ThermalSnapshot) {
         let source = SysfsSource(path: path(name))
         return (source, source.sample(at: time))
     }
 
-    static func assess(_ snap: Snapshot) -> (ThermalAssessment, LowPowerAssessment) {
+    static func assess(_ snap: ThermalSnapshot) -> (ThermalAssessment, LowPowerAssessment) {
         var memory = ClassifierMemory()
-        return (Classifier.assess(snap, config: ThermalConfig(), memory: &memory),
+        return (ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory),
                 LowPowerAssessment.assess(snap, config: ThermalConfig()))
     }
 }
@@ -47,10 +47,10 @@ struct FixtureCopy {
     func remove() { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
 }
 
-extension Snapshot {
+extension ThermalSnapshot {
     func zone(_ id: String) -> ThermalZone? { zones.first { $0.id == id } }
     func channel(_ id: String) -> HwmonChannel? { hwmon.first { $0.id == id } }
-    func battery(_ id: String) -> Battery? { batteries.first { $0.id == id } }
+    func battery(_ id: String) -> ThermalBattery? { batteries.first { $0.id == id } }
     func cooling(_ id: String) -> CoolingDevice? { coolingDevices.first { $0.id == id } }
     /// true/false when some adapter reports online; nil when none was found or none is known.
     var acOnline: Bool? {

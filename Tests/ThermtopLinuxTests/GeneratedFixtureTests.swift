@@ -29,9 +29,9 @@ struct IntelLaptopTests {
         #expect(!pkg.trips[1].isUsable)
         #expect(pkg.trips[1].ignored?.reason == .implausible)
         #expect(pkg.issues.contains { $0.file.hasSuffix("thermal_zone1/trip_point_1_temp") })
-        let sensor = TemperatureSensor(zone: pkg)
+        let sensor = ThermalSensor(zone: pkg)
         #expect(sensor.passiveTrips.map(\.celsius) == [90])
-        let acpitz = TemperatureSensor(zone: try #require(snap.zone("thermal_zone0")))
+        let acpitz = ThermalSensor(zone: try #require(snap.zone("thermal_zone0")))
         #expect(acpitz.passiveTrips.map(\.celsius) == [95])
         #expect(acpitz.criticalTrip?.celsius == 103)
     }
@@ -135,7 +135,7 @@ struct IntelLaptopHotTests {
     func throttleRise() throws {
         let copy = try FixtureCopy("intel-laptop")
         defer { copy.remove() }
-        let clock = ManualClock()
+        let clock = ManualMonitorClock()
         let monitor = ThermalMonitor(source: SysfsSource(path: copy.path), clock: clock)
         monitor.sample()
         #expect(monitor.thermalState == .nominal)
@@ -194,7 +194,7 @@ struct AMDDesktopTests {
         #expect(edge.asleep == "D3cold" && junction.asleep == "D3cold")
         #expect(edge.celsius == nil && junction.celsius == nil)
         #expect(edge.label == "edge" && edge.crit != nil)
-        #expect(TemperatureSensor(channel: edge).issue?.reason == .deviceAsleep)
+        #expect(ThermalSensor(channel: edge).issue?.reason == .deviceAsleep)
         #expect(!asleep.hwmon.contains { $0.celsius == 33.0 || $0.celsius == 34.0 })
         #expect(Fixture.assess(asleep).0.sensors.first { $0.sensor.location == "hwmon2/temp1" }?.sensor.issue?.reason == .deviceAsleep)
 
@@ -276,7 +276,7 @@ struct TwoBatteryLaptopTests {
     @Test("combined percent is weighted by energy (about 63.8 %), never the plain mean 67.5 %")
     func combined() throws {
         let (_, snap) = Fixture.sample("two-battery-laptop")
-        let c = CombinedBattery(snap.batteries)
+        let c = ThermalCombinedBattery(snap.batteries)
         let pct = try #require(c.percent)
         #expect(pct > 63.7 && pct < 63.9, "combined \(pct)")
         #expect(near(c.watts, 16.308, 0.001))

@@ -18,7 +18,7 @@ struct HeatSourcesTests {
         defer { try? FileManager.default.removeItem(at: base) }
         let link = base.appendingPathComponent("proc").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Fixture.path("proc-table-1"))
-        let reader = ProcessTableReader(path: link)
+        let reader = ThermalProcessTableReader(path: link)
         var first = reader.walk()
         try FileManager.default.removeItem(atPath: link)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Fixture.path("proc-table-2"))
@@ -131,7 +131,7 @@ struct HeatSourcesTests {
 
     @Test("one walk has no rates: heat sources are unknown, never zero")
     func oneWalkIsUnknown() throws {
-        let reader = ProcessTableReader(path: Fixture.path("proc-table-1"))
+        let reader = ThermalProcessTableReader(path: Fixture.path("proc-table-1"))
         let h = try #require(ThermalHeatSources.measure(reader.walk(), previous: nil, seconds: nil, power: []))
         #expect(h.reason == ThermalEnergyRate.needsTwoSamples)
         #expect(h.sources.isEmpty)
@@ -140,7 +140,7 @@ struct HeatSourcesTests {
 
     @Test("a process table that cannot be listed is an issue, not an empty machine")
     func unlistableRoot() throws {
-        let reader = ProcessTableReader(path: "/nonexistent-proc-root")
+        let reader = ThermalProcessTableReader(path: "/nonexistent-proc-root")
         let t = reader.walk()
         #expect(t.issue != nil)
         let h = try #require(ThermalHeatSources.measure(t, previous: t, seconds: 1, power: []))
@@ -162,7 +162,7 @@ struct HeatSourcesTests {
             }
         }
         try write(ticks: 0)
-        let reader = ProcessTableReader(path: base.path)
+        let reader = ThermalProcessTableReader(path: base.path)
         var a = reader.walk()
         try write(ticks: 1)
         var b = reader.walk()

@@ -43,7 +43,7 @@ struct RenumberedCopy {
 @Suite("Stable sensor identity")
 struct IdentityTests {
     /// id → celsius for everything with an id: temperature sensors, fans, cooling devices.
-    static func idMap(_ snap: Snapshot) -> [String: String] {
+    static func idMap(_ snap: ThermalSnapshot) -> [String: String] {
         var m: [String: String] = [:]
         for s in snap.temperatureSensors { m[s.id] = "\(s.celsius.map { "\($0)" } ?? "nil") \(s.displayName)" }
         for f in snap.fans { m[f.id] = "fan \(f.rpm.map { "\($0)" } ?? "nil") \(f.pwm ?? -1)" }
@@ -107,7 +107,7 @@ struct IdentityTests {
                                                                      "thermal_zone1": "thermal_zone0"])
         defer { copy.remove() }
         var memory = ClassifierMemory()
-        let hot = Classifier.assess(SysfsSource(path: Fixture.path("intel-laptop-hot")).sample(at: 0),
+        let hot = ThermalClassifier.assess(SysfsSource(path: Fixture.path("intel-laptop-hot")).sample(at: 0),
                                     config: ThermalConfig(), memory: &memory)
         #expect(hot.state == .serious)
         // The package row, serious at x86_pkg_temp's passive trip (90 °C, clears below 88 °C).
@@ -120,7 +120,7 @@ struct IdentityTests {
         try Data("89000\n".utf8).write(to: chip.appendingPathComponent("temp1_input"))
         for core in 2...5 { try Data("80000\n".utf8).write(to: chip.appendingPathComponent("temp\(core)_input")) }
         try Data("89000\n".utf8).write(to: copy.root.appendingPathComponent("devices/virtual/thermal/thermal_zone0/temp"))
-        let again = Classifier.assess(SysfsSource(path: copy.path).sample(at: 1), config: ThermalConfig(), memory: &memory)
+        let again = ThermalClassifier.assess(SysfsSource(path: copy.path).sample(at: 1), config: ThermalConfig(), memory: &memory)
         #expect(again.decidedBy == id)
         #expect(again.state == .serious)
         #expect(again.sensors.first { $0.sensor.id == id }?.heldByHysteresis == true)

@@ -50,14 +50,14 @@ struct PowerProfileDecodingTests {
         let snap = ThermalSnapshot(time: 0, zones: [], hwmon: [], batteries: [], adapters: [],
                                    lowPower: LowPowerSignals(powerProfilesDaemon: "balanced", powerProfileOrigin: .stateFile).merging(r))
         var memory = ClassifierMemory()
-        let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+        let a = ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory)
         let lp = LowPowerAssessment.assess(snap, config: ThermalConfig())
         #expect(lp.enabled, "performance degraded is a low-power reason")
         let status = MonitorStatus(snapshot: snap, assessment: a, lowPowerAssessment: lp, overrides: .none,
                                    sourceLabel: "t", sourceIsSimulated: false)
-        let text = StatusReport.text(status)
+        let text = ThermalStatusReport.text(status)
         #expect(text.contains("lap"))
-        for out in [text, StatusReport.jsonText(status, version: "t")] {
+        for out in [text, ThermalStatusReport.jsonText(status, version: "t")] {
             #expect(!out.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7f...0x9f).contains($0.value) },
                     "\(out.debugDescription)")
         }

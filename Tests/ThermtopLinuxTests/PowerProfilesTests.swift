@@ -30,7 +30,7 @@ struct PowerProfilesDBusTests {
         #expect(signals.powerProfilesDaemon == "power-saver")
         #expect(signals.performanceDegraded == "lap-detected")
         #expect(signals.powerProfileOrigin == .dbus)
-        let verdict = LowPowerAssessment.assess(Snapshot(time: 0, lowPower: signals), config: ThermalConfig())
+        let verdict = LowPowerAssessment.assess(ThermalSnapshot(time: 0, lowPower: signals), config: ThermalConfig())
         #expect(verdict.enabled)
         #expect(verdict.reasons == ["power-profiles-daemon profile is power-saver (D-Bus)", "performance degraded: lap-detected"])
     }
@@ -71,13 +71,13 @@ struct PowerProfilesDBusTests {
         let degraded = try #require(waitForHint(source, since: start, timeout: 2) { _ in true })
         #expect(degraded.hint == .resample("D-Bus PropertiesChanged: profile performance, performance degraded: high-operating-temperature"))
         let signals = LowPowerSignals().merging(source.reading)
-        let verdict = LowPowerAssessment.assess(Snapshot(time: 0, lowPower: signals), config: ThermalConfig())
+        let verdict = LowPowerAssessment.assess(ThermalSnapshot(time: 0, lowPower: signals), config: ThermalConfig())
         #expect(verdict.reasons == ["performance degraded: high-operating-temperature"])
 
         try peer.setTemplate("PerformanceDegraded", "")
         _ = try #require(waitForHint(source, since: monotonicSeconds(), timeout: 2) { _ in true })
         #expect(source.reading?.performanceDegraded == nil)
-        let cleared = LowPowerAssessment.assess(Snapshot(time: 0, lowPower: LowPowerSignals().merging(source.reading)), config: ThermalConfig())
+        let cleared = LowPowerAssessment.assess(ThermalSnapshot(time: 0, lowPower: LowPowerSignals().merging(source.reading)), config: ThermalConfig())
         #expect(!cleared.enabled)
     }
 
@@ -143,7 +143,7 @@ struct PowerProfilesDBusTests {
             """)
         // The signal does arrive (counted), but changes nothing and wakes nothing.
         let deadline = monotonicSeconds() + 2
-        var hints: [ChangeHint] = []
+        var hints: [MonitorChangeHint] = []
         while source.state.events == eventsBefore, monotonicSeconds() < deadline {
             guard let fd = source.descriptor, waitReadable(fd, events: source.pollEvents, timeout: 0.5) != nil else { continue }
             hints += source.drain()

@@ -18,7 +18,7 @@ struct PowerReplayTests {
         let root = SysfsRoot(path: copy.path)
         let recorder = AccessRecorder()
         root.setTap(recorder.tap)
-        let clock = ManualClock(start: 1000)
+        let clock = ManualMonitorClock(start: 1000)
         let monitor = ThermalMonitor(source: SysfsSource(root: root, ppdStatePath: nil), clock: clock)
         var session = RecordingSession()
         var lines = [RecordingFormat.headerLine(RecordingHeader(

@@ -6,7 +6,7 @@ import ThermtopLinux
 /// `Tests/Fixtures/expected.json`: a copy of `../shared/real-sysfs/expected.json`, what a correct
 /// reader reports for each real capture.
 struct ExpectedCapture: Decodable {
-    struct Battery: Decodable {
+    struct ThermalBattery: Decodable {
         let name: String
         let percent: Double
         let status: String
@@ -48,7 +48,7 @@ struct ExpectedCapture: Decodable {
 
     struct Anything: Decodable { init(from decoder: any Decoder) throws {} }
 
-    let batteries: [Battery]
+    let batteries: [ThermalBattery]
     let ac_online: Bool?
     let zones: [Anything]
     let hwmon: [Channel]
@@ -150,7 +150,7 @@ struct RealCaptureTests {
         #expect(c.critHyst == 90)
         #expect(c.label == nil)
         #expect(c.displayName == "radeon temp1")
-        let th = SensorThresholds.derive(for: TemperatureSensor(channel: c), config: ThermalConfig())
+        let th = SensorThresholds.derive(for: ThermalSensor(channel: c), config: ThermalConfig())
         // Critical sits 5 °C under the shutdown limit (hwmon crit 120 °C, docs/verdict.md); the chip's
         // own alarm clears at crit_hyst, an absolute 90 °C, and so does the level.
         #expect(th.critical.celsius == 115)

@@ -22,12 +22,12 @@ struct ReasonRenderingTests {
         var out: [String] = []
         for u in units {
             out.append("== status text \(u.symbol)")
-            out.append(StatusReport.text(s, units: u))
+            out.append(ThermalStatusReport.text(s, units: u))
             out.append("== reason line \(u.symbol)")
             out.append(s.why.text(u))
         }
         out.append("== status --json")
-        out.append(StatusReport.json(s, version: "test").serialized(pretty: true))
+        out.append(ThermalStatusReport.json(s, version: "test").serialized(pretty: true))
         out.append("== hook THERMTOP_REASON")
         if let view = ChangeKey.hookView(of: s, simulatedAllowed: false) {
             let change = ChangeReport(state: view.key.state, tier: view.key.tier, lowPower: view.key.lowPower,
@@ -76,7 +76,7 @@ struct ReasonRenderingTests {
     @Test("status, JSON, hook and screen reasons of every fixture and capture are the committed text", arguments: fixtures)
     @MainActor
     func fixture(_ name: String) throws {
-        let s = ThermalMonitor(source: SysfsSource(path: Fixture.path(name)), clock: ManualClock()).sample()
+        let s = ThermalMonitor(source: SysfsSource(path: Fixture.path(name)), clock: ManualMonitorClock()).sample()
         try Self.compare(Self.rendered(s), to: name)
     }
 
@@ -100,10 +100,10 @@ struct ReasonRenderingTests {
         let (_, hotSnap) = Fixture.sample("intel-laptop-hot")
         // Held by hysteresis: 91 → 89 °C, above the 88 °C clearing point of the 90 °C trip.
         var memory = ClassifierMemory()
-        let first = Classifier.assess(hotSnap, config: config, memory: &memory)
+        let first = ThermalClassifier.assess(hotSnap, config: config, memory: &memory)
         out.append("# hot"); out.append(Self.assessmentLines(first))
         let heldSnap = Self.hot { $0 = 89 }
-        let held = Classifier.assess(heldSnap, config: config, memory: &memory)
+        let held = ThermalClassifier.assess(heldSnap, config: config, memory: &memory)
         out.append("# held by hysteresis"); out.append(Self.assessmentLines(held))
         // Unreadable, then removed, each held for the hold time and then expired.
         for (label, snap) in [("unreadable", Self.hot { $0 = nil }), ("removed", { () -> ThermalSnapshot in
@@ -113,11 +113,11 @@ struct ReasonRenderingTests {
             return s
         }())] {
             var m = ClassifierMemory()
-            _ = Classifier.assess(hotSnap, config: config, memory: &m, timeOfDay: 3600 * 12 + 67)
+            _ = ThermalClassifier.assess(hotSnap, config: config, memory: &m, timeOfDay: 3600 * 12 + 67)
             for (dt, tod) in [(1.0, 3600.0 * 12 + 68), (5, nil), (61, nil)] as [(Double, Double?)] {
                 var s = snap
                 s.time = hotSnap.time + dt
-                let a = Classifier.assess(s, config: config, memory: &m, timeOfDay: tod)
+                let a = ThermalClassifier.assess(s, config: config, memory: &m, timeOfDay: tod)
                 out.append("# \(label) after \(dt) s"); out.append(Self.assessmentLines(a))
             }
         }
@@ -127,7 +127,7 @@ struct ReasonRenderingTests {
             ignoring.overrides[s.id] = SensorOverride(ignore: true)
         }
         var m = ClassifierMemory()
-        out.append("# ignored"); out.append(Self.assessmentLines(Classifier.assess(hotSnap, config: ignoring, memory: &m)))
+        out.append("# ignored"); out.append(Self.assessmentLines(ThermalClassifier.assess(hotSnap, config: ignoring, memory: &m)))
         // Simulated over a measured state.
         let simulated = Self.status(hotSnap, first, overrides: ThermalOverrides(thermalState: .critical))
         out.append("# simulated")
@@ -135,8 +135,8 @@ struct ReasonRenderingTests {
         if let view = ChangeKey.hookView(of: simulated, simulatedAllowed: true) { out.append("hook (simulated allowed): \(view.reason)") }
         if let view = ChangeKey.hookView(of: simulated, simulatedAllowed: false) { out.append("hook: \(view.reason)") }
         // Heat sources named after the deciding sensor.
-        var a = ProcessTableReader(path: Fixture.path("proc-table-1")).walk()
-        var b = ProcessTableReader(path: Fixture.path("proc-table-2")).walk()
+        var a = ThermalProcessTableReader(path: Fixture.path("proc-table-1")).walk()
+        var b = ThermalProcessTableReader(path: Fixture.path("proc-table-2")).walk()
         (a.walkTime, b.walkTime) = (100, 101)
         let sources = ThermalHeatSources.measure(b, previous: a, seconds: 1, power: [])
         var sourced = first

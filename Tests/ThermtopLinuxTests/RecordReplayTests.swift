@@ -36,7 +36,7 @@ private func recordLive(root path: String, samples: Int, step: (Int) throws -> V
     let root = SysfsRoot(path: path)
     let recorder = AccessRecorder()
     root.setTap(recorder.tap)
-    let clock = ManualClock(start: 1000)
+    let clock = ManualMonitorClock(start: 1000)
     try step(0)
     let monitor = ThermalMonitor(source: SysfsSource(root: root, ppdStatePath: nil), clock: clock)
     var session = RecordingSession()
@@ -109,7 +109,7 @@ struct RecordReplayTests {
             var s = s
             s.sourceLabel = "x"
             s.heatSources = nil
-            return StatusReport.json(s, version: "test").serialized()
+            return ThermalStatusReport.json(s, version: "test").serialized()
         }
         for (l, r) in zip(live, replayed) { #expect(json(l) == json(r)) }
     }

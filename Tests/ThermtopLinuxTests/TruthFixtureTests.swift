@@ -3,9 +3,9 @@ import Testing
 import ThermtopCore
 @testable import ThermtopLinux
 
-extension Snapshot {
-    func fan(_ location: String) -> Fan? { fans.first { $0.location == location } }
-    func sensor(_ id: String) -> TemperatureSensor? { temperatureSensors.first { $0.id == id } }
+extension ThermalSnapshot {
+    func fan(_ location: String) -> ThermalFan? { fans.first { $0.location == location } }
+    func sensor(_ id: String) -> ThermalSensor? { temperatureSensors.first { $0.id == id } }
 }
 
 @Suite("untyped-supplies: supplies without a type file")
@@ -204,20 +204,20 @@ struct GPUDiskTests {
 struct TruthReportTests {
     @MainActor
     static func status(_ name: String) -> MonitorStatus {
-        ThermalMonitor(source: SysfsSource(path: Fixture.path(name)), clock: ManualClock()).sample()
+        ThermalMonitor(source: SysfsSource(path: Fixture.path(name)), clock: ManualMonitorClock()).sample()
     }
 
     @Test("text: headline CPU line, readable names, folded members, asleep devices, fans and power")
     @MainActor
     func text() {
-        let gpu = StatusReport.text(Self.status("gpu-disk-workstation"))
+        let gpu = ThermalStatusReport.text(Self.status("gpu-disk-workstation"))
         #expect(gpu.contains("CPU        k10temp Tctl: 55.1 °C"))
         #expect(gpu.contains("NVMe Samsung SSD 980 1TB (Composite)") && gpu.contains("asleep (D3cold"))
         #expect(gpu.contains("Power      amdgpu PPT (hwmon): 145 W of 220 W limit"))
         #expect(gpu.contains("Fan (amdgpu fan1)") && gpu.contains("spinning"))
-        let fans = StatusReport.text(Self.status("fans-desktop"))
+        let fans = ThermalStatusReport.text(Self.status("fans-desktop"))
         #expect(fans.contains("stopped") && fans.contains("no-reading"))
-        let intel = StatusReport.text(Self.status("intel-laptop"))
+        let intel = ThermalStatusReport.text(Self.status("intel-laptop"))
         #expect(intel.contains("    CPU Core 0 (coretemp)"))
         #expect(intel.contains("CPU (x86_pkg_temp) (mirror)") && intel.contains("(dummy)"))
     }
@@ -228,8 +228,8 @@ struct TruthReportTests {
         for name in ["gpu-disk-workstation", "intel-laptop", "broken"] {
             let s = Self.status(name)
             for pretty in [true, false] {
-                let line = StatusReport.withJSONLine(s, version: "test", pretty: pretty) { Array($0) }
-                #expect(line == StatusReport.jsonUTF8(s, version: "test", pretty: pretty) + [0x0a], "\(name)")
+                let line = ThermalStatusReport.withJSONLine(s, version: "test", pretty: pretty) { Array($0) }
+                #expect(line == ThermalStatusReport.jsonUTF8(s, version: "test", pretty: pretty) + [0x0a], "\(name)")
             }
         }
         // Past the writer's first capacity (it grows and copies): still every byte, once.
@@ -244,7 +244,7 @@ struct TruthReportTests {
     @Test("JSON: sensors carry identity and presentation, fans[] and power[] are listed, headline_cpu set")
     @MainActor
     func json() throws {
-        let j = StatusReport.json(Self.status("gpu-disk-workstation"), version: "test").serialized()
+        let j = ThermalStatusReport.json(Self.status("gpu-disk-workstation"), version: "test").serialized()
         let o = try #require(try JSONSerialization.jsonObject(with: Data(j.utf8)) as? [String: Any])
         #expect(o["schema"] as? String == "thermtop.status/1")
         #expect(o["headline_cpu"] as? String == "pci-0000:00:18.3/k10temp/Tctl")

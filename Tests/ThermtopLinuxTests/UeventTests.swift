@@ -72,7 +72,7 @@ struct UeventParsingTests {
 
     @Test("power_supply change resamples; add/remove of supplies, zones and hwmon chips rediscovers; others are ignored")
     func thermtopFilter() throws {
-        func hint(_ action: String, _ subsystem: String, _ dev: String = "BAT0") -> ChangeHint? {
+        func hint(_ action: String, _ subsystem: String, _ dev: String = "BAT0") -> MonitorChangeHint? {
             UeventFilter.thermtop.hint(for: UeventMessage.parse(datagram("\(action)@/devices/x/\(dev)", [
                 "ACTION=\(action)", "SUBSYSTEM=\(subsystem)",
             ]))!)
@@ -187,7 +187,7 @@ struct UeventKernelTests {
         try #require(written == command.utf8.count, "write: \(String(cString: strerror(errno)))")
 
         // Other `net` events may arrive too; wait for ours.
-        var found: (hint: ChangeHint, seconds: Double)?
+        var found: (hint: MonitorChangeHint, seconds: Double)?
         var message: UeventMessage?
         while found == nil, monotonicSeconds() - start < 2 {
             guard let got = waitForHint(source, since: start, timeout: 2, matching: { _ in true }) else { break }
@@ -226,7 +226,7 @@ struct UeventKernelTests {
         _ = write(fd, command, command.utf8.count)
         close(fd)
         let start = monotonicSeconds()
-        var hints: [ChangeHint] = []
+        var hints: [MonitorChangeHint] = []
         while source.lastMessage?["SYNTH_UUID"] != uuid, monotonicSeconds() - start < 2 {
             guard let fd = source.descriptor, waitReadable(fd, timeout: 2) != nil else { break }
             hints += source.drain()

@@ -4,14 +4,14 @@ import ThermtopCore
 
 @Suite struct ConfigDisplayTests {
     func status(_ rules: [SensorRule]) -> MonitorStatus {
-        let snap = Snapshot(time: 0, hwmon: [
+        let snap = ThermalSnapshot(time: 0, hwmon: [
             HwmonChannel(device: "hwmon1", chip: "coretemp", channel: "temp1", label: "Package id 0", celsius: 80),
             HwmonChannel(device: "hwmon1", chip: "coretemp", channel: "temp2", label: "Core 0", celsius: 70),
             HwmonChannel(device: "hwmon2", chip: "nvme", channel: "temp1", label: "Composite", celsius: 30),
         ])
         var memory = ClassifierMemory()
         let cfg = UserConfig(sensors: rules).applied()
-        return MonitorStatus(snapshot: snap, assessment: Classifier.assess(snap, config: cfg, memory: &memory),
+        return MonitorStatus(snapshot: snap, assessment: ThermalClassifier.assess(snap, config: cfg, memory: &memory),
                              lowPowerAssessment: LowPowerAssessment.assess(snap, config: cfg), overrides: .none,
                              sourceLabel: "test", sourceIsSimulated: false)
     }

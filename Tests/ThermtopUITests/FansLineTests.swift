@@ -6,7 +6,7 @@ import ThermtopCore
 /// said as "stopped" or "no reading", and a fan that decides the state is coloured by its level.
 @Suite("Dashboard fans line")
 struct FansLineTests {
-    static func state(fans: [Fan]) -> AppState {
+    static func state(fans: [ThermalFan]) -> AppState {
         var snap = Fixtures.intelLaptop(time: 0, package: 55, skin: 35)
         snap.fans = fans
         return Fixtures.appState([snap], sourceLabel: "/sys", simulated: false)
@@ -15,9 +15,9 @@ struct FansLineTests {
     @Test("spinning, stopped and no-reading fans are all on the Fans line with RPM, PWM % and control")
     func listed() {
         let s = Self.state(fans: [
-            Fan(id: "a", location: "hwmon2/fan1", chip: "nct6798", rpm: 1180, pwm: 102, pwmEnable: 5),
-            Fan(id: "b", location: "hwmon2/fan2", chip: "nct6798", rpm: 0, pwm: 0, pwmEnable: 1),
-            Fan(id: "c", location: "hwmon2/fan3", chip: "nct6798", rpm: 0),
+            ThermalFan(id: "a", location: "hwmon2/fan1", chip: "nct6798", rpm: 1180, pwm: 102, pwmEnable: 5),
+            ThermalFan(id: "b", location: "hwmon2/fan2", chip: "nct6798", rpm: 0, pwm: 0, pwmEnable: 1),
+            ThermalFan(id: "c", location: "hwmon2/fan3", chip: "nct6798", rpm: 0),
         ])
         let text = Screen.render(s, width: 160, height: 40).text()
         let line = text.split(separator: "\n").first { $0.contains("Fans ") }.map(String.init) ?? ""

@@ -5,23 +5,23 @@ import ThermtopCore
 /// Issue 38: the first screen answers at a glance and never misleads.
 @Suite struct FirstScreenTests {
     /// A laptop whose coretemp package is folded with its cores under one headline row.
-    static func coretemp(package: Double, cores: [Double], max: Double = 85) -> Snapshot {
+    static func coretemp(package: Double, cores: [Double], max: Double = 85) -> ThermalSnapshot {
         var channels = [HwmonChannel(device: "hwmon3", chip: "coretemp", channel: "temp1", label: "Package id 0",
                                      celsius: package, max: max, crit: 100)]
         for (i, c) in cores.enumerated() {
             channels.append(HwmonChannel(device: "hwmon3", chip: "coretemp", channel: "temp\(i + 2)", label: "Core \(i)",
                                          celsius: c, max: max, crit: 100))
         }
-        return Snapshot(time: 0, hwmon: channels, batteries: [], adapters: [PowerAdapter(id: "AC", type: "Mains", online: true)])
+        return ThermalSnapshot(time: 0, hwmon: channels, batteries: [], adapters: [ThermalPowerAdapter(id: "AC", type: "Mains", online: true)])
     }
 
     /// The desktop of the issue: k10temp's Tctl reads 10 °C above Tdie.
-    static func k10temp(tctl: Double, tdie: Double) -> Snapshot {
-        Snapshot(time: 0, hwmon: [
+    static func k10temp(tctl: Double, tdie: Double) -> ThermalSnapshot {
+        ThermalSnapshot(time: 0, hwmon: [
             HwmonChannel(device: "hwmon1", chip: "k10temp", channel: "temp1", label: "Tctl", celsius: tctl),
             HwmonChannel(device: "hwmon1", chip: "k10temp", channel: "temp2", label: "Tdie", celsius: tdie),
             HwmonChannel(device: "hwmon1", chip: "k10temp", channel: "temp3", label: "Tccd1", celsius: tdie - 3),
-        ], batteries: [], adapters: [PowerAdapter(id: "AC", type: "Mains", online: true)])
+        ], batteries: [], adapters: [ThermalPowerAdapter(id: "AC", type: "Mains", online: true)])
     }
 
     static func row(_ text: String, of buffer: CellBuffer) -> String? {

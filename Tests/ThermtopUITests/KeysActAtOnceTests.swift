@@ -9,8 +9,8 @@ import ThermtopCore
         var state = Fixtures.Scenario.full.state
         let first = Reducer.reduce(&state, KeyMap.action(for: .char("2"), in: state)!)
         let second = Reducer.reduce(&state, KeyMap.action(for: .char("l"), in: state)!)
-        #expect(first == [.setOverrides(Overrides(thermalState: .fair))])
-        #expect(second == [.setOverrides(Overrides(thermalState: .fair, lowPower: true))], "l dropped the 2: \(second)")
+        #expect(first == [.setOverrides(ThermalOverrides(thermalState: .fair))])
+        #expect(second == [.setOverrides(ThermalOverrides(thermalState: .fair, lowPower: true))], "l dropped the 2: \(second)")
         let third = Reducer.reduce(&state, KeyMap.action(for: .char("0"), in: state)!)
         #expect(third == [.setOverrides(.none)], "0 after both: \(third)")
     }

@@ -231,7 +231,7 @@ struct OverlayTests {
 
     @Test("with no sensors Enter opens nothing and the list says why it is empty")
     func detailWithoutSensors() {
-        var state = Fixtures.appState([Snapshot(time: 0)], sourceLabel: "/sys", simulated: false)
+        var state = Fixtures.appState([ThermalSnapshot(time: 0)], sourceLabel: "/sys", simulated: false)
         state.press(.enter)
         #expect(state.overlay == .none)
         let text = state.render(.standard).text()
@@ -271,7 +271,7 @@ struct GPUDetailTests {
         g.clockReasons = 0x4
         g.performanceState = 0
         g.utilisationPercent = 100
-        var snap = Snapshot(time: 0)
+        var snap = ThermalSnapshot(time: 0)
         snap.gpus = [g]
         var state = Fixtures.appState([snap], sourceLabel: "/sys", simulated: false)
         let id = g.id + "/nvidia/gpu"

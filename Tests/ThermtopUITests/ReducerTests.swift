@@ -58,9 +58,9 @@ struct ReducerTests {
           arguments: [(Character("1"), ThermalState.nominal), ("2", .fair), ("3", .serious), ("4", .critical)])
     func simulateState(key: Character, expected: ThermalState) {
         var state = Self.base
-        state.status.overrides = Overrides(thermalState: nil, lowPower: true)
+        state.status.overrides = ThermalOverrides(thermalState: nil, lowPower: true)
         var store = TestStore(state)
-        let o = Overrides(thermalState: expected, lowPower: true)
+        let o = ThermalOverrides(thermalState: expected, lowPower: true)
         store.press(.char(key), effects: [.setOverrides(o)]) { $0.status.overrides = o }
     }
 
@@ -69,7 +69,7 @@ struct ReducerTests {
         var state = Fixtures.simulatedState()
         state.press(.char("3"))
         state.press(.char("l"))
-        #expect(state.status.overrides == Overrides(thermalState: .serious, lowPower: true))
+        #expect(state.status.overrides == ThermalOverrides(thermalState: .serious, lowPower: true))
         var store = TestStore(state)
         store.press(.char("0"), effects: [.setOverrides(.none), .useSimulatedLaptop(false)]) {
             $0.lowPowerMode = .live
@@ -91,13 +91,13 @@ struct ReducerTests {
     @Test("l cycles low power live → forced on → forced off → live, producing the overrides")
     func cycleLowPower() {
         var state = Self.base
-        state.status.overrides = Overrides(thermalState: .fair)
+        state.status.overrides = ThermalOverrides(thermalState: .fair)
         #expect(state.lowPowerMode == .live)
         let expected: [(LowPowerMode, Bool?)] = [(.forcedOn, true), (.forcedOff, false), (.live, nil), (.forcedOn, true)]
         for (mode, lp) in expected {
             let effects = state.press(.char("l"))
             #expect(state.lowPowerMode == mode)
-            #expect(effects == [.setOverrides(Overrides(thermalState: .fair, lowPower: lp))])
+            #expect(effects == [.setOverrides(ThermalOverrides(thermalState: .fair, lowPower: lp))])
             #expect(state.status.overrides.lowPower == lp)
         }
     }
@@ -106,7 +106,7 @@ struct ReducerTests {
     func lowPowerModeFollowsStatus() {
         var state = Self.base
         var forced = state.status
-        forced.overrides = Overrides(lowPower: false)
+        forced.overrides = ThermalOverrides(lowPower: false)
         var store = TestStore(state)
         store.send(.statusArrived(forced, FeedInfo(samples: 25, refreshDueAt: state.refreshDueAt))) {
             $0.status = forced
@@ -314,7 +314,7 @@ struct ReducerTests {
         var hot = Fixtures.intelLaptop(time: 24, package: 71, skin: 42, nvme: 78)
         hot.time = 24
         var memory = ClassifierMemory()
-        let status = MonitorStatus(snapshot: hot, assessment: Classifier.assess(hot, config: ThermalConfig(), memory: &memory),
+        let status = MonitorStatus(snapshot: hot, assessment: ThermalClassifier.assess(hot, config: ThermalConfig(), memory: &memory),
                                    lowPowerAssessment: LowPowerAssessment.assess(hot, config: ThermalConfig()),
                                    overrides: .none, sourceLabel: "/sys", sourceIsSimulated: false)
         _ = Reducer.reduce(&state, .statusArrived(status, FeedInfo(refreshDueAt: 41)))
@@ -352,7 +352,7 @@ struct ReducerTests {
 
     @Test("moving the selection with no sensors keeps it empty", arguments: [Key.char("j"), .char("k"), .end, .pageDown])
     func selectWithoutSensors(key: Key) {
-        var state = Fixtures.appState([Snapshot(time: 0)], sourceLabel: "/sys", simulated: false)
+        var state = Fixtures.appState([ThermalSnapshot(time: 0)], sourceLabel: "/sys", simulated: false)
         #expect(state.sortedSensors.isEmpty)
         state.press(key)
         #expect(state.selectedID == nil)
@@ -488,7 +488,7 @@ struct ReducerTests {
         var config = ThermalConfig()
         config.overrides["acpitz"] = SensorOverride(ignore: true)
         var memory = ClassifierMemory()
-        let status = MonitorStatus(snapshot: snap, assessment: Classifier.assess(snap, config: config, memory: &memory),
+        let status = MonitorStatus(snapshot: snap, assessment: ThermalClassifier.assess(snap, config: config, memory: &memory),
                                    lowPowerAssessment: LowPowerAssessment.assess(snap, config: config),
                                    overrides: .none, sourceLabel: "/sys", sourceIsSimulated: false)
         var state = AppState(status: status)
@@ -509,7 +509,7 @@ struct ReducerTests {
         #expect(state.historyTimes == (0..<30).map(Double.init), "one point a second at full")
         var s = state
         var serious = state.status
-        serious.overrides = Overrides(thermalState: .serious)
+        serious.overrides = ThermalOverrides(thermalState: .serious)
         for t in 30...44 {
             var next = serious
             next.snapshot.time = Double(t)

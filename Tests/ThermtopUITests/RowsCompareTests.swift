@@ -6,12 +6,12 @@ import ThermtopCore
 @Suite struct RowsCompareTests {
     /// A cool desktop: a CPU and an NVMe drive both at 48 °C (with different limits) and a GPU
     /// hotter than the CPU history shows.
-    static func coolDesktop(cpu: Double = 48, nvme: Double = 48, gpu: Double = 60) -> Snapshot {
-        Snapshot(time: 0, hwmon: [
+    static func coolDesktop(cpu: Double = 48, nvme: Double = 48, gpu: Double = 60) -> ThermalSnapshot {
+        ThermalSnapshot(time: 0, hwmon: [
             HwmonChannel(device: "hwmon1", chip: "k10temp", channel: "temp1", label: "Tctl", celsius: cpu),
             HwmonChannel(device: "hwmon2", chip: "nvme", channel: "temp1", label: "Composite", celsius: nvme, max: 81.85, crit: 84.85),
             HwmonChannel(device: "hwmon3", chip: "amdgpu", channel: "temp1", label: "edge", celsius: gpu, crit: 110, emergency: 115),
-        ], batteries: [], adapters: [PowerAdapter(id: "AC", type: "Mains", online: true)])
+        ], batteries: [], adapters: [ThermalPowerAdapter(id: "AC", type: "Mains", online: true)])
     }
 
     /// Filled cells of the row's bar (before its level word).
@@ -39,7 +39,7 @@ import ThermtopCore
 
     @Test("sparklines share one scale: a hotter sensor in another group never draws lower")
     func sparklinesOnOneScale() throws {
-        let series = (0..<30).map { i -> Snapshot in
+        let series = (0..<30).map { i -> ThermalSnapshot in
             var s = Self.coolDesktop(cpu: 84, gpu: 91)
             s.time = Double(i)
             return s

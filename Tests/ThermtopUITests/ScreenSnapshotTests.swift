@@ -250,7 +250,7 @@ struct ScreenSnapshotTests {
     func noBattery() {
         var snap = Fixtures.intelLaptop(time: 0, package: 60, skin: 40)
         snap.batteries = []
-        snap.adapters = [PowerAdapter(id: "AC", type: "Mains", online: true)]
+        snap.adapters = [ThermalPowerAdapter(id: "AC", type: "Mains", online: true)]
         let state = Fixtures.appState([snap], sourceLabel: "/sys", simulated: false)
         let rows = state.render(.standard).rows
         let row = rows.first { $0.hasPrefix(" Battery") }

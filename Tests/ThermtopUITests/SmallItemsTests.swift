@@ -163,7 +163,7 @@ import ThermtopCore
         let channels = [("hwmon2", 41.0), ("hwmon5", 44.0)].map { dev, c in
             HwmonChannel(device: dev, chip: "nvme", channel: "temp1", label: "Composite", celsius: c, max: 81.85, crit: 84.85)
         }
-        let snap = Snapshot(time: 0, hwmon: channels, batteries: [], adapters: [])
+        let snap = ThermalSnapshot(time: 0, hwmon: channels, batteries: [], adapters: [])
         var state = Fixtures.appState([snap], sourceLabel: "/sys", simulated: false)
         for size in [Size(60, 24), Size.large] {
             _ = Reducer.reduce(&state, .resized(width: size.width, height: size.height))
@@ -194,7 +194,7 @@ import ThermtopCore
                 HwmonChannel(device: dev, chip: "nvme", channel: ch, label: label, celsius: c, max: 81.85, crit: 84.85)
             }
         }
-        let snap = Snapshot(time: 0, hwmon: channels, batteries: [], adapters: [])
+        let snap = ThermalSnapshot(time: 0, hwmon: channels, batteries: [], adapters: [])
         var state = Fixtures.appState([snap], sourceLabel: "/sys", simulated: false)
         _ = Reducer.reduce(&state, .resized(width: width, height: 24))
         let nameWidth = Panels.SensorColumns(state, layout: Layout(state, width: width, height: 24)).name

@@ -206,7 +206,7 @@ struct TopHabitsTests {
         let names = ["温度センサー (CJK)", "🔥 hot zone", "Cafe\u{301} (combining)"]
         for (i, n) in names.enumerated() { status.assessment.sensors[i].sensor.displayName = n }
         status.assessment.sensors[3].sensor.displayName = "plain ASCII name"
-        let lines = StatusReport.text(status).split(separator: "\n").map(String.init)
+        let lines = ThermalStatusReport.text(status).split(separator: "\n").map(String.init)
         var columns: [Int] = []
         for n in names + ["plain ASCII name"] {
             guard let line = lines.first(where: { $0.contains(n) }), let r = line.range(of: n) else {

@@ -27,10 +27,10 @@ import ThermtopCore
     func unknownBadge() {
         var s = Fixtures.Scenario.full.state
         var memory = ClassifierMemory()
-        let snap = Snapshot(time: 0)
+        let snap = ThermalSnapshot(time: 0)
         s.status.snapshot = snap
         s.status.overrides = .none
-        s.status.assessment = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+        s.status.assessment = ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory)
         let buf = s.render(Size(120, 40))
         #expect(buf.rows[0].contains(" UNKNOWN "), "\(buf.rows[0])")
         #expect(!buf.rows[0].contains("NOMINAL"))

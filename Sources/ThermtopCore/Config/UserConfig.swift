@@ -128,7 +128,7 @@ extension String {
 /// One `[[sensor]]` table.
 package struct SensorRule: Sendable, Equatable {
     /// A stable sensor id or a glob of ids.
-    public var match: Glob
+    public var match: SensorGlob
     public var hide: Bool?
     public var name: String?
     public var pin: Bool?
@@ -146,7 +146,7 @@ package struct SensorRule: Sendable, Equatable {
     public init(match: String, hide: Bool? = nil, name: String? = nil, pin: Bool? = nil, ignore: Bool? = nil,
                 fair: Double? = nil, serious: Double? = nil, critical: Double? = nil, hysteresis: Double? = nil,
                 line: Int = 0) {
-        self.match = Glob(match)
+        self.match = SensorGlob(match)
         self.hide = hide
         self.name = name
         self.pin = pin
@@ -158,8 +158,8 @@ package struct SensorRule: Sendable, Equatable {
         self.line = line
     }
 
-    public var patternOverride: PatternOverride {
-        PatternOverride(match: match, override: SensorOverride(
+    public var patternOverride: SensorPatternOverride {
+        SensorPatternOverride(match: match, override: SensorOverride(
             serious: serious, critical: critical, hysteresis: hysteresis, ignore: ignore ?? false,
             fair: fair, name: name, hidden: hide, pinned: pin, ignoreSet: ignore != nil))
     }

@@ -1,4 +1,4 @@
-extension StatusReport {
+extension ThermalStatusReport {
     /// `forecast` in `status --json`: `{next_state, seconds, headroom, headroom_in_10s, method}`
     /// plus `trend` (`rising`/`falling`/`steady`/`not_enough_history`), `summary` (the words the
     /// dashboard shows) and `sensor` (whose trend gives `seconds`). A one-shot `thermtop status`

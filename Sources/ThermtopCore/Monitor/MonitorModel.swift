@@ -3,7 +3,7 @@
 /// Pure: a value turned into statuses and events by what it is given.
 package struct MonitorModel {
     package var config: ThermalConfig
-    package var overrides: Overrides
+    package var overrides: ThermalOverrides
     package var memory = ClassifierMemory()
     package var history = ForecastHistory()
     package var forecastTriggers: [ForecastTrigger] = []
@@ -11,15 +11,15 @@ package struct MonitorModel {
     /// The last status published, nil before the first sample.
     package var last: MonitorStatus?
 
-    package init(config: ThermalConfig, overrides: Overrides) {
+    package init(config: ThermalConfig, overrides: ThermalOverrides) {
         self.config = config
         self.overrides = overrides
     }
 
     /// Decide from a new snapshot.
-    package mutating func decide(_ snap: Snapshot, label: String, simulated: Bool, timeOfDay: Double?,
-                         sampler: SamplerInfo) -> MonitorStatus {
-        let assessment = Classifier.assess(snap, config: config, memory: &memory, timeOfDay: timeOfDay)
+    package mutating func decide(_ snap: ThermalSnapshot, label: String, simulated: Bool, timeOfDay: Double?,
+                         sampler: MonitorSamplerInfo) -> MonitorStatus {
+        let assessment = ThermalClassifier.assess(snap, config: config, memory: &memory, timeOfDay: timeOfDay)
         let lowPower = LowPowerAssessment.assess(snap, config: config)
         history.record(assessment, at: snap.time, config: config.forecast)
         let forecast = Forecaster.forecast(assessment, history: history, config: config)
@@ -42,7 +42,7 @@ package struct MonitorModel {
     /// Decide again from the last snapshot after the configuration changed (no new reading).
     package mutating func reassess(timeOfDay: Double?) -> MonitorStatus? {
         guard var status = last else { return nil }
-        status.assessment = Classifier.assess(status.snapshot, config: config, memory: &memory, timeOfDay: timeOfDay)
+        status.assessment = ThermalClassifier.assess(status.snapshot, config: config, memory: &memory, timeOfDay: timeOfDay)
         status.assessment.why = ThermalHeatSources.verdict(status.assessment, sources: status.heatSources,
                                                             gpus: status.snapshot.gpus)
         status.lowPowerAssessment = LowPowerAssessment.assess(status.snapshot, config: config)

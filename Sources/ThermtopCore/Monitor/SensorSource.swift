@@ -23,7 +23,7 @@ public protocol ThermalSensorSource: AnyObject {
     var readsCanBlock: Bool { get }
 }
 
-extension SensorSource {
+extension ThermalSensorSource {
     /// Sources that are not simulations have no load: nil.
     public func adjustLoad(by delta: Double) -> Double? { nil }
     /// nil: no simulated load.

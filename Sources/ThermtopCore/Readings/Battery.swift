@@ -120,7 +120,7 @@ public struct ThermalBattery: Sendable, Equatable, Identifiable {
 }
 
 
-extension Battery {
+extension ThermalBattery {
     /// Where `percent` came from.
     public enum PercentSource: String, Sendable, Codable {
         /// The kernel's `capacity` file.

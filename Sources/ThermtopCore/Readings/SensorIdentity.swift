@@ -119,8 +119,8 @@ public enum ThermalSensorGroup: String, Sendable, Hashable, Codable, CaseIterabl
 package enum SensorIDs {
     /// `<device key>/<middle>/<channel>`; a `/` inside a label is kept (labels never carry one
     /// in practice, and ids are opaque strings).
-    public static func make(device: DeviceInfo?, middle: String, channel: String) -> String {
-        "\(device?.key ?? DeviceInfo.unlinked.key)/\(middle)/\(channel)"
+    public static func make(device: ThermalDeviceInfo?, middle: String, channel: String) -> String {
+        "\(device?.key ?? ThermalDeviceInfo.unlinked.key)/\(middle)/\(channel)"
     }
 
     /// Makes ids unique in order: the second `x` becomes `x#2`, the third `x#3`.

@@ -30,7 +30,7 @@ package enum RecordingFormat {
 /// The outcome of one file read, as recorded.
 package enum RecordedRead: Sendable, Equatable {
     case text(String)
-    case failed(reason: IssueReason, detail: String?)
+    case failed(reason: ReadingIssueReason, detail: String?)
 }
 
 /// Accesses of one sample (or, in a replay, the state they add up to).
@@ -255,7 +255,7 @@ package struct RecordingDecoder: Sendable {
             switch value {
             case .string(let text): a.reads[path] = .text(text)
             case .object:
-                guard let r = value["issue"]?.stringValue, let reason = IssueReason(rawValue: r) else {
+                guard let r = value["issue"]?.stringValue, let reason = ReadingIssueReason(rawValue: r) else {
                     throw RecordingError(line: line, "read \(path): unknown issue \(value["issue"]?.stringValue ?? "(none)")")
                 }
                 a.reads[path] = .failed(reason: reason, detail: value["detail"]?.stringValue)

@@ -72,7 +72,7 @@ package enum Format {
     }
 }
 
-extension StatusReport {
+extension ThermalStatusReport {
     /// The readable text of `thermtop status`, temperatures in `units` (the config's choice).
     public static func text(_ s: MonitorStatus) -> String { text(s, units: .celsius) }
 
@@ -186,7 +186,7 @@ extension StatusReport {
         if snap.batteries.isEmpty {
             lines.append("Battery    \(ThermalBattery.noneText)")
         } else {
-            let sys = CombinedBattery(snap.batteries)
+            let sys = ThermalCombinedBattery(snap.batteries)
             if snap.batteries.count > 1 {
                 lines.append("Battery    \(sys.percent.map(Format.percent) ?? "?") combined (\(snap.batteries.count) batteries, weighted by energy), \(sys.status?.rawValue ?? "unknown")")
             }
@@ -210,7 +210,7 @@ extension StatusReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func batteryLine(_ b: Battery) -> String {
+    static func batteryLine(_ b: ThermalBattery) -> String {
         var parts: [String] = []
         parts.append(b.percent.map(Format.percent) ?? (b.capacityLevel.map { "level \(Format.clean($0))" } ?? "?"))
         parts.append(b.status?.rawValue ?? "unknown")

@@ -183,7 +183,7 @@ package enum MetricsReport {
         }
 
         if !snap.batteries.isEmpty {
-            let b = CombinedBattery(snap.batteries)
+            let b = ThermalCombinedBattery(snap.batteries)
             if let p = b.percent {
                 w.single("thermtop_battery_percent", .gauge, help: "Charge of the system battery (several are combined by energy), percent.", p)
             }

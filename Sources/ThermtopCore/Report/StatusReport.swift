@@ -36,7 +36,7 @@ public enum ThermalStatusReport {
 
     /// Writes the document, field by field, into `w`.
     package static func write(_ status: MonitorStatus, version: String, into w: inout JSONWriter) {
-        let system = CombinedBattery(status.snapshot.batteries)
+        let system = ThermalCombinedBattery(status.snapshot.batteries)
         var inferenceNth: Int?
         if case .reduced(let n) = status.policy.inference { inferenceNth = n }
         let inferenceName: String = {
@@ -285,7 +285,7 @@ public enum ThermalStatusReport {
         }
     }
 
-    static func writeFan(_ f: Fan, _ a: FanAssessment?, into w: inout JSONWriter) {
+    static func writeFan(_ f: ThermalFan, _ a: FanAssessment?, into w: inout JSONWriter) {
         w.object { w in
             w.field("id", .string(f.id))
             w.field("location", .string(f.location))
@@ -323,7 +323,7 @@ public enum ThermalStatusReport {
         }
     }
 
-    static func writeBattery(_ b: Battery, into w: inout JSONWriter) {
+    static func writeBattery(_ b: ThermalBattery, into w: inout JSONWriter) {
         w.object { w in
             w.field("name", .string(b.id))
             w.field("status", .str(b.status?.rawValue))

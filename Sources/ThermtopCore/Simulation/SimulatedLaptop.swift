@@ -3,7 +3,7 @@
 /// ambient, a processor cooling device that throttles past the passive trip, a fan, and a
 /// battery that drains with load or charges on the adapter. A pure function of the times it is
 /// sampled at and the load it is given: no clock or randomness of its own.
-public final class SimulatedLaptop: SensorSource {
+public final class SimulatedLaptop: ThermalSensorSource {
     public let label = "simulated laptop"
     public let isSimulated = true
 
@@ -121,7 +121,7 @@ public final class SimulatedLaptop: SensorSource {
         }
     }
 
-    private func snapshot(at time: Double) -> Snapshot {
+    private func snapshot(at time: Double) -> ThermalSnapshot {
         let pkgTrips = [
             TripPoint(index: 0, kind: .passive, celsius: 90, hysteresis: 2),
             TripPoint(index: 1, kind: .critical, celsius: 105, hysteresis: 0),
@@ -132,14 +132,14 @@ public final class SimulatedLaptop: SensorSource {
             TripPoint(index: 2, kind: .critical, celsius: 98, hysteresis: 0),
         ]
         let w = batteryWatts
-        let status: BatteryStatus = adapterOnline ? (w < 0 ? .charging : .full) : .discharging
+        let status: ThermalBatteryStatus = adapterOnline ? (w < 0 ? .charging : .full) : .discharging
         let pct = 100 * batteryWh / Self.batteryFullWh
-        let battery = Battery(
+        let battery = ThermalBattery(
             id: "BAT0", present: true, status: status, capacity: pct.rounded(.down), capacityLevel: "Normal",
             energyNow: batteryWh, energyFull: Self.batteryFullWh, energyFullDesign: Self.batteryDesignWh,
             powerNow: abs(w), voltageNow: 11.4 + 1.2 * pct / 100, voltageMinDesign: 11.4, cycleCount: 212,
             model: "SIM-52Wh", manufacturer: "thermtop", technology: "Li-ion", scope: "System")
-        var snap = Snapshot(
+        var snap = ThermalSnapshot(
             time: time,
             zones: [
                 ThermalZone(id: "thermal_zone0", type: "acpitz", celsius: round1(skinC), mode: "enabled",
@@ -158,10 +158,10 @@ public final class SimulatedLaptop: SensorSource {
                              celsius: round1(ssdC), max: 81.85, crit: 84.85),
             ],
             batteries: [battery],
-            peripherals: mousePaired ? [Battery(id: "hidpp_battery_0", present: true, status: .discharging,
+            peripherals: mousePaired ? [ThermalBattery(id: "hidpp_battery_0", present: true, status: .discharging,
                                                 capacity: 64, model: "SIM Mouse", manufacturer: "thermtop",
                                                 scope: "Device")] : [],
-            adapters: [PowerAdapter(id: "AC", type: "Mains", online: adapterOnline)],
+            adapters: [ThermalPowerAdapter(id: "AC", type: "Mains", online: adapterOnline)],
             lowPower: LowPowerSignals(platformProfile: "balanced", platformProfileChoices: ["low-power", "balanced", "performance"])
         )
         snap.energyCounters = [ThermalEnergyCounter(

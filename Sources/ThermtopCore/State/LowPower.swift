@@ -47,7 +47,7 @@ public struct LowPowerAssessment: Sendable, Equatable {
                 reasons.append("platform profile \(cp.name) is \(p)")
             }
         }
-        let system = CombinedBattery(snapshot.batteries)
+        let system = ThermalCombinedBattery(snapshot.batteries)
         if !snapshot.batteries.isEmpty, system.status == .discharging, let pct = system.percent,
            pct <= config.batterySaverPercent {
             reasons.append("battery \(Int(pct.rounded())) % ≤ \(Int(config.batterySaverPercent)) % and discharging")

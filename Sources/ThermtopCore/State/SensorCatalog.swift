@@ -37,12 +37,12 @@ package enum SensorCatalog {
     }
 
     /// The group of a sensor from its chip name or zone type (and kind for batteries).
-    public static func group(of s: TemperatureSensor) -> SensorGroup {
+    public static func group(of s: ThermalSensor) -> ThermalSensorGroup {
         group(kind: s.kind, name: normalised(s.chip ?? s.name))
     }
 
     /// `group(of:)` given the sensor's kind and `n`, its `normalised(chip ?? name)`.
-    static func group(kind: TemperatureSensor.Kind, name n: String) -> SensorGroup {
+    static func group(kind: ThermalSensor.Kind, name n: String) -> ThermalSensorGroup {
         if kind == .battery { return .battery }
         if isCPUName(n) || isARMCPUZone(n) { return .cpu }
         if isGPUName(n) || (n.hasPrefix("gpu") && n.hasSuffix("_thermal")) { return .gpu }
@@ -72,7 +72,7 @@ package enum SensorCatalog {
     /// How strongly a CPU-group sensor stands for its package: lower wins; nil = never a headline.
     /// `member` says the sensor folds under the package headline (per core, per CCD).
     /// `chip` is the sensor's `normalised(chip ?? name)`.
-    static func cpuRole(_ s: TemperatureSensor, chip: String) -> (rank: Int?, member: Bool, package: String) {
+    static func cpuRole(_ s: ThermalSensor, chip: String) -> (rank: Int?, member: Bool, package: String) {
         cpuRole(label: s.label, device: s.deviceInfo?.key, chip: chip)
     }
 
@@ -104,7 +104,7 @@ package enum SensorCatalog {
     }
 
     /// Group, readable name, headline, members, mirrors and dummies for a list of sensors.
-    public static func annotate(_ input: consuming [TemperatureSensor]) -> [TemperatureSensor] {
+    public static func annotate(_ input: consuming [ThermalSensor]) -> [ThermalSensor] {
         // Taken over, not copied: a caller's last use hands its array here, and the first change
         // below would otherwise copy every sensor into a new buffer.
         var out = input
@@ -228,7 +228,7 @@ package enum SensorCatalog {
     /// The readable name of `all[i]` (`chip` its normalised chip, `cpuHeads` the headline CPUs'
     /// indices, `gpuDevices` how many GPU devices there are, `diskDevices` the disks' device
     /// keys), its fields read in place (handed over on its own, the sensor was copied).
-    private static func readableName(at i: Int, in all: [TemperatureSensor], chip: String,
+    private static func readableName(at i: Int, in all: [ThermalSensor], chip: String,
                                      cpuHeads: [Int], gpuDevices: Int, diskDevices: [String]) -> String {
         let raw = all[i].name
         switch all[i].group {

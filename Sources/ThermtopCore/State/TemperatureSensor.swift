@@ -110,7 +110,7 @@ public struct ThermalSensor: Sendable, Equatable, Identifiable {
     public var isFolded: Bool { mirrorOf != nil || dummyReason != nil }
 }
 
-extension TemperatureSensor {
+extension ThermalSensor {
     /// The sensor a thermal zone gives.
     public init(zone: ThermalZone) {
         // The usable trips sorted out in one pass (four `filter`s built three arrays a zone):
@@ -160,17 +160,17 @@ extension TemperatureSensor {
     }
 }
 
-extension Snapshot {
+extension ThermalSnapshot {
     /// Every temperature worth judging, each physical sensor once: zones, then hwmon channels
     /// that do not mirror a zone, then batteries that report a temperature; annotated with
     /// group, readable name, headline CPU, folding and dummies (`SensorCatalog`).
     public var temperatureSensors: [ThermalSensor] {
         var out: [ThermalSensor] = []
         out.reserveCapacity(zones.count + hwmon.count + batteries.count)
-        for z in zones { out.append(TemperatureSensor(zone: z)) }
-        for h in hwmon where h.mirrorsZone == nil { out.append(TemperatureSensor(channel: h)) }
+        for z in zones { out.append(ThermalSensor(zone: z)) }
+        for h in hwmon where h.mirrorsZone == nil { out.append(ThermalSensor(channel: h)) }
         for b in batteries where b.celsius != nil {
-            out.append(TemperatureSensor(id: "\(b.id)/temp", name: b.id, kind: .battery, celsius: b.celsius,
+            out.append(ThermalSensor(id: "\(b.id)/temp", name: b.id, kind: .battery, celsius: b.celsius,
                                          isBattery: true, chip: b.id, label: "temp"))
         }
         for g in gpus { out += g.temperatureSensors }

@@ -103,30 +103,30 @@ public struct SensorThresholds: Sendable, Equatable {
         // Nor does one at or above the hot trip, which is critical itself.
         let hot = o?.critical == nil ? sensor.hotTrip?.celsius : nil
         func warns(_ c: Double) -> Bool { (shutdown.map { c < $0.celsius } ?? true) && (hot.map { c < $0 } ?? true) }
-        var serious: Threshold
+        var serious: ThermalThreshold
         if let t = o?.serious {
-            serious = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
+            serious = ThermalThreshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
         } else if let p = sensor.passiveTrips.first, let c = p.celsius, warns(c) {
-            serious = Threshold(celsius: c, hysteresis: hyst(p), rule: sensor.tripsFrom.map { "\($0) passive trip" } ?? "passive trip")
+            serious = ThermalThreshold(celsius: c, hysteresis: hyst(p), rule: sensor.tripsFrom.map { "\($0) passive trip" } ?? "passive trip")
         } else if let m = sensor.max, warns(m) {
-            serious = Threshold(celsius: m, hysteresis: defaultHyst, rule: "hwmon max")
+            serious = ThermalThreshold(celsius: m, hysteresis: defaultHyst, rule: "hwmon max")
         } else if let limit = shutdown {
-            serious = Threshold(celsius: limit.celsius - config.seriousBelowLimit,
+            serious = ThermalThreshold(celsius: limit.celsius - config.seriousBelowLimit,
                                 hysteresis: limit.trip.map(hyst) ?? defaultHyst,
                                 rulePhrase: degreesRule(limit.name, limit.celsius, " − ", config.seriousBelowLimit),
                                 isDirect: false)
         } else {
             let d = sensor.isBattery ? config.defaultBatterySerious : config.defaultSerious
-            serious = Threshold(celsius: d, hysteresis: defaultHyst,
+            serious = ThermalThreshold(celsius: d, hysteresis: defaultHyst,
                                 rule: sensor.isBattery ? "default for batteries" : "default for sensors without limits",
                                 isDirect: false)
         }
 
-        var critical: Threshold
+        var critical: ThermalThreshold
         if let t = o?.critical {
-            critical = Threshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
+            critical = ThermalThreshold(celsius: t, hysteresis: defaultHyst, rule: "configured")
         } else if let h = sensor.hotTrip, let c = h.celsius {
-            critical = Threshold(celsius: c, hysteresis: hyst(h), rule: sensor.tripsFrom.map { "\($0) hot trip" } ?? "hot trip")
+            critical = ThermalThreshold(celsius: c, hysteresis: hyst(h), rule: sensor.tripsFrom.map { "\($0) hot trip" } ?? "hot trip")
         } else if let limit = shutdown, limit.celsius > serious.celsius {
             // A warning limit within the margin of the shutdown limit: critical halfway between.
             let below = limit.celsius - config.criticalBelowLimit
@@ -140,19 +140,19 @@ public struct SensorThresholds: Sendable, Equatable {
                 ? ThermalPhrase([.words("halfway from ")] + (serious.isDirect ? serious.rulePhrase.parts : [.words("serious")])
                                 + [.words(" "), .degrees(serious.celsius), .words(" to \(limit.name)"), .degrees(limit.celsius)])
                 : degreesRule(limit.name, limit.celsius, " − ", config.criticalBelowLimit)
-            critical = Threshold(celsius: c, hysteresis: h, rulePhrase: rule, isDirect: false)
+            critical = ThermalThreshold(celsius: c, hysteresis: h, rulePhrase: rule, isDirect: false)
         } else {
             critical = aboveSerious(serious, config: config, hysteresis: defaultHyst)
         }
         // A configured serious at or above the critical limit: critical stays above it.
         if critical.celsius <= serious.celsius { critical = aboveSerious(serious, config: config, hysteresis: defaultHyst) }
 
-        let fair: Threshold
+        let fair: ThermalThreshold
         if let f = o?.fair, f < serious.celsius {
-            fair = Threshold(celsius: f, hysteresis: defaultHyst, rule: "configured")
+            fair = ThermalThreshold(celsius: f, hysteresis: defaultHyst, rule: "configured")
         } else {
             let fairMargin = o?.fairBelowSerious ?? config.fairBelowSerious
-            fair = Threshold(celsius: serious.celsius - fairMargin, hysteresis: defaultHyst,
+            fair = ThermalThreshold(celsius: serious.celsius - fairMargin, hysteresis: defaultHyst,
                              rulePhrase: degreesRule("serious ", serious.celsius, " − ", fairMargin),
                              isDirect: false)
         }
@@ -160,8 +160,8 @@ public struct SensorThresholds: Sendable, Equatable {
     }
 
     /// Critical `criticalAboveSerious` over serious, for sensors without a limit above it.
-    static func aboveSerious(_ serious: Threshold, config: ThermalConfig, hysteresis: Double) -> Threshold {
-        Threshold(celsius: serious.celsius + config.criticalAboveSerious, hysteresis: hysteresis,
+    static func aboveSerious(_ serious: ThermalThreshold, config: ThermalConfig, hysteresis: Double) -> ThermalThreshold {
+        ThermalThreshold(celsius: serious.celsius + config.criticalAboveSerious, hysteresis: hysteresis,
                   rulePhrase: degreesRule("serious ", serious.celsius, " + ", config.criticalAboveSerious), isDirect: false)
     }
 

@@ -249,8 +249,8 @@ final class NetlinkSocket {
     /// off (`state.active` false, the reason in `state.detail`) and leaves it to polling. The
     /// hints come back coalesced. The one drain loop of every netlink wake source.
     func drain(_ state: inout EventSourceState, overrunReason: String,
-               kernelDatagram: ([UInt8]) -> (events: Int, hints: [ChangeHint])) -> [ChangeHint] {
-        var hints: [ChangeHint] = []
+               kernelDatagram: ([UInt8]) -> (events: Int, hints: [MonitorChangeHint])) -> [MonitorChangeHint] {
+        var hints: [MonitorChangeHint] = []
         while true {
             switch receive() {
             case .empty:

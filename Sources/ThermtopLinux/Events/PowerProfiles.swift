@@ -43,7 +43,7 @@ extension LowPowerSignals {
 /// creates it, polls `descriptor` for `pollEvents` and calls `drain()`, which runs
 /// `sd_bus_process` until nothing is left. Only the first read waits for the bus (bounded by
 /// `timeout`), so the first sample already has the profile; every later read is asynchronous.
-public final class PowerProfilesSource: WakeSource {
+public final class PowerProfilesSource: MonitorWakeSource {
     /// Where a power-profiles daemon answers on the system bus.
     public struct Service: Sendable, Equatable {
         /// The bus name.
@@ -73,7 +73,7 @@ public final class PowerProfilesSource: WakeSource {
     /// The unique bus name owning each service name we know of (from replies and
     /// NameOwnerChanged): a PropertiesChanged from anyone else is not believed.
     private var owners: [String: String] = [:]
-    private var pending: [ChangeHint] = []
+    private var pending: [MonitorChangeHint] = []
     private let services: [Service]
 
     /// A source following `services` on the system bus, or on the bus at `address`.

@@ -203,7 +203,7 @@ package struct ThermalGenlMessage: Sendable, Equatable {
     /// Crossings and state changes resample; zones, trips and cooling devices coming or going
     /// rediscover (trips are read at discovery). CPU capability updates (Intel HFI, up to
     /// several a second) say nothing about heat and are ignored.
-    public var hint: ChangeHint? {
+    public var hint: MonitorChangeHint? {
         let why = "thermal netlink: " + description
         switch event {
         case .tripUp, .tripDown, .cdevStateUpdate, .zoneEnable, .zoneDisable, .governorChange:
@@ -230,7 +230,7 @@ package struct ThermalGenlMessage: Sendable, Equatable {
 
 /// Joins the `thermal` family's `event` group: the kernel says when a trip is crossed, a zone or
 /// cooling device comes or goes, or a cooling device changes state. Joining needs no privilege.
-public final class ThermalNetlinkSource: WakeSource {
+public final class ThermalNetlinkSource: MonitorWakeSource {
     public let name = "thermal netlink"
     let socket: NetlinkSocket?
     package private(set) var family: GenlFamily?

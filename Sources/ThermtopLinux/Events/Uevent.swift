@@ -78,7 +78,7 @@ package struct UeventFilter: Sendable, Equatable {
         rediscoverOnAddRemove: ["power_supply", "thermal", "hwmon"])
 
     /// The hint a message asks for, or nil when it does not concern the sampler.
-    public func hint(for message: UeventMessage) -> ChangeHint? {
+    public func hint(for message: UeventMessage) -> MonitorChangeHint? {
         guard let subsystem = message.subsystem else { return nil }
         let why = "uevent \(subsystem) \(message.action) \(message.deviceName)"
         switch message.action {
@@ -95,7 +95,7 @@ package struct UeventFilter: Sendable, Equatable {
 /// Listens to the kernel's uevent broadcast (`NETLINK_KOBJECT_UEVENT`, group 1). No privilege
 /// is needed to listen; in a container without a network namespace of its own the socket may
 /// open and simply stay silent, which is normal: the sampler keeps its clock.
-public final class UeventSource: WakeSource {
+public final class UeventSource: MonitorWakeSource {
     public let name = "uevent"
     package let filter: UeventFilter
     let socket: NetlinkSocket?
@@ -134,7 +134,7 @@ public final class UeventSource: WakeSource {
 
 /// One hint of each kind per drain, however many messages arrived (a dock plugged in sends a
 /// burst): the first one's reason, with how many more there were.
-func coalesce(_ hints: [ChangeHint]) -> [ChangeHint] {
+func coalesce(_ hints: [MonitorChangeHint]) -> [MonitorChangeHint] {
     var resample: [String] = [], rediscover: [String] = []
     for h in hints {
         switch h {

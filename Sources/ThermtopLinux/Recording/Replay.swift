@@ -68,7 +68,7 @@ package final class ReplayBackend: SysfsBackend {
 /// A sensor source that replays a recording through `SysfsSource` (the live readers) on a
 /// `ReplayBackend`. `advance()` moves to the next recorded sample; the monitor then samples it
 /// at the recorded time (use a `ReplayClock`).
-package final class ReplaySource: SensorSource {
+package final class ReplaySource: ThermalSensorSource {
     public let recording: Recording
     public let backend: ReplayBackend
     public let sysfs: SysfsSource
@@ -134,7 +134,7 @@ package struct ReplayDriver {
     public private(set) var fed = 0
 
     public init(recording: Recording, fileLabel: String, config: ThermalConfig = ThermalConfig(),
-                overrides: Overrides = .none) {
+                overrides: ThermalOverrides = .none) {
         source = ReplaySource(recording: recording, fileLabel: fileLabel)
         clock = ReplayClock()
         clock.set(recording.samples[0].time)

@@ -1,6 +1,6 @@
 import ThermtopCore
 
-extension SensorGroup {
+extension ThermalSensorGroup {
     /// How the dashboard names the group.
     public var label: String {
         switch self {
@@ -15,7 +15,7 @@ extension SensorGroup {
     }
 
     /// Display order for the group sort.
-    var rank: Int { SensorGroup.allCases.firstIndex(of: self) ?? 0 }
+    var rank: Int { ThermalSensorGroup.allCases.firstIndex(of: self) ?? 0 }
 }
 
 /// The sensor list's rules: what is hidden, how it filters and sorts. Pure.

@@ -14,7 +14,7 @@ extension Panels {
             fit(text, into: &buf, x: x0, y: r.y, in: r, style: theme.dim, theme: theme)
             return
         }
-        let sys = CombinedBattery(snap.batteries)
+        let sys = ThermalCombinedBattery(snap.batteries)
         let pct = sys.percent
         let low = pct.map { $0 <= ThermalConfig().batterySaverPercent } ?? false
         var x = x0

@@ -22,16 +22,16 @@ enum Fixtures {
     /// devices, throttle counters, one battery and an adapter.
     static func intelLaptop(time: Double, package: Double, skin: Double, nvme: Double = 39.5,
                             batteryPercent: Double = 81, discharging: Bool = true,
-                            profile: String = "balanced", packageType: String = "x86_pkg_temp") -> Snapshot {
+                            profile: String = "balanced", packageType: String = "x86_pkg_temp") -> ThermalSnapshot {
         let energyFull = 56.0
-        let battery = Battery(
+        let battery = ThermalBattery(
             id: "BAT0", present: true, status: discharging ? .discharging : .charging,
             capacity: batteryPercent, capacityLevel: "Normal",
             energyNow: energyFull * batteryPercent / 100, energyFull: energyFull, energyFullDesign: 57.0,
             powerNow: 9.35, voltageNow: 12.1, cycleCount: 143, model: "5B10W13975", manufacturer: "SMP",
             technology: "Li-poly", scope: "System",
             issues: [ReadingIssue(file: "class/power_supply/BAT0/voltage_min_design", reason: .missing)])
-        return Snapshot(
+        return ThermalSnapshot(
             time: time,
             zones: [
                 ThermalZone(id: "thermal_zone0", type: "acpitz", celsius: 48.0, mode: "enabled", policy: "step_wise",
@@ -68,7 +68,7 @@ enum Fixtures {
                              celsius: nvme, max: 81.85, crit: 84.85, min: -273.15),
             ],
             batteries: [battery],
-            adapters: [PowerAdapter(id: "AC", type: "Mains", online: !discharging)],
+            adapters: [ThermalPowerAdapter(id: "AC", type: "Mains", online: !discharging)],
             lowPower: LowPowerSignals(platformProfile: profile, platformProfileChoices: ["low-power", "balanced", "performance"]),
             throttle: ThrottleCounters(core: 12, package: 3, cpus: 8)
         )
@@ -76,7 +76,7 @@ enum Fixtures {
 
     /// `count` samples, one a second, with the package and skin moving linearly.
     static func intelSeries(count: Int = 24, package: (Double, Double), skin: (Double, Double),
-                            batteryPercent: Double = 81, packageType: String = "x86_pkg_temp") -> [Snapshot] {
+                            batteryPercent: Double = 81, packageType: String = "x86_pkg_temp") -> [ThermalSnapshot] {
         (0..<count).map { i in
             let f = count > 1 ? Double(i) / Double(count - 1) : 1
             func lerp(_ r: (Double, Double)) -> Double { ((r.0 + (r.1 - r.0) * f) * 10).rounded() / 10 }
@@ -89,15 +89,15 @@ enum Fixtures {
 
     /// Runs the snapshots through the classifier and the low-power rule like the monitor does,
     /// applying each result to the app state.
-    static func appState(_ series: [Snapshot], sourceLabel: String, simulated: Bool,
-                         overrides: Overrides = .none) -> AppState {
+    static func appState(_ series: [ThermalSnapshot], sourceLabel: String, simulated: Bool,
+                         overrides: ThermalOverrides = .none) -> AppState {
         precondition(!series.isEmpty)
         let config = ThermalConfig()
         var memory = ClassifierMemory()
         var history = ForecastHistory()
         var state: AppState?
         for snap in series {
-            let assessment = Classifier.assess(snap, config: config, memory: &memory)
+            let assessment = ThermalClassifier.assess(snap, config: config, memory: &memory)
             history.record(assessment, at: snap.time, config: config.forecast)
             let status = MonitorStatus(
                 snapshot: snap, assessment: assessment,
@@ -131,7 +131,7 @@ enum Fixtures {
     /// 10 s, so the sparklines climb. Measured state: nominal.
     static func simulatedState() -> AppState {
         let laptop = SimulatedLaptop(load: 0.25, adapterOnline: false, batteryPercent: 72)
-        var series: [Snapshot] = []
+        var series: [ThermalSnapshot] = []
         for t in 0..<30 {
             if t == 10 { laptop.setLoad(0.5) }
             series.append(laptop.sample(at: Double(t)))
@@ -288,8 +288,8 @@ extension Fixtures {
             channels.append(HwmonChannel(device: "hwmon1", chip: "coretemp", channel: "temp\(i + 2)", label: label,
                                          celsius: celsius, max: 86, crit: 100))
         }
-        let snap = Snapshot(time: 0, hwmon: channels,
-                            batteries: [], adapters: [PowerAdapter(id: "AC", type: "Mains", online: true)])
+        let snap = ThermalSnapshot(time: 0, hwmon: channels,
+                            batteries: [], adapters: [ThermalPowerAdapter(id: "AC", type: "Mains", online: true)])
         return appState([snap], sourceLabel: "/sys", simulated: false)
     }
 }
