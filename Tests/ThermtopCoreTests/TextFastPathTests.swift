@@ -18,7 +18,7 @@ struct SeededPicks {
     }
 }
 
-@Suite("Text and catalog fast paths match the rules they replaced")
+@Suite("Text and catalog fast paths match the plain rules they stand for")
 struct TextFastPathTests {
     /// Names that are not plain ASCII, empty, long, or start with a combining mark.
     static let names = [
@@ -41,8 +41,8 @@ struct TextFastPathTests {
         }
     }
 
-    /// `ThermalThreshold.label` as it was interpolated.
-    static func oldLabel(_ t: ThermalThreshold) -> String {
+    /// `ThermalThreshold.label` as plain interpolation writes it.
+    static func plainLabel(_ t: ThermalThreshold) -> String {
         t.isDirect ? "\(t.rule) \(formatDegrees(t.celsius))" : "\(formatDegrees(t.celsius)) (\(t.rule))"
     }
 
@@ -54,7 +54,7 @@ struct TextFastPathTests {
         for direct in [true, false] {
             for rule in TextFastPathTests.names {
                 let t = ThermalThreshold(celsius: c, hysteresis: 2, rule: rule, isDirect: direct)
-                #expect(t.label == Self.oldLabel(t))
+                #expect(t.label == Self.plainLabel(t))
             }
         }
         // Every branch of `derive` that builds a rule from degrees.
@@ -92,16 +92,16 @@ struct TextFastPathTests {
             let s = ThermalSensor(id: "z", name: name, kind: .zone, celsius: t, passiveTrips: [passive], hotTrip: hot)
             let a = ThermalClassifier.assess(sensor: s, config: cfg, previous: previous)
             let th = a.thresholds
-            let old: String
+            let plain: String
             if a.level == .nominal {
-                old = "nominal: \(name) \(formatDegrees(t)) < fair \(formatDegrees(th.fair.celsius))"
+                plain = "nominal: \(name) \(formatDegrees(t)) < fair \(formatDegrees(th.fair.celsius))"
             } else {
                 let thr = th[a.level]!
-                old = a.heldByHysteresis
-                    ? "\(a.level): \(name) \(formatDegrees(t)) held until below \(formatDegrees(thr.clearsBelow)) (\(Self.oldLabel(thr)))"
-                    : "\(a.level): \(name) \(formatDegrees(t)) ≥ \(Self.oldLabel(thr)) (clears below \(formatDegrees(thr.clearsBelow)))"
+                plain = a.heldByHysteresis
+                    ? "\(a.level): \(name) \(formatDegrees(t)) held until below \(formatDegrees(thr.clearsBelow)) (\(Self.plainLabel(thr)))"
+                    : "\(a.level): \(name) \(formatDegrees(t)) ≥ \(Self.plainLabel(thr)) (clears below \(formatDegrees(thr.clearsBelow)))"
             }
-            #expect(a.reason == old)
+            #expect(a.reason == plain)
         }
         #expect(ThermalClassifier.assess(sensor: ThermalSensor(id: "z", name: name, kind: .zone, celsius: 95, passiveTrips: [passive], hotTrip: hot),
                                          config: cfg, previous: .critical).heldByHysteresis == false)
@@ -125,7 +125,7 @@ struct TextFastPathTests {
         }
     }
 
-    /// The name sets the catalog tested by `Set.contains` before.
+    /// The name sets the catalog's tests stand for, asked with `Set.contains`.
     static let cpuNames: Set<String> = [
         "coretemp", "k10temp", "zenpower", "k8temp", "via_cputemp", "x86_pkg_temp", "cpu_thermal", "tcpu",
         "b0d4", "soc_thermal", "cpu",
@@ -138,7 +138,7 @@ struct TextFastPathTests {
         "pch_tigerlake", "pch_alderlake", "int3400_thermal", "int3400 thermal", "gigabyte_wmi", "hp_wmi",
     ]
 
-    @Test("the catalog's name tests answer as the sets did")
+    @Test("the catalog's name tests answer as the sets do")
     func catalogNames() {
         let all = Self.cpuNames.union(Self.gpuNames).union(Self.diskNames).union(Self.boardNames)
         var probes = Array(all)
@@ -165,7 +165,7 @@ struct TextFastPathTests {
         for other in ["", "active0", "hot\n", "crit", "user_space"] { #expect(TripKind(rawValue: other) == nil, "\(other)") }
     }
 
-    @Test("a zone's trips are sorted out as filter, sorted and min did")
+    @Test("a zone's trips are sorted out as filter, sorted and min do")
     func zoneTrips() {
         var picks = SeededPicks(seed: 0x9E37_79B9_7F4A_7C15)
         let kinds: [TripKind?] = [.active, .passive, .hot, .critical, nil]
@@ -187,10 +187,10 @@ struct TextFastPathTests {
 }
 
 /// `SysfsValue.integer`'s byte-level parse and `isSentinel` against `Int64(trimmed(raw))` and
-/// the sentinel set they replaced.
-@Suite("Sysfs integers and sentinels match the rules they replaced")
+/// a plain sentinel set.
+@Suite("Sysfs integers and sentinels match the plain rules they stand for")
 struct SysfsFastPathTests {
-    static func old(_ raw: String) -> Reading<Int64> {
+    static func plain(_ raw: String) -> Reading<Int64> {
         let text = SysfsValue.trimmed(raw)
         if text.isEmpty { return .unknown(ReadingIssue(file: "f", reason: .empty)) }
         guard let n = Int64(text) else {
@@ -199,7 +199,7 @@ struct SysfsFastPathTests {
         return .value(n)
     }
 
-    @Test("integers parse as Int64(trimmed(raw)) did")
+    @Test("integers parse as Int64(trimmed(raw)) does")
     func integers() {
         var inputs = ["", "\n", " ", "0", "-0", "+0", "+", "-", "+-1", "--1", "1-", "42\n", " 42\n", "\t42 \r\n\0",
                       "42 43", "0042", "-273150\n", "9223372036854775807", "9223372036854775808",
@@ -207,31 +207,31 @@ struct SysfsFastPathTests {
                       "0x10", "1e3", "1.5", " +7", "\r42", "\u{0}42", "42\u{301}", "−5", "²"]
         inputs += inputs.map { $0 + "\n" }
         for raw in inputs {
-            #expect(SysfsValue.integer(raw, file: "f") == Self.old(raw), "\(raw.debugDescription)")
+            #expect(SysfsValue.integer(raw, file: "f") == Self.plain(raw), "\(raw.debugDescription)")
         }
         var seed: UInt64 = 12345
         for _ in 0..<2000 {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let v = Int64(bitPattern: seed) >> Int64(seed % 64)
             for raw in ["\(v)", "\(v)\n", "+\(v)", " \(v) "] {
-                #expect(SysfsValue.integer(raw, file: "f") == Self.old(raw), "\(raw.debugDescription)")
+                #expect(SysfsValue.integer(raw, file: "f") == Self.plain(raw), "\(raw.debugDescription)")
             }
         }
     }
 
-    @Test("sentinels are the values the set held")
+    @Test("sentinels are the values of a plain set")
     func sentinels() {
-        let old: Set<Int64> = [-273_150, -273_250, -274_000, -32_768_000, 65_261_850, 65_535_000, 127_000_000]
-        for v in old { #expect(SysfsValue.isSentinel(v)) }
+        let plain: Set<Int64> = [-273_150, -273_250, -274_000, -32_768_000, 65_261_850, 65_535_000, 127_000_000]
+        for v in plain { #expect(SysfsValue.isSentinel(v)) }
         for v: Int64 in [0, -273_149, -273_151, 65_535_001, 127_000_001, .min, .max, 1, -1] {
-            #expect(SysfsValue.isSentinel(v) == old.contains(v))
+            #expect(SysfsValue.isSentinel(v) == plain.contains(v))
         }
     }
 }
 
 /// Stable ids and names: `SensorIDs.make` and `disambiguate`, the class-folder test, and the
-/// catalog's two ways of finding equal display names, against the rules they replaced.
-@Suite("Sensor ids and names match the rules they replaced")
+/// catalog's two ways of finding equal display names, against the plain rules they stand for.
+@Suite("Sensor ids and names match the plain rules they stand for")
 struct SensorIDFastPathTests {
     static func oldDisambiguate(_ ids: [String]) -> [String] {
         var seen: [String: Int] = [:]
@@ -242,7 +242,7 @@ struct SensorIDFastPathTests {
         }
     }
 
-    @Test("ids are made and told apart as before (few ids compared in place, many counted)")
+    @Test("ids are made and told apart as plain rules do (few ids compared in place, many counted)")
     func ids() {
         for key in ["pci-0000:00:18.3", "", "platform-é\u{301}"] {
             for channel in TextFastPathTests.names {
@@ -305,8 +305,8 @@ struct TrendFastPathTests {
 }
 
 /// `CombinedBattery.percent` and `status`, computed in one pass, against the array rules
-/// they replaced.
-@Suite("Combined battery matches the rules it replaced")
+/// they stand for.
+@Suite("Combined battery matches the plain rules it stands for")
 struct CombinedBatteryFastPathTests {
     @Test("percent and status as the compactMap rules gave them")
     func combined() {
