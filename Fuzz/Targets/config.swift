@@ -40,12 +40,12 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
         // The rules applied to a real machine: decided and printed without a trap or a raw byte.
         var memory = ClassifierMemory()
         let config = c.applied(to: ThermalConfig())
-        let assessment = Classifier.assess(base.snapshot, config: config, memory: &memory)
+        let assessment = ThermalClassifier.assess(base.snapshot, config: config, memory: &memory)
         let status = MonitorStatus(snapshot: base.snapshot, assessment: assessment,
                                    lowPowerAssessment: LowPowerAssessment.assess(base.snapshot, config: config),
                                    overrides: .none, sourceLabel: "fuzz", sourceIsSimulated: false)
-        requireInert(StatusReport.text(status), "status text")
-        requireInert(StatusReport.json(status, version: "fuzz").serialized(), "status JSON")
+        requireInert(ThermalStatusReport.text(status), "status text")
+        requireInert(ThermalStatusReport.json(status, version: "fuzz").serialized(), "status JSON")
     }
     return 0
 }

@@ -15,7 +15,7 @@ final class Base {
         snapshot = source.sample(at: 0)
         guard !snapshot.temperatureSensors.isEmpty else { fail("no sensors in Tests/Fixtures/intel-laptop (run from the repository root)") }
         var memory = ClassifierMemory()
-        assessment = Classifier.assess(snapshot, config: ThermalConfig(), memory: &memory)
+        assessment = ThermalClassifier.assess(snapshot, config: ThermalConfig(), memory: &memory)
     }
 }
 
@@ -70,8 +70,8 @@ public func fuzzDBus(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     for r in lowPower.reasons { requireInert(Format.clean(r), "low-power reason") }
     let status = MonitorStatus(snapshot: snap, assessment: base.assessment, lowPowerAssessment: lowPower,
                                overrides: .none, sourceLabel: "fuzz", sourceIsSimulated: false)
-    requireInert(StatusReport.text(status), "status text")
-    requireInert(StatusReport.json(status, version: "fuzz").serialized(), "status JSON")
+    requireInert(ThermalStatusReport.text(status), "status text")
+    requireInert(ThermalStatusReport.json(status, version: "fuzz").serialized(), "status JSON")
     var app = AppState(status: status)
     app.overlay = count % 2 == 0 ? .none : .debug
     requireInert(Screen.render(app, width: 100, height: 30).text(), "screen")

@@ -21,15 +21,15 @@ func runKeys(_ bytes: [UInt8]) -> Int32 {
         let laptop = SimulatedLaptop()
         var memory = ClassifierMemory()
         var t = 0.0
-        func status(_ overrides: Overrides) -> MonitorStatus {
+        func status(_ overrides: ThermalOverrides) -> MonitorStatus {
             let snap = laptop.sample(at: t)
-            let a = Classifier.assess(snap, config: ThermalConfig(), memory: &memory)
+            let a = ThermalClassifier.assess(snap, config: ThermalConfig(), memory: &memory)
             return MonitorStatus(snapshot: snap, assessment: a, lowPowerAssessment: LowPowerAssessment.assess(snap, config: ThermalConfig()),
                                  overrides: overrides, sourceLabel: laptop.label, sourceIsSimulated: true)
         }
         var app = AppState(status: status(.none))
         // Every input reaches the state as an action through the one reducer, as in the run loop.
-        func arrive(_ overrides: Overrides) {
+        func arrive(_ overrides: ThermalOverrides) {
             _ = Reducer.reduce(&app, .statusArrived(status(overrides), FeedInfo(samples: 1, simulatedLoad: laptop.load)))
         }
         arrive(.none)

@@ -60,15 +60,15 @@ public func fuzzRecording(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     for i in 0..<min(recording.samples.count, 6) {
         source.move(to: i)
         let snap = source.sample(at: source.time)
-        let assessment = Classifier.assess(snap, config: config, memory: &memory)
+        let assessment = ThermalClassifier.assess(snap, config: config, memory: &memory)
         for s in assessment.sensors where !s.ignored && !s.sensor.isFolded && s.sensor.celsius != nil && s.level > assessment.state {
             fail("sensor \(s.id) at \(s.level) above device state \(assessment.state)")
         }
         let status = MonitorStatus(snapshot: snap, assessment: assessment,
                                    lowPowerAssessment: LowPowerAssessment.assess(snap, config: config),
                                    overrides: .none, sourceLabel: source.label, sourceIsSimulated: false)
-        requireInert(StatusReport.text(status), "status text")
-        requireInert(StatusReport.json(status, version: "fuzz").serialized(), "status JSON")
+        requireInert(ThermalStatusReport.text(status), "status text")
+        requireInert(ThermalStatusReport.json(status, version: "fuzz").serialized(), "status JSON")
     }
     return 0
 }

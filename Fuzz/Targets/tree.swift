@@ -100,7 +100,7 @@ public func fuzzTree(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     var last: MonitorStatus?
     for t in [0.0, 2.0] {
         let snap = source.sample(at: t)
-        let assessment = Classifier.assess(snap, config: config, memory: &memory, timeOfDay: 43_267 + t)
+        let assessment = ThermalClassifier.assess(snap, config: config, memory: &memory, timeOfDay: 43_267 + t)
         let lowPower = LowPowerAssessment.assess(snap, config: config)
         // The state is never lower than a readable, deciding sensor's own level (mirrors and
         // known dummies such as INT3400 are folded: they never decide).
@@ -111,8 +111,8 @@ public func fuzzTree(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
                              overrides: .none, sourceLabel: source.label, sourceIsSimulated: false)
     }
     let status = last!
-    requireInert(StatusReport.text(status), "status text")
-    requireInert(StatusReport.json(status, version: "fuzz").serialized(), "status JSON")
+    requireInert(ThermalStatusReport.text(status), "status text")
+    requireInert(ThermalStatusReport.json(status, version: "fuzz").serialized(), "status JSON")
     var app = AppState(status: status)
     let pick = count > 0 ? Int(data[0]) : 0
     app.overlay = [Overlay.none, .debug, .detail(status.assessment.sensors.first?.id ?? "")][pick % 3]

@@ -125,6 +125,3 @@ public final class ThermalProcessTableReader: @unchecked Sendable {
         return table
     }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one.
-package typealias ProcessTableReader = ThermalProcessTableReader

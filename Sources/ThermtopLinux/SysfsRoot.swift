@@ -273,7 +273,7 @@ public final class SysfsRoot: Sendable {
     }
 
     static func issue(_ file: String, errno code: Int32) -> ReadingIssue {
-        let reason: IssueReason
+        let reason: ReadingIssueReason
         switch code {
         case ENOENT, ENOTDIR: reason = .missing
         case EACCES, EPERM: reason = .permissionDenied

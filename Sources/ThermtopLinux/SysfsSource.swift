@@ -7,7 +7,7 @@ import ThermtopCore
 /// only the value files (kept open). New or vanished devices are noticed by
 /// a rediscovery: on a uevent (a `.rediscover` hint), at the tier-paced refresh, or on the next
 /// sample after a device's folder disappears under a read.
-public final class SysfsSource: SensorSource {
+public final class SysfsSource: ThermalSensorSource {
     /// The reading layer every file goes through.
     public let root: SysfsRoot
     /// `live /sys`, or the tree's path.
@@ -75,7 +75,7 @@ public final class SysfsSource: SensorSource {
 
     /// What the reading layer did: reads, open files, stuck files, timed-out reads.
     public var readStats: SensorSourceReadStats? {
-        SourceReadStats(fileReads: root.readCount, openFiles: root.ioStats?.openFiles ?? 0,
+        SensorSourceReadStats(fileReads: root.readCount, openFiles: root.ioStats?.openFiles ?? 0,
                         stuckFiles: root.stuckFiles, timedOutReads: root.timedOutReads,
                         abandonedReaders: root.abandonedReaders)
     }
@@ -156,8 +156,8 @@ public final class SysfsSource: SensorSource {
         return snap
     }
 
-    private func readValues(at time: Double) -> Snapshot {
-        var snap = Snapshot(time: time)
+    private func readValues(at time: Double) -> ThermalSnapshot {
+        var snap = ThermalSnapshot(time: time)
         // Locals as in `rediscover`; the hwmon layouts keep state between
         // samples (energy counters) and are stored back after the pass.
         let (zones, cooling, supplies, lowPower, throttle) = (self.zones, self.cooling, self.supplies, self.lowPower, self.throttle)

@@ -33,8 +33,6 @@ struct Capture: AsyncParsableCommand {
     @Flag(name: .customLong("keep-serials"), help: "Keep serial numbers (battery, disk) in the copy.")
     var keepSerials = false
 
-
-
     @OptionGroup var heat: HeatSourceKeeping
 
     /// The window heat sources are measured over, as `status`'s default.

@@ -325,4 +325,3 @@ struct HeatSourceKeeping: ParsableArguments {
         walks ? ThermalProcessTableReader(path: procRoot ?? rootProcRoot ?? "/proc") : nil
     }
 }
-

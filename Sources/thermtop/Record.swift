@@ -39,8 +39,6 @@ struct Record: AsyncParsableCommand {
     @Option(name: .customLong("sysfs-root"), help: ArgumentHelp("Read sensors from this sysfs tree instead of /sys.", valueName: "dir"))
     var sysfsRoot: String?
 
-
-
     @OptionGroup var heat: HeatSourceKeeping
 
     func validate() throws {

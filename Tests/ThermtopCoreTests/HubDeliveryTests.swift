@@ -16,7 +16,7 @@ private final class DeliveryLog: Sendable {
 struct HubDeliveryTests {
     @Test("a listener may read the hub and call setOverrides, setConfig, setForecastTriggers and sample(); the updates it causes reach it after the one it handles, in sequence order")
     func listenerCallsHubMethods() {
-        let hub = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualClock())
+        let hub = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualMonitorClock())
         let log = DeliveryLog()
         let token = hub.addListener { u in
             log.add("enter \(u.sequence)")
@@ -68,7 +68,7 @@ struct HubDeliveryTests {
 
     @Test("a listener that cancels its own observation is not called again, and the cancel does not deadlock")
     func listenerCancelsItself() {
-        let hub = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualClock())
+        let hub = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualMonitorClock())
         let calls = Mutex(0)
         let token = Mutex<MonitorObservation?>(nil)
         let observation = hub.addListener { _ in
@@ -124,7 +124,7 @@ struct HubDeliveryTests {
 
     @Test("a listener on the sampler thread may stop the hub: stop() returns at once there, and the sampler leaves")
     func listenerStopsHub() async {
-        let clock = ManualClock()
+        let clock = ManualMonitorClock()
         let hub = ThermalStatusHub(source: LockedSource(StubSource.package(53)), clock: clock, delay: .milliseconds(50))
         let stopTook = Mutex<Double?>(nil)
         let token = hub.addListener { u in
@@ -203,7 +203,7 @@ struct HubDeliveryTests {
 
     @Test("durations: delay and stop(timeout:) take Duration")
     func durations() {
-        let hub = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualClock(), delay: .milliseconds(250))
+        let hub = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualMonitorClock(), delay: .milliseconds(250))
         #expect(hub.delay == .milliseconds(250))
         hub.setDelay(.milliseconds(1))
         #expect(abs((hub.delay - .milliseconds(50)).inSeconds) < 1e-9, "the floor")

@@ -6,18 +6,18 @@ import Testing
 import Thermtop
 
 /// A source whose next snapshot a test sets from any thread (the sampler thread reads it).
-final class LockedSource: SensorSource, Sendable {
+final class LockedSource: ThermalSensorSource, Sendable {
     let label = "locked stub"
     let isSimulated = false
-    private let next: Mutex<Snapshot>
+    private let next: Mutex<ThermalSnapshot>
     private let counts = Mutex((samples: 0, rediscoveries: 0))
 
-    init(_ snapshot: Snapshot) { next = Mutex(snapshot) }
-    func set(_ s: Snapshot) { next.withLock { $0 = s } }
+    init(_ snapshot: ThermalSnapshot) { next = Mutex(snapshot) }
+    func set(_ s: ThermalSnapshot) { next.withLock { $0 = s } }
     var samples: Int { counts.withLock { $0.samples } }
     var rediscoveries: Int { counts.withLock { $0.rediscoveries } }
 
-    func sample(at time: Double) -> Snapshot {
+    func sample(at time: Double) -> ThermalSnapshot {
         counts.withLock { $0.samples += 1 }
         var s = next.withLock { $0 }
         s.time = time
@@ -28,13 +28,13 @@ final class LockedSource: SensorSource, Sendable {
 }
 
 /// A wake source driven through a pipe: a byte written makes `drain()` return `hint`.
-final class PipeWakeSource: WakeSource {
+final class PipeWakeSource: MonitorWakeSource {
     let name = "test pipe"
-    let hint: ChangeHint
+    let hint: MonitorChangeHint
     let fds: (read: Int32, write: Int32)
     private(set) var count = 0
 
-    init(hint: ChangeHint, fds: (Int32, Int32)) {
+    init(hint: MonitorChangeHint, fds: (Int32, Int32)) {
         self.hint = hint
         self.fds = fds
     }
@@ -42,7 +42,7 @@ final class PipeWakeSource: WakeSource {
     var descriptor: Int32? { fds.read }
     var state: EventSourceState { EventSourceState(name: name, active: true, detail: "pipe", events: count) }
 
-    func drain() -> [ChangeHint] {
+    func drain() -> [MonitorChangeHint] {
         var b = [UInt8](repeating: 0, count: 16)
         var got = false
         while read(fds.read, &b, 16) > 0 { got = true; count += 1 }
@@ -81,7 +81,7 @@ struct MonitorHubTests {
     @Test("the hub's status is readable from a task off the main actor, and its stream works there")
     func hubFromAnyIsolation() async {
         let source = LockedSource(StubSource.package(53))
-        let clock = ManualClock()
+        let clock = ManualMonitorClock()
         let hub = ThermalStatusHub(source: source, clock: clock, delay: .milliseconds(50))
         let state = await Task.detached { hub.current.thermalState }.value
         #expect(state == .nominal)
@@ -103,7 +103,7 @@ struct MonitorHubTests {
     @Test("made on a hot machine it reads nothing; its first reading is serious at once, and the first readings announce nothing")
     func noFalseFirstEvent() {
         let source = StubSource(StubSource.package(95))
-        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        let monitor = ThermalMonitor(source: source, clock: ManualMonitorClock())
         #expect(source.samples == 0)
         #expect(monitor.sampleCount == 0)
         var events: [MonitorEvent] = []
@@ -120,7 +120,7 @@ struct MonitorHubTests {
     @Test("observing thermalState, tier or low power does not fire when a sample changes nothing of them")
     func observationOnlyOnChange() {
         let source = StubSource(StubSource.package(53))
-        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        let monitor = ThermalMonitor(source: source, clock: ManualMonitorClock())
         monitor.sample()
         let fired = Mutex((state: 0, tier: 0, lowPower: 0, status: 0))
         // Each registration fires at most once: on the first change of what it read.
@@ -144,19 +144,19 @@ struct MonitorHubTests {
     @Test("an observer token unregisters on cancel() and when released")
     func tokens() {
         let source = StubSource(StubSource.package(53))
-        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        let monitor = ThermalMonitor(source: source, clock: ManualMonitorClock())
         monitor.sample()
         var a = 0, b = 0
         let tokenA = monitor.addObserver { _ in a += 1 }
         do {
             let tokenB = monitor.addObserver { _ in b += 1 }
-            monitor.overrides = Overrides(thermalState: .fair)
+            monitor.overrides = ThermalOverrides(thermalState: .fair)
             #expect(b == 2)   // state and tier
             _ = tokenB
         }
         tokenA.cancel()
         #expect(tokenA.isCancelled)
-        monitor.overrides = Overrides(thermalState: .critical)
+        monitor.overrides = ThermalOverrides(thermalState: .critical)
         #expect(a == 2)
         #expect(b == 2)
     }
@@ -164,7 +164,7 @@ struct MonitorHubTests {
     @Test("setting config re-decides from the last reading at once")
     func configRedecides() {
         let source = StubSource(StubSource.package(70))
-        let monitor = ThermalMonitor(source: source, clock: ManualClock())
+        let monitor = ThermalMonitor(source: source, clock: ManualMonitorClock())
         monitor.sample()
         #expect(monitor.thermalState == .nominal)
         var config = monitor.config
@@ -179,7 +179,7 @@ struct MonitorHubTests {
     @Test("started, the sampler samples every delay, stops when asked, and takes no timed samples while paused")
     func samplerThread() async {
         let source = LockedSource(StubSource.package(53))
-        let clock = ManualClock()
+        let clock = ManualMonitorClock()
         let hub = ThermalStatusHub(source: source, clock: clock, delay: .milliseconds(50))
         hub.start()
         #expect(await hub.until { $0.status.sampler.samples == 1 && $0.idleSince != nil })
@@ -206,7 +206,7 @@ struct MonitorHubTests {
 
     @Test("adjusting the simulated load while started takes one sample, named by the caller's reason")
     func adjustLoadSamplesOnce() async {
-        let clock = ManualClock()
+        let clock = ManualMonitorClock()
         let hub = ThermalStatusHub(source: SimulatedLaptop(load: 0.5), clock: clock, delay: .seconds(1))
         hub.start()
         defer { hub.stop() }
@@ -261,12 +261,12 @@ struct MonitorHubTests {
 
     @Test("the wake descriptor becomes readable on a new status and is emptied by consumeWake()")
     func wakeDescriptor() {
-        let hub = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualClock())
+        let hub = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualMonitorClock())
         hub.sample()
         hub.consumeWake()
         var p = pollfd(fd: hub.wakeDescriptor, events: Int16(POLLIN), revents: 0)
         #expect(poll(&p, 1, 0) == 0)
-        hub.setOverrides(Overrides(lowPower: true))
+        hub.setOverrides(ThermalOverrides(lowPower: true))
         #expect(poll(&p, 1, 0) == 1)
         hub.consumeWake()
         p.revents = 0
@@ -278,7 +278,7 @@ struct MonitorHubTests {
         let source = LockedSource(StubSource.package(53))
         let hint = makeNonBlockingPipe()
         defer { close(hint.0); close(hint.1) }
-        let clock = ManualClock()
+        let clock = ManualMonitorClock()
         let hub = ThermalStatusHub(source: source, clock: clock, delay: .milliseconds(50), wakeSources: { _ in
             [PipeWakeSource(hint: .resample("charger"), fds: hint)]
         })
@@ -310,7 +310,7 @@ struct MonitorHubTests {
         #expect(hub.wakeSignalCount == 2)
         hub.consumeWake()
         // A command whose result announces no change (serious forced while serious) still wakes.
-        hub.setOverrides(Overrides(thermalState: .serious))
+        hub.setOverrides(ThermalOverrides(thermalState: .serious))
         #expect(readable(), "a command's result did not wake the reader")
         #expect(hub.wakeSignalCount == 3)
         hub.consumeWake()
@@ -332,16 +332,16 @@ struct MonitorHubTests {
 
     @Test("the simulated laptop's load is adjusted through the hub; a real source says nil")
     func adjustLoad() {
-        let sim = ThermalStatusHub(source: SimulatedLaptop(load: 0.5), clock: ManualClock())
+        let sim = ThermalStatusHub(source: SimulatedLaptop(load: 0.5), clock: ManualMonitorClock())
         #expect(sim.adjustLoad(by: 0.1) == 0.6)
         #expect(sim.simulatedLoad == 0.6)
-        let real = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualClock())
+        let real = ThermalStatusHub(source: StubSource(StubSource.package(53)), clock: ManualMonitorClock())
         #expect(real.adjustLoad(by: 0.1) == nil)
     }
 
     @Test("the simulated laptop's refresh pairs and unpairs a peripheral")
     func simulatedRefreshIsVisible() {
-        let monitor = ThermalMonitor(source: SimulatedLaptop(), clock: ManualClock())
+        let monitor = ThermalMonitor(source: SimulatedLaptop(), clock: ManualMonitorClock())
         monitor.sample()
         let before = monitor.snapshot.peripherals.count
         monitor.refresh()

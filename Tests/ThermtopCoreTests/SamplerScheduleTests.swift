@@ -30,7 +30,7 @@ struct ScheduleStore {
     }
 
     mutating func send(_ command: SamplerSchedule.Command) { schedule.receive(command) }
-    mutating func hint(_ hint: ChangeHint) { schedule.receive(hint) }
+    mutating func hint(_ hint: MonitorChangeHint) { schedule.receive(hint) }
     func advance(_ seconds: Double) { clock.advance(by: seconds) }
 }
 
@@ -195,7 +195,7 @@ struct SamplerScheduleTests {
 
     @Test("a status's refresh time is the schedule's formula")
     func refreshDueOnePlace() {
-        var status = OnePlaceRulesTests.status(Snapshot(time: 0))
+        var status = OnePlaceRulesTests.status(ThermalSnapshot(time: 0))
         status.sampler.lastRediscovery = 42
         #expect(status.refreshDueAt == SamplerSchedule.refreshDue(lastRediscovery: 42,
                                                                  interval: status.policy.refreshIntervalSeconds))

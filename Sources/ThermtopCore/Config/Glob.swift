@@ -115,7 +115,3 @@ public struct SensorGlob: Sendable, Equatable, Hashable, CustomStringConvertible
         return nil
     }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias Glob = SensorGlob

@@ -21,7 +21,6 @@ extension TemperatureUnit {
 
 }
 
-
 extension SensorThresholds {
     /// How far `celsius` is from the next limit that matters, as a person reads it:
     /// `9.0 °C to serious` below serious, `2.5 °C to critical` from serious on, `1.0 °C past

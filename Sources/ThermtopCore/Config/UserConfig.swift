@@ -208,7 +208,3 @@ extension SensorOverride {
         return o
     }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias PatternOverride = SensorPatternOverride

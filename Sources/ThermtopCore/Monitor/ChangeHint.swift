@@ -29,7 +29,3 @@ public struct EventSourceState: Sendable, Equatable, Hashable {
         self.events = events
     }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias ChangeHint = MonitorChangeHint

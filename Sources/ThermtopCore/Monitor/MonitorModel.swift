@@ -109,7 +109,3 @@ public struct MonitorSamplerInfo: Sendable, Equatable {
     /// Nothing counted yet.
     public init() {}
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias SamplerInfo = MonitorSamplerInfo

@@ -118,13 +118,3 @@ public struct ThermalOverrides: Sendable, Equatable {
     /// Nothing forced: every value live.
     public static let none = ThermalOverrides()
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias Overrides = ThermalOverrides
-package typealias ManualClock = ManualMonitorClock
-package typealias SensorSource = ThermalSensorSource
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias SourceReadStats = SensorSourceReadStats

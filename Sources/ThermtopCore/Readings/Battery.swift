@@ -119,7 +119,6 @@ public struct ThermalBattery: Sendable, Equatable, Identifiable {
     }
 }
 
-
 extension ThermalBattery {
     /// Where `percent` came from.
     public enum PercentSource: String, Sendable, Codable {
@@ -340,9 +339,3 @@ public struct ThermalCombinedBattery: Sendable, Equatable {
         return s <= ThermalConfig.maximumSecondsToFull ? s.rounded(.down) : nil
     }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias Battery = ThermalBattery
-package typealias BatteryStatus = ThermalBatteryStatus
-package typealias CombinedBattery = ThermalCombinedBattery

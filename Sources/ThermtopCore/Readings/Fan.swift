@@ -213,10 +213,3 @@ public struct HwmonExtra: Sendable, Equatable, Identifiable {
         }
     }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias Fan = ThermalFan
-package typealias FanControl = ThermalFanControl
-package typealias FanState = ThermalFanState
-package typealias PowerMeter = ThermalPowerMeter

@@ -99,7 +99,3 @@ extension Array where Element == ReadingIssue {
         first { $0.file == suffix || $0.file.hasSuffix("/" + suffix) }
     }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias IssueReason = ReadingIssueReason

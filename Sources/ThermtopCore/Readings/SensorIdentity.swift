@@ -133,8 +133,3 @@ package enum SensorIDs {
         }
     }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias DeviceInfo = ThermalDeviceInfo
-package typealias SensorGroup = ThermalSensorGroup

@@ -384,11 +384,3 @@ public struct LowPowerSignals: Sendable, Equatable {
         self.issues = issues
     }
 }
-
-/// thermtop's own short name for `ThermalSnapshot`. `package`: `import Thermtop` users see only
-/// the prefixed name, so a `Snapshot` of their own never clashes.
-package typealias Snapshot = ThermalSnapshot
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias PowerAdapter = ThermalPowerAdapter

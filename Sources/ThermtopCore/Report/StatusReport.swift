@@ -352,7 +352,3 @@ public enum ThermalStatusReport {
         }
     }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias StatusReport = ThermalStatusReport

@@ -338,7 +338,6 @@ public enum ThermalClassifier {
         return FanAssessment(fan: f, level: lvl, ignored: false, reason: reason)
     }
 
-
     /// `12:01:07` from seconds since local midnight.
     public static func timeOfDayLabel(_ seconds: Double) -> String {
         let s = Int(seconds.rounded(.down)) % 86_400
@@ -631,7 +630,3 @@ extension Dictionary {
         if !isEmpty { removeValue(forKey: key) }
     }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias Classifier = ThermalClassifier

@@ -177,7 +177,3 @@ extension ThermalSnapshot {
         return SensorCatalog.annotate(out)
     }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias TemperatureSensor = ThermalSensor

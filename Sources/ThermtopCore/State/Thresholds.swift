@@ -212,7 +212,3 @@ package func formatDegrees(_ c: Double) -> String {
     let t = Int64(tenths)
     return "\(sign)\(t / 10).\(t % 10) °C"
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias Threshold = ThermalThreshold

@@ -29,7 +29,7 @@ extension ThermalStatusHub {
                             overrides: ThermalOverrides = .none, delay: Duration = .seconds(1),
                             heatSources: Bool = false, procRoot: String = "/proc") -> ThermalStatusHub {
         let source = SysfsSource(path: sysfsRoot, config: config)
-        if heatSources { source.processes = ProcessTableReader(path: procRoot, config: config) }
+        if heatSources { source.processes = ThermalProcessTableReader(path: procRoot, config: config) }
         return ThermalStatusHub(source: source, clock: SystemClock(), config: config,
                                 overrides: overrides, delay: delay, wakeSources: SysfsSource.wakeSources(forRoot: sysfsRoot))
     }

@@ -74,8 +74,8 @@ public final class ThermalStatusHub: Sendable {
     /// The source, touched only with `sourceLock` held (by the sampler thread or a caller of
     /// `sample()`/`refresh()`), never by two threads at once.
     private final class SourceBox: @unchecked Sendable {
-        let source: any SensorSource
-        init(_ source: any SensorSource) { self.source = source }
+        let source: any ThermalSensorSource
+        init(_ source: any ThermalSensorSource) { self.source = source }
     }
     private let box: SourceBox
     private let sourceLock = ConditionLock()
@@ -83,7 +83,7 @@ public final class ThermalStatusHub: Sendable {
     /// while a read hangs. Its condition wakes callers waiting for the first reading and for
     /// the sampler to leave.
     private let state: Guarded<HubState>
-    private let wakeSourceFactory: @Sendable (any SensorSource) -> [any WakeSource]
+    private let wakeSourceFactory: @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource]
     private let wakePipe: (read: Int32, write: Int32)
     private let controlPipe: (read: Int32, write: Int32)
 
@@ -138,7 +138,7 @@ public final class ThermalStatusHub: Sendable {
         var outbox: [Delivery] = []
         /// A thread is handing out the outbox; others only add to it.
         var delivering = false
-        var sampler = SamplerInfo()
+        var sampler = MonitorSamplerInfo()
         /// When the sampler last found nothing to do and went to sleep (nil while it works):
         /// a test's proof that nothing was due at that time.
         var idleSince: Double?
@@ -167,10 +167,10 @@ public final class ThermalStatusHub: Sendable {
         wakePipe = Self.makePipe()
         controlPipe = Self.makePipe()
         let now = clock.now()
-        var info = SamplerInfo()
+        var info = MonitorSamplerInfo()
         info.lastRediscovery = now
         let placeholder = MonitorStatus(
-            snapshot: Snapshot(time: now), assessment: .unknown,
+            snapshot: ThermalSnapshot(time: now), assessment: .unknown,
             lowPowerAssessment: LowPowerAssessment(enabled: false, reasons: []), overrides: overrides,
             sourceLabel: source.label, sourceIsSimulated: source.isSimulated)
         let schedule = SamplerSchedule(delay: delay.inSeconds, now: now,
@@ -551,7 +551,7 @@ public final class ThermalStatusHub: Sendable {
 
     /// Wait in `poll` for a command, an event source's descriptor, or `until` on the clock
     /// (nil: no timer), and hand what came to the schedule.
-    private func sleep(until: Double?, sources: [any WakeSource], states: inout [EventSourceState]) {
+    private func sleep(until: Double?, sources: [any MonitorWakeSource], states: inout [EventSourceState]) {
         var timeoutMs: Int32 = -1
         if let until, !state.withLock({ $0.clockMovesByHand }) {
             // Round up: waking a little early would find nothing due and sleep again.
@@ -571,7 +571,7 @@ public final class ThermalStatusHub: Sendable {
             var buffer = [UInt8](repeating: 0, count: 64)
             while read(controlPipe.read, &buffer, buffer.count) > 0 {}
         }
-        var hints: [ChangeHint] = []
+        var hints: [MonitorChangeHint] = []
         for (k, i) in owners.enumerated() where fds[k + 1].revents != 0 { hints += sources[i].drain() }
         let now = sources.map(\.state)
         let changed = now != states

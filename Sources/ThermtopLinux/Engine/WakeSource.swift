@@ -3,7 +3,6 @@ import Glibc
 #endif
 import ThermtopCore
 
-
 /// Something besides the clock that can wake the sampler: a kernel uevent socket, the thermal
 /// generic-netlink family, the D-Bus power-profiles service.
 ///
@@ -31,7 +30,3 @@ public protocol MonitorWakeSource: AnyObject {
 extension MonitorWakeSource {
     public var pollEvents: Int16 { Int16(POLLIN) }
 }
-
-// thermtop's own code keeps the short name; `import Thermtop` exposes only the prefixed one
-// (no generic names injected into users' code).
-package typealias WakeSource = MonitorWakeSource

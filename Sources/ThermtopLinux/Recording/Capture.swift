@@ -272,4 +272,3 @@ extension RecordedHeatSources {
         return h
     }
 }
-
