@@ -13,7 +13,4 @@
 static inline int thermtop_pipe2(int fds[2], int flags) {
     return (int)syscall(SYS_pipe2, fds, flags);
 }
-static inline int thermtop_pipe_nonblocking(int fds[2]) {
-    return thermtop_pipe2(fds, O_NONBLOCK | O_CLOEXEC);
-}
 #endif

@@ -191,13 +191,9 @@ public final class ThermalStatusHub: Sendable {
         for fd in [wakePipe.read, wakePipe.write, controlPipe.read, controlPipe.write] where fd >= 0 { close(fd) }
     }
 
-    /// A non-blocking, close-on-exec pipe (`pipe2`, one call).
+    /// A non-blocking, close-on-exec pipe; (-1, -1) when none can be made (no descriptors left).
     private static func makePipe() -> (Int32, Int32) {
-        var fds: (Int32, Int32) = (-1, -1)
-        let rc = withUnsafeMutablePointer(to: &fds) {
-            $0.withMemoryRebound(to: Int32.self, capacity: 2) { thermtop_pipe_nonblocking($0) }
-        }
-        return rc == 0 ? fds : (-1, -1)
+        (try? Syscalls.pipe(nonBlocking: true)) ?? (-1, -1)
     }
 
     // MARK: Reading the state (any thread)
