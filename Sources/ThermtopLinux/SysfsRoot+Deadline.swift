@@ -69,12 +69,6 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     private var batches = 0
     /// Set when the owning root goes away: idle readers leave (they hold the gate strongly).
     private var closing = false
-    /// Wakes owed to the other side of a hand-off, made once `lock` is let go (`unlock()`) or,
-    /// just before this thread waits, under it (`wait(_:until:)`): a thread woken while the
-    /// waker still holds the lock wakes only to sleep again on the lock, two context switches
-    /// for one hand-off.
-    private var owesWork = false
-    private var owesDone = false
 
     init(backend: any SysfsBackend, deadline: Double, grace: Double, maxReaders: Int = 4,
          handoffSpin: Double = 0.000_1, idleExit: Double = ThermalConfig().idleReaderSeconds,
@@ -130,7 +124,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         batchLock.lock()
         defer { batchLock.unlock() }
         lock.lock()
-        defer { unlock() }
+        defer { lock.unlock() }
         batches += 1
         queue = []
         head = 0
@@ -177,7 +171,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
                 break
             }
             if spin(until: min(wake, monotonicSeconds() + handoffSpin), while: { $0.remaining > 0 }) { continue }
-            wait(done, until: wake)
+            done.wait(until: wake)
         }
         let out = results.map { $0! }
         results = []
@@ -223,7 +217,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
                 break
             }
         }
-        if idle > 0 { owesWork = true }
+        if idle > 0 { work.broadcast() }
         return !readers.isEmpty
     }
 
@@ -234,7 +228,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
                 let job = queue[head]
                 head += 1
                 inFlight[job.index] = Flight(path: job.path, started: monotonicSeconds(), reader: id)
-                unlock()
+                lock.unlock()
                 let result = backend.read(job.path, keepOpen: job.keepOpen)
                 lock.lock()
                 if abandoned.contains(id) {
@@ -242,29 +236,29 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
                     // no longer stuck; this thread leaves.
                     abandoned.remove(id)
                     stuck[job.path] = nil
-                    unlock()
+                    lock.unlock()
                     return
                 }
                 inFlight[job.index] = nil
                 results[job.index] = result
                 remaining -= 1
-                if remaining == 0 { owesDone = true }
+                if remaining == 0 { done.signal() }
                 continue
             }
             // Extra readers started after a stall leave once the queue is empty; the first
             // stays, asleep until the next batch or for `idleExit`.
             if readers.count > 1 || closing {
                 readers.remove(id)
-                unlock()
+                lock.unlock()
                 return
             }
             if spin(until: monotonicSeconds() + handoffSpin, while: { $0.head >= $0.queue.count }) { continue }
             let idleUntil = monotonicSeconds() + idleExit
-            wait(work, until: idleUntil)
+            work.wait(until: idleUntil)
             if head >= queue.count, monotonicSeconds() >= idleUntil {
                 // `staffReaders` starts a reader for the next batch when none is left.
                 readers.remove(id)
-                unlock()
+                lock.unlock()
                 return
             }
         }
@@ -275,7 +269,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     /// on it) or `end` passes. True when the condition changed during the spin.
     private func spin(until end: Double, while waiting: (ReadGate) -> Bool) -> Bool {
         guard handoffSpin > 0 else { return false }
-        unlock()
+        lock.unlock()
         while monotonicSeconds() < end {
             sched_yield()
             if lock.tryLock() {
@@ -285,26 +279,6 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         }
         lock.lock()
         return !waiting(self)
-    }
-
-    /// Lets go of `lock`, then makes the wakes owed.
-    private func unlock() {
-        let work = owesWork, done = owesDone
-        owesWork = false
-        owesDone = false
-        lock.unlock()
-        if work { self.work.broadcast() }
-        if done { self.done.signal() }
-    }
-
-    /// Waits on `condition` (the lock held), making the wakes owed first: the wait lets go of
-    /// the lock at once, so the woken thread finds it free.
-    private func wait(_ condition: ConditionLock.Condition, until deadline: Double) {
-        if owesWork { work.broadcast() }
-        if owesDone { done.signal() }
-        owesWork = false
-        owesDone = false
-        condition.wait(until: deadline)
     }
 
     static func seconds(_ s: Double) -> String {
