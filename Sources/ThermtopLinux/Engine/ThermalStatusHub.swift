@@ -626,6 +626,10 @@ public final class ThermalStatusHub: Sendable {
                 return
             case true?:
                 takeSample(.start, meanwhile: ranMeanwhile ? {} : meanwhile)
+                // A sampler thread that started while this reading was being taken found no
+                // sample time in the schedule and went to sleep until the next rediscovery:
+                // wake it to plan from this reading.
+                poke()
                 return
             case false?:
                 if !ranMeanwhile { meanwhile(); ranMeanwhile = true }
