@@ -118,6 +118,25 @@ struct HeatPanelTests {
         #expect(HeatPanelRows.sorted(sources, by: .gpu).map(\.command) == ["a", "c", "b"])
     }
 
+    @Test("a group's GPU column is its SM share summed over its GPUs; by GPU the busiest GPU user comes first, the unknowns after")
+    func gpuColumnFromNVML() throws {
+        let train = ThermalHeatSource(command: "train", cpuPercent: 12, estimatedWatts: 1, processes: [],
+                                      gpus: [ThermalHeatGPUUse(busID: "0000:01:00.0", smPercent: 60),
+                                             ThermalHeatGPUUse(busID: "0000:02:00.0", smPercent: 37)])
+        let render = ThermalHeatSource(command: "render", cpuPercent: 5, estimatedWatts: nil, processes: [],
+                                       gpus: [ThermalHeatGPUUse(busID: "0000:01:00.0", smPercent: 20)])
+        let idle = ThermalHeatSource(command: "idle", cpuPercent: 90, estimatedWatts: nil, processes: [],
+                                     gpus: [ThermalHeatGPUUse(busID: "0000:01:00.0", smPercent: nil)])
+        #expect(HeatPanelRows.gpuPercent(train) == 97)
+        #expect(HeatPanelRows.gpuPercent(idle) == nil, "a GPU use NVML gave no share for is unknown, not 0")
+        #expect(HeatPanelRows.sorted([idle, render, train], by: .gpu).map(\.command) == ["train", "render", "idle"])
+        let state = Fixtures.withHeat(Fixtures.heatState, ThermalHeatSources(sources: [idle, train, render], processCount: 3))
+        let rows = state.render(.huge).rows
+        let title = try #require(rows.firstIndex { $0.contains("Heating it (3)") }, "\(state.render(.huge).text())")
+        let row = try #require(rows[(title + 1)...].first { $0.contains("train") }, "\(state.render(.huge).text())")
+        #expect(row.trimmingCharacters(in: .whitespaces).hasSuffix("97 %"), "\(row)")
+    }
+
     @Test("Tab gives ↑↓ to the groups; Enter opens the selected group, Enter or Esc closes it; Tab gives them back")
     func openClose() {
         var store = TestStore(Fixtures.heatState)
