@@ -627,7 +627,9 @@ struct FleetEndToEndTests {
             let alerts = ((api("/api/v1/alerts")?["data"] as? [String: Any])?["alerts"] as? [[String: Any]]) ?? []
             throttling = alerts.first { ($0["labels"] as? [String: String])?["alertname"] == "ThermtopThermalThrottling" }
             let s = (throttling?["annotations"] as? [String: String])?["summary"] ?? ""
-            return throttling?["state"] as? String == "pending" && s.contains(" W")
+            // A scrape can fall in a window where the counter had not been written yet (0.0 W):
+            // wait for one that saw it move.
+            return throttling?["state"] as? String == "pending" && s.contains(" W") && !s.hasSuffix(" 0.0 W")
         }
         let throttlingSummary = (throttling?["annotations"] as? [String: String])?["summary"] ?? ""
         #expect(throttled, "no ThermtopThermalThrottling pending with the package's watts: \(throttlingSummary)")
