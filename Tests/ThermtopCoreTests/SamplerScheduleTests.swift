@@ -24,7 +24,7 @@ struct ScheduleStore {
         #expect(got == step, sourceLocation: sourceLocation)
         if case .sample(_, let rediscover) = got {
             if rediscover { schedule.rediscovered(at: clock.now()) }
-            schedule.sampled(at: clock.now())
+            schedule.sampled(start: clock.now(), end: clock.now())
         }
         #expect(schedule == wanted, "schedule after \(got)", sourceLocation: sourceLocation)
     }
@@ -40,12 +40,12 @@ struct SamplerScheduleTests {
     func firstReadingThenTimer() {
         var store = ScheduleStore()
         store.schedule.begin(hasReading: false, eventSources: true)
-        store.expect(.sample(.start, rediscover: false)) { $0.sampled(at: 100) }
+        store.expect(.sample(.start, rediscover: false)) { $0.sampled(start: 100, end: 100) }
         store.expect(.sleep(until: 101))
         store.advance(0.75)
         store.expect(.sleep(until: 101))
         store.advance(0.25)
-        store.expect(.sample(.timer, rediscover: false)) { $0.sampled(at: 101) }
+        store.expect(.sample(.timer, rediscover: false)) { $0.sampled(start: 101, end: 101) }
         store.expect(.sleep(until: 102))
     }
 
@@ -53,7 +53,7 @@ struct SamplerScheduleTests {
     func startWithAReading() {
         var store = ScheduleStore()
         store.schedule.begin(hasReading: true, eventSources: true)
-        store.expect(.sample(.eventSourcesUp, rediscover: false)) { $0.sampled(at: 100) }
+        store.expect(.sample(.eventSourcesUp, rediscover: false)) { $0.sampled(start: 100, end: 100) }
         var quiet = ScheduleStore()
         quiet.schedule.begin(hasReading: true, eventSources: false)
         quiet.expect(.sleep(until: 130))
@@ -69,7 +69,7 @@ struct SamplerScheduleTests {
         store.expect(.stop)
         store.expect(.stop)
         store.schedule.cancelStop()
-        store.expect(.sample(.start, rediscover: false)) { $0.sampled(at: 160) }
+        store.expect(.sample(.start, rediscover: false)) { $0.sampled(start: 160, end: 160) }
     }
 
     @Test("a refresh command rediscovers and is named refresh, over a sample command and a resample hint")
@@ -81,7 +81,7 @@ struct SamplerScheduleTests {
         store.advance(5)
         store.expect(.sample(.refresh, rediscover: true)) {
             $0.rediscovered(at: 105)
-            $0.sampled(at: 105)
+            $0.sampled(start: 105, end: 105)
         }
         store.expect(.sleep(until: 106))
     }
@@ -91,7 +91,7 @@ struct SamplerScheduleTests {
         var store = ScheduleStore()
         store.send(.sample(reason: "load changed"))
         store.hint(.resample("charger"))
-        store.expect(.sample(.request("load changed"), rediscover: false)) { $0.sampled(at: 100) }
+        store.expect(.sample(.request("load changed"), rediscover: false)) { $0.sampled(start: 100, end: 100) }
         store.hint(.resample("charger"))
         store.expect(.sample(.event("charger"), rediscover: false))
         #expect(MonitorWakeReason.event("charger").label == "charger")
@@ -108,21 +108,21 @@ struct SamplerScheduleTests {
         store.advance(2)
         store.expect(.sample(.event("dock"), rediscover: true)) {
             $0.rediscovered(at: 102)
-            $0.sampled(at: 102)
+            $0.sampled(start: 102, end: 102)
         }
     }
 
     @Test("the tier's rediscovery comes due at last rediscovery + interval, named refresh even when the timer is due too")
     func tierRefresh() {
         var store = ScheduleStore(delay: 1, refreshInterval: 30)
-        store.schedule.sampled(at: 100)
+        store.schedule.sampled(start: 100, end: 100)
         store.advance(29.5)
-        store.expect(.sample(.timer, rediscover: false)) { $0.sampled(at: 129.5) }
+        store.expect(.sample(.timer, rediscover: false)) { $0.sampled(start: 129.5, end: 129.5) }
         store.expect(.sleep(until: 130))
         store.advance(0.5)
         store.expect(.sample(.refresh, rediscover: true)) {
             $0.rediscovered(at: 130)
-            $0.sampled(at: 130)
+            $0.sampled(start: 130, end: 130)
         }
         #expect(store.schedule.refreshDue == 160)
         // A status published at a cooler tier moves the next one.
@@ -134,7 +134,7 @@ struct SamplerScheduleTests {
     @Test("the sleep ends at the earlier of the next sample and the rediscovery")
     func sleepTarget() {
         var store = ScheduleStore(delay: 10, refreshInterval: 5)
-        store.schedule.sampled(at: 100)
+        store.schedule.sampled(start: 100, end: 100)
         store.expect(.sleep(until: 105))
         store.schedule.refreshInterval = 60
         store.expect(.sleep(until: 110))
@@ -143,16 +143,16 @@ struct SamplerScheduleTests {
     @Test("paused, nothing is timed (no timer at all); commands and hints still sample, and the timer resumes on unpause")
     func paused() {
         var store = ScheduleStore()
-        store.schedule.sampled(at: 100)
+        store.schedule.sampled(start: 100, end: 100)
         store.schedule.paused = true
         store.advance(3600)
         store.expect(.sleep(until: nil))
         store.send(.sample(reason: "key"))
-        store.expect(.sample(.request("key"), rediscover: false)) { $0.sampled(at: 3700) }
+        store.expect(.sample(.request("key"), rediscover: false)) { $0.sampled(start: 3700, end: 3700) }
         store.hint(.rediscover("dock"))
         store.expect(.sample(.event("dock"), rediscover: true)) {
             $0.rediscovered(at: 3700)
-            $0.sampled(at: 3700)
+            $0.sampled(start: 3700, end: 3700)
         }
         store.schedule.paused = false
         store.expect(.sleep(until: 3701))
@@ -161,25 +161,58 @@ struct SamplerScheduleTests {
     @Test("an event source coming up or going down republishes without reading; a sample due at the same time carries it instead")
     func eventSourcesChanged() {
         var store = ScheduleStore()
-        store.schedule.sampled(at: 100)
+        store.schedule.sampled(start: 100, end: 100)
         store.schedule.eventSourcesChanged()
         store.expect(.republish)
         store.expect(.sleep(until: 101))
         store.schedule.eventSourcesChanged()
         store.advance(1)
-        store.expect(.sample(.timer, rediscover: false)) { $0.sampled(at: 101) }
+        store.expect(.sample(.timer, rediscover: false)) { $0.sampled(start: 101, end: 101) }
         store.expect(.sleep(until: 102))
+    }
+
+    @Test("timed samples keep to one grid from the first reading's start: a reading's length does not push the next one later")
+    func timerKeepsItsGrid() {
+        var store = ScheduleStore()
+        store.schedule.begin(hasReading: false, eventSources: false)
+        _ = store.schedule.next(now: 100)
+        store.schedule.sampled(start: 100, end: 100.3)
+        store.expect(.sleep(until: 101))
+        store.advance(1.002)
+        _ = store.schedule.next(now: store.clock.now())
+        store.schedule.sampled(start: 101.002, end: 101.2)
+        store.expect(.sleep(until: 102))
+    }
+
+    @Test("a sample a hint woke between two timed ones leaves the timer where it was")
+    func untimedSampleKeepsTheTimer() {
+        var store = ScheduleStore()
+        store.schedule.sampled(start: 100, end: 100)
+        store.advance(0.9)
+        store.hint(.resample("charger"))
+        store.expect(.sample(.event("charger"), rediscover: false))
+        store.expect(.sleep(until: 101))
+    }
+
+    @Test("a reading longer than the delay moves the timer to the first grid time after it, not a delay after it")
+    func longReadingSkipsToTheGrid() {
+        var store = ScheduleStore()
+        store.schedule.sampled(start: 100, end: 100)
+        store.advance(1)
+        _ = store.schedule.next(now: 101)
+        store.schedule.sampled(start: 101, end: 103.5)
+        store.expect(.sleep(until: 104))
     }
 
     @Test("a new delay applies from the next sample, floored at 50 ms")
     func delay() {
         var store = ScheduleStore(delay: 1)
-        store.schedule.sampled(at: 100)
+        store.schedule.sampled(start: 100, end: 100)
         store.schedule.setDelay(0.001)
         #expect(store.schedule.delay == SamplerSchedule.minimumDelay)
         store.expect(.sleep(until: 101))
         store.advance(1)
-        store.expect(.sample(.timer, rediscover: false)) { $0.sampled(at: 101) }
+        store.expect(.sample(.timer, rediscover: false)) { $0.sampled(start: 101, end: 101) }
         store.expect(.sleep(until: 101 + SamplerSchedule.minimumDelay))
     }
 

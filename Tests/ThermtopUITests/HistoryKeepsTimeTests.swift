@@ -52,4 +52,35 @@ import ThermtopCore
         let firstFilled = try #require(cols.firstIndex { $0 != nil })
         #expect(cols[firstFilled...].allSatisfy { $0 != nil }, "a hole after the rediscovery: |\(shown)|")
     }
+
+    @Test("the sampler's own schedule fills every column: readings that take 7 ms and a 0.6 s rediscovery every 30 s leave no hole in 10 minutes")
+    func samplerScheduleFillsEveryColumn() throws {
+        // The hub's loop on a manual clock: wake 2 ms late, rediscover first when asked, read.
+        var schedule = SamplerSchedule(delay: 1, now: 0, refreshInterval: 30)
+        schedule.begin(hasReading: false, eventSources: false)
+        var now = 0.0
+        var starts: [Double] = []
+        while now < 600 {
+            switch schedule.next(now: now) {
+            case .sleep(let until):
+                now = try #require(until) + 0.002
+            case .sample(_, let rediscover):
+                if rediscover {
+                    now += 0.6
+                    schedule.rediscovered(at: now)
+                }
+                let start = now
+                now += 0.007
+                starts.append(start)
+                schedule.sampled(start: start, end: now)
+            case .stop, .republish:
+                Issue.record("unexpected step")
+                return
+            }
+        }
+        let s = Self.state(sampledAt: starts)
+        let id = try #require(s.history.keys.sorted().first)
+        let cols = s.historyColumns(id, columns: 200, step: 1)
+        #expect(cols.allSatisfy { $0 != nil }, "|\(Self.filled(cols))|")
+    }
 }

@@ -132,8 +132,17 @@ package struct SamplerSchedule: Sendable, Equatable {
     /// An event source came up or went down: its state is published even when nothing is read.
     package mutating func eventSourcesChanged() { pending.eventSources = true }
 
-    /// A sample was taken at `time` (its reading done): the next timed one is a delay later.
-    package mutating func sampled(at time: Double) { nextSample = time + delay }
+    /// A reading ran from `start` to `end`. Timed samples keep to one grid, a delay apart from
+    /// the first reading's start, whatever was read between them and however long a reading
+    /// took: the history keeps one point per step, and a timer restarted at each reading's end
+    /// slid by that reading's length until one step got no sample (a blank column about every
+    /// 1/length samples, and after most slow rediscoveries). A reading before the timer's time
+    /// leaves it there; one that ends past it moves it to the first grid time after `end`.
+    package mutating func sampled(start: Double, end: Double) {
+        let due = nextSample ?? start
+        guard end >= due else { return }
+        nextSample = due + delay * (((end - due) / delay).rounded(.down) + 1)
+    }
 
     /// The devices were rediscovered at `time`.
     package mutating func rediscovered(at time: Double) { lastRediscovery = time }

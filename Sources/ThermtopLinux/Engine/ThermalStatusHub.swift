@@ -664,7 +664,7 @@ public final class ThermalStatusHub: Sendable {
             s.sampler.wakeReason = reason
             s.sampler.reads = reads
             s.sampler.running = s.running
-            s.schedule.sampled(at: end)
+            s.schedule.sampled(start: start, end: end)
             let status = s.model.decide(snap, label: sourceLabel, simulated: sourceIsSimulated, timeOfDay: timeOfDay,
                                         sampler: s.sampler)
             return publish(status, in: &s)
