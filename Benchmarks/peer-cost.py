@@ -100,7 +100,7 @@ def status_kb(text, key):
 def sample(root):
     """One snapshot of the tree's counters."""
     t = time.monotonic()
-    s = dict(t=t, cpu_ns=0, hwm_kb=0, vcsw=0, nvcsw=0, procs=0, threads=0, pids=[])
+    s = dict(t=t, cpu_ns=0, hwm_kb=0, vcsw=0, nvcsw=0, procs=0, threads=0, pids=[], by_thread={})
     for pid in tree(root):
         f = stat_fields(pid)
         if not f:
@@ -120,6 +120,9 @@ def sample(root):
                 sched += int(st.split()[0])
             ts = read(f"/proc/{pid}/task/{tid}/status")
             s["vcsw"] += status_kb(ts, "voluntary_ctxt_switches")
+            m = re.search(r"^Name:\s*(.*)$", ts or "", re.M)
+            who = m.group(1) if m else "?"
+            s["by_thread"][who] = s["by_thread"].get(who, 0) + status_kb(ts, "voluntary_ctxt_switches")
             s["nvcsw"] += status_kb(ts, "nonvoluntary_ctxt_switches")
             s["threads"] += 1
         s["cpu_ns"] += max(sched, ticks * TICK_NS) + reaped * TICK_NS
@@ -212,6 +215,10 @@ def run_one(o, tmux, run_dir, name, cmd, k):
         procs=s2["procs"], threads=s2["threads"])
     with open(os.path.join(run_dir, f"{tag}.samples.json"), "w") as fh:
         json.dump(dict(b0=b0, s1=s1, s2=s2), fh)
+    # Which threads wake, by name (a thread that ended before the last sample is not counted).
+    by = {n: (c - b0["by_thread"].get(n, 0)) / wall for n, c in s2["by_thread"].items()}
+    print(f"peer-cost: {tag} wakeups/s by thread: " + ", ".join(
+        f"{n} {v:.2f}" for n, v in sorted(by.items(), key=lambda x: -x[1]) if v >= 0.005), file=sys.stderr)
     return res
 
 

@@ -27,10 +27,15 @@ struct LowPowerReader: Sendable {
             let dir = "class/platform-profile/\(entry)"
             classes.append((dir, root.value("\(dir)/name", Parse.string).value ?? entry))
         }
-        return LowPowerReader(hasLegacyProfile: legacy, classProfiles: classes, choices: choices, ppdState: ppdState)
+        // Without its folder there is no state file to read each sample (no daemon installed);
+        // the next rediscovery looks again.
+        let state = ppdState.flatMap { $0.root.isUsable ? $0 : nil }
+        return LowPowerReader(hasLegacyProfile: legacy, classProfiles: classes, choices: choices, ppdState: state)
     }
 
-    func sample(_ root: SysfsRoot) -> LowPowerSignals {
+    /// `readStateFile`: false while the daemon's D-Bus reading replaces the state file's
+    /// profile (`merging`), so the file is not read for nothing.
+    func sample(_ root: SysfsRoot, readStateFile: Bool = true) -> LowPowerSignals {
         var issues: [ReadingIssue] = []
         let profile = hasLegacyProfile
             ? root.take("firmware/acpi/platform_profile", Parse.string, into: &issues) : nil
@@ -38,7 +43,7 @@ struct LowPowerReader: Sendable {
             LowPowerSignals.NamedProfile(name: $0.name, profile: root.take("\($0.dir)/profile", Parse.string, into: &issues))
         }
         var ppd: String?
-        if let (ppdRoot, file) = ppdState, case .success(let text) = ppdRoot.read(file) {
+        if readStateFile, let (ppdRoot, file) = ppdState, case .success(let text) = ppdRoot.read(file) {
             ppd = Self.ppdProfile(fromStateINI: text)
         }
         return LowPowerSignals(platformProfile: profile, platformProfileChoices: choices,

@@ -4,9 +4,11 @@ import Glibc
 import ThermtopCore
 
 /// Walks a process table (`/proc`, or a captured tree laid out like it) through the reading
-/// layer (`SysfsRoot`: every read under the deadline, in batches), for heat sources.
+/// layer (`SysfsRoot`), for heat sources.
 ///
-/// Cost is by design: each walk reads `/proc/stat` and one `stat` per process, in one batch.
+/// Cost is by design: each walk reads `/proc/stat` and one `stat` per process, on the walking
+/// thread where the root is a real procfs (`statOnThisThread`), else in one batch under the
+/// deadline.
 /// Who a process is (`status` for the uid, `cmdline`, `cgroup`) is read only for processes whose
 /// CPU time moved since the last walk, once per process (pid and start time), so the idle
 /// majority of a table costs one small read each.
@@ -15,6 +17,13 @@ public final class ThermalProcessTableReader: @unchecked Sendable {
     // it can cross to that thread.
     public let root: SysfsRoot
     let ticksPerSecond: Double
+    /// Whether the root is a mounted procfs, whose `stat` files are read on the walking
+    /// thread: procfs answers them from the task under spinlocks only, never the process's
+    /// memory lock that makes `cmdline` (and `status`) wait behind a process stuck in
+    /// uninterruptible sleep. That saves a hand-off to a reader thread, two wakeups, on
+    /// every walk. Any other tree (a capture, a fixture, which may hold a FIFO) and the
+    /// identity files keep the deadline.
+    let statOnThisThread: Bool
 
     private struct Known {
         var startTicks: UInt64
@@ -48,6 +57,7 @@ public final class ThermalProcessTableReader: @unchecked Sendable {
     /// - path: the process table's root (`/proc`, or a tree laid out like it).
     public init(path: String = "/proc", config: ThermalConfig = ThermalConfig()) {
         root = SysfsRoot(path: path, config: config)
+        statOnThisThread = FileSystemBackend.isProcfs(root.path)
         let t = sysconf(Int32(_SC_CLK_TCK))
         ticksPerSecond = t > 0 ? Double(t) : 100
     }
@@ -64,7 +74,7 @@ public final class ThermalProcessTableReader: @unchecked Sendable {
             return Int(n)
         }
         let start = monotonicSeconds()
-        let results = root.readEach(["stat"] + pids.map { "\($0)/stat" })
+        let results = root.readEach(["stat"] + pids.map { "\($0)/stat" }, onThisThread: statOnThisThread)
         var table = ThermalProcessTable(processes: [], ticksPerSecond: ticksPerSecond)
         // The middle of the reads: each process's time was read somewhere inside them.
         table.walkTime = (start + monotonicSeconds()) / 2

@@ -27,6 +27,12 @@ package enum Syscalls {
         package var written: Int
     }
 
+    /// Name the calling thread (the kernel keeps the first 15 bytes): what htop, `top -H` and
+    /// `/proc/PID/task/*/comm` show, so a person can see which of thermtop's threads wakes.
+    package static func setThreadName(_ name: String) {
+        _ = thermtop_set_thread_name(name)
+    }
+
     /// `call` made again while a signal interrupts it (EINTR).
     @inline(__always)
     package static func retryingEINTR<R: BinaryInteger>(_ call: () -> R) -> R {

@@ -103,6 +103,15 @@ package final class FileSystemBackend: SysfsBackend {
         return fstatfs(fd, &fs) == 0 && Int(fs.f_type) == sysfsMagic
     }
 
+    /// procfs's magic number (`PROC_SUPER_MAGIC` in <linux/magic.h>).
+    static let procMagic = 0x9fa0
+
+    /// Whether `path` is on a mounted procfs (not a tree laid out like one).
+    static func isProcfs(_ path: String) -> Bool {
+        var fs = statfs()
+        return statfs(path, &fs) == 0 && Int(fs.f_type) == procMagic
+    }
+
     private struct OpenFile {
         var fd: Int32
         var onSysfs: Bool

@@ -254,13 +254,21 @@ public final class SysfsRoot: Sendable {
     /// Read many files in one hand-over to the reader threads, each under the deadline, outside
     /// any pass: nothing kept open, nothing profiled (a walk of `/proc`, whose files come and
     /// go with their processes).
-    public func readEach(_ relatives: [String]) -> [Result<String, ReadingIssue>] {
+    ///
+    /// `onThisThread`: the caller knows these files answer without sleeping (a real procfs's
+    /// `stat`): read here, with no hand-off and so no deadline.
+    public func readEach(_ relatives: [String], onThisThread: Bool = false) -> [Result<String, ReadingIssue>] {
         let tap = state.withLock { s -> (@Sendable (SysfsAccess) -> Void)? in
             s.readCount += relatives.count
             return s.tap
         }
-        let results = readBatch(relatives.map { ($0, false) })
-        gate.closeStallWindow()
+        let results: [Result<String, ReadingIssue>]
+        if onThisThread {
+            results = relatives.map { backend.read($0, keepOpen: false) }
+        } else {
+            results = readBatch(relatives.map { ($0, false) })
+            gate.closeStallWindow()
+        }
         if let tap { for (p, r) in zip(relatives, results) { tap(.read(p, r)) } }
         return results
     }

@@ -75,7 +75,7 @@ public final class SysfsSource: ThermalSensorSource {
 
     /// What the reading layer did: reads, open files, stuck files, timed-out reads.
     public var readStats: SensorSourceReadStats? {
-        SensorSourceReadStats(fileReads: root.readCount, openFiles: root.ioStats?.openFiles ?? 0,
+        SensorSourceReadStats(fileReads: root.readCount + (ppdState?.root.readCount ?? 0), openFiles: root.ioStats?.openFiles ?? 0,
                         stuckFiles: root.stuckFiles, timedOutReads: root.timedOutReads,
                         abandonedReaders: root.abandonedReaders)
     }
@@ -190,7 +190,7 @@ public final class SysfsSource: ThermalSensorSource {
                         : s.staticIssues
                 }
             }
-            snap.lowPower = lowPower.sample(root).merging(profile)
+            snap.lowPower = lowPower.sample(root, readStateFile: profile == nil).merging(profile)
             snap.throttle = throttle.sample(root)
             snap.energyCounters = powercap.sample(root) + snap.energyCounters
             snap.cpuFrequencies = cpufreq.sample(root)

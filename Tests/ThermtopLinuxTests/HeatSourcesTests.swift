@@ -174,4 +174,15 @@ struct HeatSourcesTests {
         #expect(h.sources.first?.count == 100)
         #expect(h.sources.allSatisfy { $0.processes.count <= ThermalHeatSources.maximumProcessesPerSource })
     }
+
+    @Test("a walk of the real /proc reads every stat on the walking thread, handing no batch to a reader; a tree laid out like /proc keeps the deadline's hand-off")
+    func procfsStatIsReadOnTheWalkingThread() {
+        let live = ThermalProcessTableReader(path: "/proc")
+        let table = live.walk()
+        #expect(table.processes.contains { $0.pid == Int(getpid()) })
+        #expect(live.root.handedOffBatches == 0)
+        let tree = ThermalProcessTableReader(path: Fixture.path("proc-table-1"))
+        #expect(!tree.walk().processes.isEmpty)
+        #expect(tree.root.handedOffBatches >= 1)
+    }
 }

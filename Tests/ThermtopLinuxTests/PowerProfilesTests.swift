@@ -12,6 +12,35 @@ import Glibc
 @Suite("power profiles over D-Bus: a real dbus-daemon with python3-dbusmock",
        .needs(.dbus))
 struct PowerProfilesDBusTests {
+    @Test("while the bus gives the profile the state file is not read (its profile would be replaced); when the daemon leaves it is read again")
+    func stateFileUnreadWhileTheBusAnswers() throws {
+        let peer = try DBusPeer()
+        defer { peer.stop() }
+        try peer.startPowerProfilesTemplate(activeProfile: "power-saver")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-ppd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("[State]\nProfile=balanced\n".utf8).write(to: dir.appendingPathComponent("state.ini"))
+        let source = SysfsSource(root: SysfsRoot(path: Fixture.path("legion-go-s-couchside")),
+                                 ppdStatePath: dir.appendingPathComponent("state.ini").path)
+        let bus = PowerProfilesSource(address: peer.address)
+        source.powerProfiles = bus
+        func readsOfOneSample(_ t: Double) -> (Int, LowPowerSignals) {
+            let before = source.readStats?.fileReads ?? -1
+            let snap = source.sample(at: t)
+            return ((source.readStats?.fileReads ?? -1) - before, snap.lowPower)
+        }
+        _ = source.sample(at: 0)
+        let (withBus, busSignals) = readsOfOneSample(1)
+        #expect(busSignals.powerProfilesDaemon == "power-saver" && busSignals.powerProfileOrigin == .dbus)
+        peer.stopMock("net.hadess.PowerProfiles")
+        _ = try #require(waitForHint(bus, since: monotonicSeconds(), timeout: 2) { _ in true })
+        #expect(bus.reading == nil)
+        let (withoutBus, fileSignals) = readsOfOneSample(2)
+        #expect(fileSignals.powerProfilesDaemon == "balanced" && fileSignals.powerProfileOrigin == .stateFile)
+        #expect(withoutBus == withBus + 1, "state.ini read with the bus answering (\(withBus) reads) or not after it left (\(withoutBus))")
+    }
+
     @Test("ActiveProfile and PerformanceDegraded are read at creation, through the net.hadess fallback name")
     func readsAtCreation() throws {
         let peer = try DBusPeer()

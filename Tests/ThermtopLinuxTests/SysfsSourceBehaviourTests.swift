@@ -153,6 +153,25 @@ struct SysfsSourceBehaviourTests {
         #expect(SysfsSource(path: Fixture.path("legion-go-s-couchside")).sample(at: 0).lowPower.powerProfilesDaemon == nil)
     }
 
+    @Test("power-profiles-daemon's state file costs no read where its folder does not exist, and one a sample where it does")
+    func powerProfilesStateFileReadOnlyWhereItCanBe() throws {
+        let fixture = Fixture.path("legion-go-s-couchside")
+        func readsPerSample(_ ppd: String?) -> Int {
+            let source = SysfsSource(root: SysfsRoot(path: fixture), ppdStatePath: ppd)
+            _ = source.sample(at: 0)
+            let before = source.readStats?.fileReads ?? -1
+            _ = source.sample(at: 1)
+            return (source.readStats?.fileReads ?? -1) - before
+        }
+        let none = readsPerSample(nil)
+        #expect(readsPerSample("/nonexistent-thermtop-ppd/state.ini") == none)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("thermtop-ppd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("[State]\nProfile=balanced\n".utf8).write(to: dir.appendingPathComponent("state.ini"))
+        #expect(readsPerSample(dir.appendingPathComponent("state.ini").path) == none + 1)
+    }
+
     @Test("a root that does not exist or is empty gives an empty snapshot, no crash")
     func emptyRoots() throws {
         #expect(SysfsSource(path: "/nonexistent-thermtop-root").sample(at: 0).isEmpty)

@@ -42,8 +42,9 @@ import ThermtopCore
 
     @Test("a rediscovery's sample between two timed ones leaves no hole: the columns stay consecutive")
     func rediscoveryLeavesNoHole() throws {
-        // Timed samples at 0.4, 1.4, … 29.4; the rediscovery samples at 30.0 and the timer
-        // restarts from there (31.0, 32.0, …), as the hub does.
+        // Timed samples at 0.4, 1.4, … 29.4; the rediscovery samples at 30.0 and the samples
+        // after it fall on another phase (31.0, 32.0, …), as they do after a hint's sample
+        // when a reading runs long.
         let times = (0..<30).map { Double($0) + 0.4 } + [30.0] + (31..<40).map(Double.init)
         let s = Self.state(sampledAt: times)
         let id = try #require(s.history.keys.sorted().first)

@@ -22,11 +22,17 @@ struct WakeTimingTests {
         #expect((500...501).contains(WakeTiming.milliseconds(app, now: 10.4999999999, wallFraction: 0.25)))
     }
 
-    @Test("with no pulse (minimal) it wakes for the clock's next second and the next value step, whichever is first")
-    func minimalWakesOnClockAndValues() {
+    @Test("with no pulse (minimal) it wakes once a second, on the value steps, which carry the clock: not also on the wall clock's second")
+    func minimalWakesOnValueStepsOnly() {
         let app = Self.app(.minimal)
-        #expect(WakeTiming.milliseconds(app, now: 10.25, wallFraction: 0.75) == 250, "the clock's next second")
+        #expect(WakeTiming.milliseconds(app, now: 10.25, wallFraction: 0.75) == 750, "the next value step at 11, not the clock's second 250 ms away")
         #expect(WakeTiming.milliseconds(app, now: 10.625, wallFraction: 0.125) == 375, "the next value step at 11")
+    }
+
+    @Test("value steps longer than a second (--delay 2) do not carry the clock: it still wakes on its second")
+    func slowValueStepsLeaveTheClockItsOwnWake() {
+        let app = Self.app(.minimal, delay: 2)
+        #expect(WakeTiming.milliseconds(app, now: 10.25, wallFraction: 0.75) == 250, "the clock's next second")
     }
 
     @Test("paused, routine readings do not time the loop; the clock still does")

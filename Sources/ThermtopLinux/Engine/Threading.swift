@@ -90,10 +90,11 @@ package func monotonicSeconds() -> Double {
 @discardableResult
 package func startThread(name: String, inlineOnFailure: Bool = true, _ body: @escaping @Sendable () -> Void) -> Bool {
     final class Box: @unchecked Sendable {   // immutable after init; handed to the new thread once
+        let name: String
         let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        init(_ name: String, _ body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
     }
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    let box = Unmanaged.passRetained(Box(name, body)).toOpaque()
     var thread = pthread_t()
     var attr = pthread_attr_t()
     pthread_attr_init(&attr)
@@ -102,6 +103,7 @@ package func startThread(name: String, inlineOnFailure: Bool = true, _ body: @es
     pthread_attr_setstacksize(&attr, 512 * 1024)
     let rc = pthread_create(&thread, &attr, { raw in
         let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+        Syscalls.setThreadName(box.name)
         box.body()
         return nil
     }, box)

@@ -30,10 +30,17 @@ public enum WakeTiming {
             wake = min(wake, ((now * fps + 1e-6).rounded(.down) + 1) / fps)
             return max(1, Int(((wake - now) * 1000).rounded(.up)))
         }
-        // The clock's next shown value: the next second, or the next minute.
+        // The clock's next shown value: the next second, or the next minute. Value steps at
+        // least as often as the clock's step carry it (its second shown at most one step
+        // late), as the pulse's frames do: the loop's own beat and the wall clock's fall
+        // apart, and waking on both is 2 wakeups a second at minimal instead of 1.
         let clockStep = policy.clockShowsSeconds ? 1.0 : 60.0
-        let intoStep = policy.clockShowsSeconds ? wallFraction : Double(app.wallSeconds % 60) + wallFraction
-        wake = min(wake, now + clockStep - intoStep)
+        let valueStepsCarryClock = !app.paused && app.replay == nil && policy.valueStepSeconds > 0
+            && policy.valueStepSeconds <= clockStep + 1e-9
+        if !valueStepsCarryClock {
+            let intoStep = policy.clockShowsSeconds ? wallFraction : Double(app.wallSeconds % 60) + wallFraction
+            wake = min(wake, now + clockStep - intoStep)
+        }
         // The countdown's next shown value.
         let left = app.refreshDueAt - now
         if left > 0 && !app.paused {
