@@ -233,13 +233,16 @@ struct MonitorHubTests {
         defer { hub.stop() }
         let sourcesUp = await hub.until { $0.status.sampler.eventSources.count == 2 }
         #expect(sourcesUp)
-        let before = source.samples
         source.set(StubSource.package(95))
-        // When the sampler published, timed on its own thread (the test's polling adds latency).
+        // When the sampler published, timed on its own thread (the test's polling adds latency),
+        // and what woke each sample: a slow test run can meet the sampler's timer or the
+        // tier's rediscovery too, which are not the hint's doing.
         let publishedAt = Mutex<Double?>(nil)
+        let wokenBy = Mutex<[String]>([])
         let clock = SystemClock()
         let listener = hub.addListener { u in
             if u.status.thermalState == .serious { publishedAt.withLock { $0 = $0 ?? clock.now() } }
+            wokenBy.withLock { $0.append(u.status.sampler.wokenBy) }
         }
         var one: UInt8 = 1
         let t0 = clock.now()
@@ -249,8 +252,9 @@ struct MonitorHubTests {
         let latency = (publishedAt.withLock { $0 } ?? .infinity) - t0
         #expect(latency < eventDrivenBound, "published \(latency) s after the event")
         listener.cancel()
-        #expect(source.samples == before + 1)
-        #expect(hub.current.sampler.wokenBy == "charger")
+        let woken = wokenBy.withLock { $0 }
+        #expect(woken.filter { $0 == "charger" }.count == 1, "one sample for one hint: \(woken)")
+        #expect(woken.first == "charger", "the first sample after the hint was not the hint's: \(woken)")
         _ = write(rediscover.1, &one, 1)
         let ok4 = await hub.until { $0.status.sampler.wokenBy == "dock" }
         #expect(source.rediscoveries >= 1)

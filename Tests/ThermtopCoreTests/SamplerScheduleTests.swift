@@ -29,6 +29,16 @@ struct ScheduleStore {
         #expect(schedule == wanted, "schedule after \(got)", sourceLocation: sourceLocation)
     }
 
+    /// Take the step due now, which must be a sample, as a reading that lasts `seconds`.
+    mutating func read(lasting seconds: Double, sourceLocation: SourceLocation = #_sourceLocation) {
+        let now = clock.now()
+        guard case .sample = schedule.next(now: now) else {
+            Issue.record("no sample due at \(now)", sourceLocation: sourceLocation)
+            return
+        }
+        schedule.sampled(start: now, end: now + seconds)
+    }
+
     mutating func send(_ command: SamplerSchedule.Command) { schedule.receive(command) }
     mutating func hint(_ hint: MonitorChangeHint) { schedule.receive(hint) }
     func advance(_ seconds: Double) { clock.advance(by: seconds) }
@@ -175,12 +185,10 @@ struct SamplerScheduleTests {
     func timerKeepsItsGrid() {
         var store = ScheduleStore()
         store.schedule.begin(hasReading: false, eventSources: false)
-        _ = store.schedule.next(now: 100)
-        store.schedule.sampled(start: 100, end: 100.3)
+        store.read(lasting: 0.3)
         store.expect(.sleep(until: 101))
         store.advance(1.002)
-        _ = store.schedule.next(now: store.clock.now())
-        store.schedule.sampled(start: 101.002, end: 101.2)
+        store.read(lasting: 0.198)
         store.expect(.sleep(until: 102))
     }
 
@@ -199,8 +207,7 @@ struct SamplerScheduleTests {
         var store = ScheduleStore()
         store.schedule.sampled(start: 100, end: 100)
         store.advance(1)
-        _ = store.schedule.next(now: 101)
-        store.schedule.sampled(start: 101, end: 103.5)
+        store.read(lasting: 2.5)
         store.expect(.sleep(until: 104))
     }
 

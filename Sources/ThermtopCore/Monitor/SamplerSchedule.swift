@@ -134,9 +134,9 @@ package struct SamplerSchedule: Sendable, Equatable {
 
     /// A reading ran from `start` to `end`. Timed samples keep to one grid, a delay apart from
     /// the first reading's start, whatever was read between them and however long a reading
-    /// took: the history keeps one point per step, and a timer restarted at each reading's end
-    /// slid by that reading's length until one step got no sample (a blank column about every
-    /// 1/length samples, and after most slow rediscoveries). A reading before the timer's time
+    /// took: the history keeps one point per step, and a timer that restarts at each reading's
+    /// end slides by that reading's length until a step gets no sample (a blank column about
+    /// every 1/length samples, and after most slow rediscoveries). A reading before the timer's time
     /// leaves it there; one that ends past it moves it to the first grid time after `end`.
     package mutating func sampled(start: Double, end: Double) {
         let due = nextSample ?? start

@@ -21,7 +21,8 @@ public enum WakeTiming {
         if !app.paused, let due = app.replay?.nextDue { wake = min(wake, due) }
         // The next step at which routine samples are taken (none come while paused, and a
         // replay's come with its own due times). A step of 0 means on the pulse's frames.
-        if !app.paused, app.replay == nil, let due = policy.nextValueStep(after: now) { wake = min(wake, due) }
+        let valueStep = app.paused || app.replay != nil ? nil : policy.nextValueStep(after: now)
+        if let valueStep { wake = min(wake, valueStep) }
         let fps = policy.pulseFramesPerSecond
         if fps > 0 {
             // While the pulse animates, the clock and the countdown change on its frames (at
@@ -35,9 +36,7 @@ public enum WakeTiming {
         // late), as the pulse's frames do: the loop's own beat and the wall clock's fall
         // apart, and waking on both is 2 wakeups a second at minimal instead of 1.
         let clockStep = policy.clockShowsSeconds ? 1.0 : 60.0
-        let valueStepsCarryClock = !app.paused && app.replay == nil && policy.valueStepSeconds > 0
-            && policy.valueStepSeconds <= clockStep + 1e-9
-        if !valueStepsCarryClock {
+        if valueStep == nil || policy.valueStepSeconds > clockStep + 1e-9 {
             let intoStep = policy.clockShowsSeconds ? wallFraction : Double(app.wallSeconds % 60) + wallFraction
             wake = min(wake, now + clockStep - intoStep)
         }
