@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/timerfd.h>   // the read watchdog's timer: no wakeup unless a read overruns
 
 // pipe2(2) (glibc declares it only under _GNU_SOURCE): a pipe with its flags in one call
 // instead of pipe and four fcntl. Swift code makes pipes through `Syscalls.pipe`.

@@ -29,6 +29,14 @@ import Glibc
 ///   `maxReaders` threads at once; reads started after that get a short grace, and whatever is
 ///   still queued a deadline later is not read this time. So a stalled pass costs at most about
 ///   three deadlines, however many files hang.
+/// - One thread may claim the gate's reads (`readOnThisThread`, the hub's sampler): its batches
+///   are read on that thread, with no hand-off and so no wakeup of another thread, while
+///   `ReadWatchdog` watches the read in flight. A read past its deadline there gives the gate
+///   up: the path is hung, the gate is *retired* (every later read answers at once, so the
+///   stuck thread's sample ends as soon as the kernel lets it go) and the claimant's
+///   `onStuck` is called, on the watchdog's thread, to go on with a fork of the root.
+/// - Hung paths and the threads left in them are shared with the roots forked from this one
+///   (`HungReads`), and `abandonLimit` bounds them all together.
 final class ReadGate: @unchecked Sendable {   // every mutable field is guarded by `lock`
     let backend: any SysfsBackend
     let deadline: Double
@@ -59,21 +67,27 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     private var readers: Set<Int> = []
     private var nextReader = 0
     private var abandoned: Set<Int> = []
-    /// Paths whose read is still hung, with when it started.
-    private var stuck: [String: Double] = [:]
+    /// Paths whose read is still hung, shared with forked roots.
+    let hung: HungReads
+    /// The thread that reads this gate's batches itself, and what to call when a read there
+    /// hangs.
+    private var claimant: (thread: pthread_t, onStuck: @Sendable () -> Void)?
+    /// The claimant's read in flight.
+    private var claimantFlight: Flight?
+    /// Given up on after the claimant's read hung: nothing is read through this gate any more.
+    private var retired = false
     /// When a pass that stalled must be done by.
     private var budgetEnd: Double?
-    /// Stalls since creation.
-    private var stalls = 0
-    /// Batches handed to reader threads since creation.
+    /// Batches handed to reader threads since creation (not those read on the claimant's).
     private var batches = 0
     /// Set when the owning root goes away: idle readers leave (they hold the gate strongly).
     private var closing = false
 
     init(backend: any SysfsBackend, deadline: Double, grace: Double, maxReaders: Int = 4,
          handoffSpin: Double = 0.000_1, idleExit: Double = ThermalConfig().idleReaderSeconds,
-         abandonLimit: Int = ReadGate.defaultAbandonLimit) {
+         abandonLimit: Int = ReadGate.defaultAbandonLimit, hung: HungReads = HungReads()) {
         self.backend = backend
+        self.hung = hung
         self.abandonLimit = max(0, abandonLimit)
         self.idleExit = max(0.001, idleExit)
         self.handoffSpin = max(0, min(handoffSpin, 0.001))
@@ -86,19 +100,23 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
 
     /// Paths being read right now or still hung (their descriptors must not be closed).
     var busyPaths: Set<String> {
-        lock.withLock { Set(stuck.keys).union(inFlight.values.map(\.path)) }
+        lock.withLock { Set(hung.paths).union(inFlight.values.map(\.path)).union(claimantFlight.map { [$0.path] } ?? []) }
     }
 
     /// The default `abandonLimit`: enough for a few hung drivers at once, few enough that
     /// their stacks stay a few megabytes.
     static let defaultAbandonLimit = 8
 
-    var stuckPaths: [String] { lock.withLock { stuck.keys.sorted() } }
-    var stallCount: Int { lock.withLock { stalls } }
+    var stuckPaths: [String] { hung.paths }
+    /// Reads given up on, with those of the roots it shares `hung` with.
+    var stallCount: Int { hung.timeouts }
     var batchCount: Int { lock.withLock { batches } }
     var readerThreads: Int { lock.withLock { readers.count + abandoned.count } }
-    /// Abandoned threads still in their hung read.
-    var abandonedThreads: Int { lock.withLock { abandoned.count } }
+    /// Threads still in a hung read (this gate's readers and replaced samplers, with those of
+    /// the roots it shares `hung` with).
+    var abandonedThreads: Int { hung.threads }
+    /// Whether a read on the claimant's thread hung and the gate was given up.
+    var isRetired: Bool { lock.withLock { retired } }
 
     /// The root is gone: wake the idle reader so it leaves, releasing the gate and its backend
     /// (open value files included). Without this every root ever made kept a sleeping thread:
@@ -119,8 +137,23 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
     /// A pass is over: the next stall starts a new budget.
     func closeStallWindow() { lock.withLock { budgetEnd = nil } }
 
+    /// Let the calling thread read this gate's batches itself from now on, under the watchdog;
+    /// `onStuck` is called once, on another thread, when one of its reads hangs. False (reads
+    /// stay handed off) when the process has no watchdog.
+    func readOnThisThread(onStuck: @escaping @Sendable () -> Void) -> Bool {
+        guard ReadWatchdog.shared != nil else { return false }
+        lock.withLock { claimant = (pthread_self(), onStuck) }
+        return true
+    }
+
     /// Read every path; results in the same order.
     func readAll(_ requests: [(path: String, keepOpen: Bool)]) -> [Result<String, ReadingIssue>] {
+        let (onClaimant, givenUp) = lock.withLock { () -> (Bool, Bool) in
+            guard let claimant else { return (false, retired) }
+            return (pthread_equal(claimant.thread, pthread_self()) != 0, retired)
+        }
+        if givenUp { return requests.map { .failure(Self.replaced($0.path)) } }
+        if onClaimant, let watchdog = ReadWatchdog.shared { return readHere(requests, watchdog: watchdog) }
         batchLock.lock()
         defer { batchLock.unlock() }
         lock.lock()
@@ -133,7 +166,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         let start = monotonicSeconds()
         if let end = budgetEnd, start - end > deadline { budgetEnd = nil }
         for (i, r) in requests.enumerated() {
-            if let since = stuck[r.path] {
+            if let since = hung.since(r.path) {
                 results[i] = .failure(ReadingIssue(
                     file: r.path, reason: .timedOut,
                     detail: "still hung after \(Self.seconds(start - since)); not retried"))
@@ -164,7 +197,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
                 for job in queue[head...] {
                     results[job.index] = .failure(ReadingIssue(
                         file: job.path, reason: .timedOut,
-                        detail: "not read: \(abandoned.count) reads still hung"))
+                        detail: "not read: \(hung.threads) reads still hung"))
                     remaining -= 1
                 }
                 head = queue.count
@@ -189,10 +222,9 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         inFlight[index] = nil
         results[index] = .failure(Self.unanswered(flight.path, after: now - flight.started))
         remaining -= 1
-        stuck[flight.path] = flight.started
+        hung.hang(flight.path, since: flight.started)
         readers.remove(flight.reader)
         abandoned.insert(flight.reader)
-        stalls += 1
         if budgetEnd == nil { budgetEnd = now + deadline }
     }
 
@@ -207,7 +239,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         let wanted = budgetEnd == nil ? 1 : min(maxReaders, busy + queued)
         var toStart = max(0, wanted - readers.count)
         if readers.isEmpty { toStart = max(toStart, 1) }
-        if abandoned.count >= abandonLimit { toStart = 0 }
+        if hung.threads >= abandonLimit { toStart = 0 }
         for _ in 0..<toStart {
             nextReader += 1
             let id = nextReader
@@ -235,7 +267,7 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
                     // Given up on: the batch has moved on. The file answers again, so it is
                     // no longer stuck; this thread leaves.
                     abandoned.remove(id)
-                    stuck[job.path] = nil
+                    hung.answered(job.path)
                     lock.unlock()
                     return
                 }
@@ -262,6 +294,74 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
                 return
             }
         }
+    }
+
+    /// The claimant's reads, made here one by one. A path already hung is answered at once; at
+    /// `abandonLimit` threads in hung reads nothing is read (as for handed-off batches). The
+    /// watchdog is armed for the batch and each read records when it started, so a read
+    /// that overruns is found however long the batch has been going.
+    private func readHere(_ requests: [(path: String, keepOpen: Bool)], watchdog: ReadWatchdog) -> [Result<String, ReadingIssue>] {
+        watchdog.arm(self, due: monotonicSeconds() + deadline)
+        defer { watchdog.disarm(self) }
+        var out: [Result<String, ReadingIssue>] = []
+        out.reserveCapacity(requests.count)
+        for r in requests {
+            let started = monotonicSeconds()
+            let answered = lock.withLock { () -> Result<String, ReadingIssue>? in
+                if retired { return .failure(Self.replaced(r.path)) }
+                if let since = hung.since(r.path) {
+                    return .failure(ReadingIssue(file: r.path, reason: .timedOut,
+                                                 detail: "still hung after \(Self.seconds(started - since)); not retried"))
+                }
+                let threads = hung.threads
+                if threads >= abandonLimit {
+                    return .failure(ReadingIssue(file: r.path, reason: .timedOut, detail: "not read: \(threads) reads still hung"))
+                }
+                claimantFlight = Flight(path: r.path, started: started, reader: 0)
+                return nil
+            }
+            if let answered { out.append(answered); continue }
+            let result = backend.read(r.path, keepOpen: r.keepOpen)
+            let gaveUp = lock.withLock { () -> Bool in
+                claimantFlight = nil
+                return retired
+            }
+            if gaveUp {
+                // This read was the one given up on: it answers again, and this thread leaves
+                // once its sample (answered at once from here on) is over.
+                hung.answered(r.path)
+                out.append(.failure(Self.unanswered(r.path, after: monotonicSeconds() - started)))
+            } else {
+                out.append(result)
+            }
+        }
+        return out
+    }
+
+    /// The watchdog woke for this gate at `now`: give up on the claimant's read if it is past
+    /// its deadline, else say when to look again.
+    func watchdogFired(now: Double) -> ReadWatchdog.Verdict {
+        let stuck = lock.withLock { () -> (@Sendable () -> Void)? in
+            guard !retired else { return nil }
+            guard let flight = claimantFlight, now >= flight.started + deadline else { return nil }
+            retired = true
+            hung.hang(flight.path, since: flight.started)
+            return claimant?.onStuck
+        }
+        if let stuck {
+            stuck()
+            return .done
+        }
+        return lock.withLock { () -> ReadWatchdog.Verdict in
+            if retired { return .done }
+            // Between two reads, or in one that started less than a deadline ago.
+            return .lookAgain(at: (claimantFlight?.started ?? now) + deadline)
+        }
+    }
+
+    /// The answer of a gate given up on: its claimant's reads go on through a fork.
+    static func replaced(_ path: String) -> ReadingIssue {
+        ReadingIssue(file: path, reason: .timedOut, detail: "not read: a read hung and its reader was replaced")
     }
 
     /// Called and returning with `lock` held. Lets go of the lock and spins until `waiting` turns

@@ -27,6 +27,8 @@ public final class SysfsRoot: Sendable {
     let gate: ReadGate
     /// Sample passes after which a missing value file is looked up again.
     let missingRetrySamples: Int
+    /// What the root was made with, for a fork.
+    private let config: ThermalConfig
     private let passLock = ConditionLock()
     private let state = Mutex(PassState())
 
@@ -99,13 +101,37 @@ public final class SysfsRoot: Sendable {
         self.init(backend: backend, path: path, config: config, abandonLimit: ReadGate.defaultAbandonLimit)
     }
 
-    init(backend: any SysfsBackend, path: String, config: ThermalConfig, abandonLimit: Int) {
+    init(backend: any SysfsBackend, path: String, config: ThermalConfig, abandonLimit: Int, hung: HungReads = HungReads()) {
         self.path = path
         self.backend = backend
+        self.config = config
         self.missingRetrySamples = max(1, config.missingFileRetrySamples)
         gate = ReadGate(backend: backend, deadline: config.readDeadlineSeconds, grace: config.stalledReadGraceSeconds,
-                        idleExit: config.idleReaderSeconds, abandonLimit: abandonLimit)
+                        idleExit: config.idleReaderSeconds, abandonLimit: abandonLimit, hung: hung)
     }
+
+    /// A root over the same directory with descriptors, passes and a gate of its own, sharing
+    /// this one's hung files: what a sampler goes on with when a read on its thread hangs.
+    /// nil for a root not over a directory (a replay's reads cannot hang).
+    func fork() -> SysfsRoot? {
+        guard let files = backend as? FileSystemBackend else { return nil }
+        return SysfsRoot(backend: FileSystemBackend(rootPath: files.rootPath), path: path, config: config,
+                         abandonLimit: gate.abandonLimit, hung: gate.hung)
+    }
+
+    /// Read on the calling thread from now on (the hub's sampler: no hand-off, no wakeup of a
+    /// reader thread), under the process's read watchdog; `onStuck` is called once, on the
+    /// watchdog's thread, when a read there hangs: this root then answers nothing more
+    /// (`isRetired`) and the caller goes on with a `fork()`. False, and reads stay handed to
+    /// reader threads, for a root that cannot fork or when the process has no watchdog.
+    public func readOnThisThread(onStuck: @escaping @Sendable () -> Void) -> Bool {
+        guard backend.readsCanBlock, backend is FileSystemBackend else { return false }
+        return gate.readOnThisThread(onStuck: onStuck)
+    }
+
+    /// Whether a read on the claiming thread hung and this root was given up (see
+    /// `readOnThisThread`).
+    public var isRetired: Bool { gate.isRetired }
 
     deinit { gate.shutdown() }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import ThermtopCore
 
 /// The Linux source: reads thermal zones, cooling devices, hwmon, power supplies, platform
@@ -15,19 +16,13 @@ public final class SysfsSource: ThermalSensorSource {
     /// Always false: this is a machine (or a tree taken from one).
     public let isSimulated = false
 
-    private var zones: [ZoneLayout] = []
-    private var cooling: [CoolingLayout] = []
-    private var hwmon: [HwmonLayout] = []
-    private var supplies: [SupplyLayout] = []
-    private var lowPower: LowPowerReader
-    private var throttle: ThrottleReader
-    private var powercap = PowercapLayout()
-    private var cpufreq = CPUFreqLayout()
+    /// What discovery found and the samples carry on (energy counters): taken at the start
+    /// of a step and stored at its end, never held across a read, so a fork made while a read
+    /// hangs (`readOnThisThread`) starts from the last stored state.
+    private let devices: Mutex<Devices>
     private let ppdState: (root: SysfsRoot, file: String)?
-    private var needsRediscovery = false
-    private var discoveryIssues: [ReadingIssue] = []
     /// Rediscoveries since creation (hot-plug and the tier-paced refresh), for tests and stats.
-    public private(set) var discoveryCount = 0
+    public var discoveryCount: Int { devices.withLock { $0.discoveries } }
     /// The D-Bus power-profiles source living on the same (sampler) thread: while it has a
     /// reading, its profile and PerformanceDegraded replace state.ini's profile in each sample.
     public var powerProfiles: PowerProfilesSource?
@@ -63,11 +58,48 @@ public final class SysfsSource: ThermalSensorSource {
         gpuDeadlines = (root.gate.deadline, ThermalConfig().uninterruptibleReadDeadlineSeconds)
         label = root.path == "/sys" ? "live /sys" : root.path
         ppdState = ppdStatePath.map(LowPowerReader.stateFile)
-        lowPower = LowPowerReader(hasLegacyProfile: false, classProfiles: [], choices: [], ppdState: nil)
-        throttle = ThrottleReader(cpuDirs: [], packageDirs: [])
         // Discovered by the first sample, on the thread that samples, not on whichever thread
         // made the source: no file is read while the source is made.
-        needsRediscovery = true
+        devices = Mutex(Devices(
+            found: Layout(zones: [], cooling: [], hwmon: [], supplies: [],
+                          lowPower: LowPowerReader(hasLegacyProfile: false, classProfiles: [], choices: [], ppdState: nil),
+                          throttle: ThrottleReader(cpuDirs: [], packageDirs: []), issues: [],
+                          powercap: PowercapLayout(), cpufreq: CPUFreqLayout()),
+            needsRediscovery: true, discoveries: 0))
+    }
+
+    /// A source on a fork of `from`'s root carrying its devices and state on; the GPU reader,
+    /// the process table and the state file are shared (the source forked from reads none of
+    /// them again: its root is retired).
+    private init(forking from: SysfsSource, root: SysfsRoot) {
+        self.root = root
+        gpus = from.gpus
+        gpuDeadlines = from.gpuDeadlines
+        label = from.label
+        ppdState = from.ppdState
+        processes = from.processes
+        powerProfiles = from.powerProfiles
+        capturedHeatSources = from.capturedHeatSources
+        devices = Mutex(from.devices.withLock { $0 })
+    }
+
+    /// Reads on the calling thread from now on (see `SysfsRoot.readOnThisThread`); when a read
+    /// there hangs, `replaced` gets a source on a fork of the root that goes on from the last
+    /// stored state, and this one reads nothing more.
+    public func readOnThisThread(replaced: @escaping @Sendable (any ThermalSensorSource) -> Void) -> Bool {
+        let me = Forkable(self)
+        return root.readOnThisThread {
+            guard let source = me.source, let fork = source.root.fork() else { return }
+            replaced(SysfsSource(forking: source, root: fork))
+        }
+    }
+
+    /// The source as the watchdog's thread sees it when a read hangs: the thread that owns it
+    /// is then in the kernel, and a fork reads only what is set up before sampling (`let`s,
+    /// `processes`, `powerProfiles`) and the devices' state under its lock.
+    private final class Forkable: @unchecked Sendable {
+        weak var source: SysfsSource?
+        init(_ source: SysfsSource) { self.source = source }
     }
 
     /// Files on a filesystem can hang; a replay's recorded files cannot.
@@ -85,10 +117,12 @@ public final class SysfsSource: ThermalSensorSource {
 
     /// Find the devices and read their static attributes.
     public func rediscover() {
-        discoveryCount += 1
         // Built in locals and stored once the pass is over, so the pass's closure holds no
         // access to this object's properties.
-        let previous = hwmon
+        let previous = devices.withLock { d -> [HwmonLayout] in
+            d.discoveries += 1
+            return d.found.hwmon
+        }
         let found = root.withPass(.discovery) { () -> Layout in
             // Devices share folders (ancestors, a PCI device's zones and chips): each is looked
             // at once in this discovery.
@@ -108,22 +142,25 @@ public final class SysfsSource: ThermalSensorSource {
             }
             return found
         }
-        zones = found.zones
-        cooling = found.cooling
-        hwmon = found.hwmon
-        supplies = found.supplies
-        lowPower = found.lowPower
-        throttle = found.throttle
-        powercap = found.powercap
-        cpufreq = found.cpufreq
-        discoveryIssues = found.issues
+        // Given up while a read hung: the fork goes on, this source touches nothing shared.
+        guard !root.isRetired else { return }
+        var layout = found
+        let gone = Set(layout.issues.map(\.file))
+        layout.zones.removeAll { gone.contains($0.dir) }
+        layout.cooling.removeAll { gone.contains($0.dir) }
+        layout.hwmon.removeAll { gone.contains("class/hwmon/\($0.device)") }
+        layout.supplies.removeAll { gone.contains($0.dir) }
+        devices.withLock { d in
+            d.found = layout
+            d.needsRediscovery = false
+        }
         gpus.rediscover(root)
-        let gone = Set(discoveryIssues.map(\.file))
-        zones.removeAll { gone.contains($0.dir) }
-        cooling.removeAll { gone.contains($0.dir) }
-        hwmon.removeAll { gone.contains("class/hwmon/\($0.device)") }
-        supplies.removeAll { gone.contains($0.dir) }
-        needsRediscovery = false
+    }
+
+    private struct Devices {
+        var found: Layout
+        var needsRediscovery: Bool
+        var discoveries: Int
     }
 
     private struct Layout {
@@ -140,14 +177,16 @@ public final class SysfsSource: ThermalSensorSource {
 
     /// Read the values now (discovering devices first when needed); `time` stamps the snapshot.
     public func sample(at time: Double) -> ThermalSnapshot {
-        if needsRediscovery { rediscover() }
+        if devices.withLock({ $0.needsRediscovery }) { rediscover() }
         var snap = readValues(at: time)
-        if needsRediscovery {
+        if devices.withLock({ $0.needsRediscovery }) {
             // A device vanished under this very sample (hot-unplug): rediscover and read again
             // rather than show it with its values missing.
             rediscover()
             snap = readValues(at: time)
         }
+        // Given up while a read hung: the process table is the fork's now.
+        guard !root.isRetired else { return snap }
         // The process table is walked once a sample, whatever the devices did: a second
         // walk would halve the window its CPU rates are measured over. GPU processes are
         // identified in the same walk, also where their pid is idle on the CPU.
@@ -160,10 +199,11 @@ public final class SysfsSource: ThermalSensorSource {
         var snap = ThermalSnapshot(time: time)
         // Locals as in `rediscover`; the hwmon layouts keep state between
         // samples (energy counters) and are stored back after the pass.
-        let (zones, cooling, supplies, lowPower, throttle) = (self.zones, self.cooling, self.supplies, self.lowPower, self.throttle)
+        let found = devices.withLock { $0.found }
+        let (zones, cooling, supplies, lowPower, throttle) = (found.zones, found.cooling, found.supplies, found.lowPower, found.throttle)
         let profile = powerProfiles?.reading
-        let (powercap, cpufreq) = (self.powercap, self.cpufreq)
-        var hwmon = self.hwmon
+        let (powercap, cpufreq) = (found.powercap, found.cpufreq)
+        var hwmon = found.hwmon
         root.withPass(.sample) {
             snap.zones = zones.map { $0.sample(root) }
             snap.coolingDevices = cooling.map { $0.sample(root) }
@@ -195,15 +235,17 @@ public final class SysfsSource: ThermalSensorSource {
             snap.energyCounters = powercap.sample(root) + snap.energyCounters
             snap.cpuFrequencies = cpufreq.sample(root)
         }
-        self.hwmon = hwmon
+        // Given up while a read hung: the GPU reader and the devices are the fork's now.
+        guard !root.isRetired else { return snap }
+        devices.withLock { $0.found.hwmon = hwmon }
         gpus.sample(root, time: time, deadline: gpuDeadlines.call, initDeadline: gpuDeadlines.start,
                     processes: processes != nil, into: &snap)
         // A device whose folder vanished since discovery: its layout is stale.
         let missingDirs = (snap.zones.flatMap(\.issues) + snap.hwmon.flatMap(\.issues) + snap.batteries.flatMap(\.issues))
             .filter { $0.reason == .missing }
             .map { String($0.file[..<($0.file.lastIndex(of: "/") ?? $0.file.endIndex)]) }
-        if Set(missingDirs).contains(where: { !root.isDirectory($0) }) { needsRediscovery = true }
-        snap.issues += discoveryIssues
+        if Set(missingDirs).contains(where: { !root.isDirectory($0) }) { devices.withLock { $0.needsRediscovery = true } }
+        snap.issues += found.issues
         // The whole tree gone (an unmounted --sysfs-root, a deleted capture): said in the
         // status, so `watch` can stop without looking inside the source. Checked only when the
         // sample already looks wrong, so a healthy sample makes no extra syscall.

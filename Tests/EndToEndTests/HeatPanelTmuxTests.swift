@@ -45,7 +45,10 @@ struct HeatPanelTmuxTests {
         tmux.send("Tab")
         tmux.send("Home")
         tmux.send("Enter")
-        let (opened, o) = tmux.waitForScreen { $0.contains("Heating it: cc1plus (Enter/Esc closes)") }
+        // Its frame can be captured half written: waited for whole, with its rows.
+        let (opened, o) = tmux.waitForScreen {
+            $0.contains("Heating it: cc1plus (Enter/Esc closes)") && $0.contains("100") && $0.contains("101")
+        }
         try #require(opened, "Enter did not open the group:\n\(o)")
         #expect(o.contains("100") && o.contains("101") && o.contains("cc1plus"), "\(o)")
         tmux.send("Escape")

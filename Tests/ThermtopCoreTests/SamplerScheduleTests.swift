@@ -59,6 +59,22 @@ struct SamplerScheduleTests {
         store.expect(.sleep(until: 102))
     }
 
+    @Test("a sampler that replaces one stuck in a hung read samples at once, before its timer, said so; without that it would sleep to the timer")
+    func replacedSamplerReadsAtOnce() {
+        var store = ScheduleStore()
+        store.schedule.begin(hasReading: false, eventSources: false)
+        store.expect(.sample(.start, rediscover: false)) { $0.sampled(start: 100, end: 100) }
+        store.advance(0.4)
+        var untouched = store
+        untouched.schedule.begin(hasReading: true, eventSources: false)
+        untouched.expect(.sleep(until: 101))
+        // The timer's sample started at 100.4 and hung: the new sampler begins with a reading.
+        store.schedule.samplerReplaced()
+        store.schedule.begin(hasReading: true, eventSources: false)
+        store.expect(.sample(.request(SamplerSchedule.replacedReason), rediscover: false)) { $0.sampled(start: 100.4, end: 100.4) }
+        store.expect(.sleep(until: 101))
+    }
+
     @Test("after a first reading made without it, a sampler with event sources samples to show them; without any it only sleeps")
     func startWithAReading() {
         var store = ScheduleStore()

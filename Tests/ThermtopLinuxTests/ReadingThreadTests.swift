@@ -59,6 +59,9 @@ struct ReadingThreadTests {
         #expect(latency < 1.0, "timed-out shown \(latency) s after the file hung")
         #expect(source.root.stuckFiles.contains(file))
         #expect(source.root.abandonedReaders == 1)
+        // The sampler read on its own thread: the hung read left that thread in the kernel and
+        // a new sampler, on a fork of the root, published the timeout.
+        #expect(hub.current.sampler.samplerReplacements == 1)
         // Sampling goes on, the other sensors still read, and the stuck file costs nothing.
         let samples = hub.current.sampler.samples
         #expect(waitUntil(3) { hub.current.sampler.samples >= samples + 5 })
@@ -66,19 +69,17 @@ struct ReadingThreadTests {
 
         // The read comes back (a writer appears and goes): the file is no longer stuck and its
         // reader has ended. A new FIFO in its place hangs its next read: it times out again.
-        release(fifo)
+        // The new FIFO is moved in while the old one has its writer, so no read can open the
+        // old one again in between (and hang on it for good once its writer is gone).
+        try replace(fifo) { #expect(mkfifo($0, 0o644) == 0) }
         #expect(waitUntil(3) { !source.root.stuckFiles.contains(file) && source.root.abandonedReaders == 0 })
-        try FileManager.default.removeItem(atPath: fifo)
-        #expect(mkfifo(fifo, 0o644) == 0)
         #expect(waitUntil(3) {
             hub.current.snapshot.zone("thermal_zone0")?.issues.contains { $0.reason == .timedOut } == true
                 && source.root.timedOutReads >= 2
         }, "the FIFO hung again but no new timeout was seen")
         // Its reader comes back once the FIFO has had a writer; a real value is then read.
-        release(fifo)
+        try replace(fifo) { try Data("47000\n".utf8).write(to: URL(fileURLWithPath: $0)) }
         #expect(waitUntil(3) { !source.root.stuckFiles.contains(file) })
-        try FileManager.default.removeItem(atPath: fifo)
-        try Data("47000\n".utf8).write(to: URL(fileURLWithPath: fifo))
         #expect(waitUntil(4) { hub.current.snapshot.zone("thermal_zone0")?.celsius == 47.0 },
                 "\(String(describing: hub.current.snapshot.zone("thermal_zone0")))")
     }
@@ -100,11 +101,62 @@ struct ReadingThreadTests {
     }
 
     /// Replace a file of a fixture copy by a FIFO nobody writes to (its read waits for one).
+    @Test("a running sampler reads its files on its own thread: no batch is handed to a reader thread, and the watchdog does not wake while reads answer in time")
+    func samplerReadsOnItsOwnThread() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        // Read by the caller (no sampler): batches go to a reader thread, under the deadline.
+        let direct = SysfsSource(path: copy.path)
+        _ = direct.sample(at: 0)
+        _ = direct.sample(at: 1)
+        #expect(direct.root.handedOffBatches > 0)
+
+        let source = SysfsSource(path: copy.path)
+        let hub = startedHub(source)
+        defer { hub.stop() }
+        let wakes = { Self.voluntarySwitches(ofThreadNamed: "thermtop-watch") }
+        let before = wakes()
+        // The first reading may be the caller's (`current` takes it when the sampler has not
+        // yet): counted from the samples after it.
+        let handedOff = source.root.handedOffBatches
+        let samples = hub.current.sampler.samples
+        #expect(waitUntil(5) { hub.current.sampler.samples >= samples + 10 })
+        #expect(source.root.handedOffBatches == handedOff, "\(source.root.handedOffBatches - handedOff) batches handed off")
+        #expect(hub.current.snapshot.zone("thermal_zone0")?.celsius != nil)
+        #expect(hub.current.sampler.samplerReplacements == 0)
+        #expect(before != nil, "no watchdog thread")
+        #expect(wakes() == before, "the watchdog woke while every read answered in time")
+    }
+
+    /// The voluntary context switches of this process's thread named `name`, nil if none.
+    static func voluntarySwitches(ofThreadNamed name: String) -> Int? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        for t in tasks {
+            guard let comm = try? String(contentsOfFile: "/proc/self/task/\(t)/comm", encoding: .utf8),
+                  comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
+                  let status = try? String(contentsOfFile: "/proc/self/task/\(t)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") })
+            else { continue }
+            return Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+        }
+        return nil
+    }
+
     private func hang(_ copy: FixtureCopy, _ file: String) throws -> String {
         let real = copy.url(file).resolvingSymlinksInPath().path
         try FileManager.default.removeItem(atPath: real)
         #expect(mkfifo(real, 0o644) == 0)
         return real
+    }
+
+    /// Put what `make` makes (given a path beside it) in `fifo`'s place, the FIFO having a
+    /// writer meanwhile, so a read blocked on it returns and none opens it after.
+    private func replace(_ fifo: String, _ make: (String) throws -> Void) throws {
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+        defer { if writer >= 0 { close(writer) } }
+        let next = fifo + ".next"
+        try make(next)
+        #expect(rename(next, fifo) == 0)
     }
 
     /// Give a FIFO a writer for a moment, so a read blocked on it returns.

@@ -105,6 +105,9 @@ public struct MonitorSamplerInfo: Sendable, Equatable {
     public var reads: SensorSourceReadStats?
     /// Whether the sampler thread is running (`start()`), or samples are taken on request.
     public var running = false
+    /// Sampler threads replaced since start because a read on theirs hung (each is left in
+    /// the kernel until the read returns; the number left is `reads.abandonedReaders`).
+    public var samplerReplacements = 0
 
     /// Nothing counted yet.
     public init() {}

@@ -116,6 +116,13 @@ package struct SamplerSchedule: Sendable, Equatable {
         pending.start = !hasReading ? .start : eventSources ? .eventSourcesUp : nil
     }
 
+    /// Why a sampler that replaced one stuck in a hung read samples at once.
+    package static let replacedReason = "a read hung; sampler replaced"
+
+    /// The sampler was replaced while it read (a read hung): the sample it was taking never
+    /// ends, so the new one reads at once.
+    package mutating func samplerReplaced() { pending.request = pending.request ?? Self.replacedReason }
+
     /// A stop asked of an earlier sampler does not stop the next one.
     package mutating func cancelStop() { pending.stop = false }
 

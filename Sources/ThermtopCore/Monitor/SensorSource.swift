@@ -21,6 +21,12 @@ public protocol ThermalSensorSource: AnyObject {
     /// Whether a read can block (real files: a hung driver, a FIFO); such a source bounds each
     /// of its reads by the read deadline itself. Default false.
     var readsCanBlock: Bool { get }
+    /// Read on the calling thread from now on (the hub's sampler), with no hand-off to a
+    /// reader thread, under a watchdog: when a read there runs past the read deadline,
+    /// `replaced` is called, on another thread, with a source that goes on from this one's
+    /// last state without touching the hung file, and this one reads nothing more. False (the
+    /// default): reads stay as they are.
+    func readOnThisThread(replaced: @escaping @Sendable (any ThermalSensorSource) -> Void) -> Bool
 }
 
 extension ThermalSensorSource {
@@ -30,6 +36,7 @@ extension ThermalSensorSource {
     public var simulatedLoad: Double? { nil }
     public var readStats: SensorSourceReadStats? { nil }
     public var readsCanBlock: Bool { false }
+    public func readOnThisThread(replaced: @escaping @Sendable (any ThermalSensorSource) -> Void) -> Bool { false }
 }
 
 /// What a file-reading source did, for the debug overlay and `status --json`.

@@ -71,14 +71,14 @@ public final class ThermalStatusHub: Sendable {
     /// Whether the source is a simulation (the simulated laptop) rather than a machine.
     public let sourceIsSimulated: Bool
 
-    /// The source, touched only with `sourceLock` held (by the sampler thread or a caller of
-    /// `sample()`/`refresh()`), never by two threads at once.
+    /// The source, touched only with its `lock` held (by the sampler thread or a caller of
+    /// `sample()`/`refresh()`), never by two threads at once. The hub's current box is in its
+    /// state: a sampler whose read hung is replaced, with a box of its own (see `samplerLoop`).
     private final class SourceBox: @unchecked Sendable {
         let source: any ThermalSensorSource
+        let lock = ConditionLock()
         init(_ source: any ThermalSensorSource) { self.source = source }
     }
-    private let box: SourceBox
-    private let sourceLock = ConditionLock()
     /// Everything else; held briefly, never across a read, so overrides apply at once even
     /// while a read hangs. Its condition wakes callers waiting for the first reading and for
     /// the sampler to leave.
@@ -111,6 +111,13 @@ public final class ThermalStatusHub: Sendable {
     }
 
     private struct HubState {
+        var box: SourceBox
+        /// Counts sampler threads started; a thread whose number is not this one was replaced
+        /// while a read of its hung, and leaves without publishing once the kernel lets it go.
+        var generation = 0
+        /// The first reading is being taken by the sampler (not by a caller): a replacement
+        /// takes it over.
+        var firstBySampler = false
         var model: MonitorModel
         var schedule: SamplerSchedule
         var current: MonitorStatus
@@ -159,7 +166,6 @@ public final class ThermalStatusHub: Sendable {
     public init(source: any ThermalSensorSource, clock: any MonitorClock, config: ThermalConfig = ThermalConfig(),
                 overrides: ThermalOverrides = .none, delay: Duration = .seconds(1),
                 wakeSources: @escaping @Sendable (any ThermalSensorSource) -> [any MonitorWakeSource] = { _ in [] }) {
-        box = SourceBox(source)
         self.clock = clock
         sourceLabel = source.label
         sourceIsSimulated = source.isSimulated
@@ -175,7 +181,7 @@ public final class ThermalStatusHub: Sendable {
             sourceLabel: source.label, sourceIsSimulated: source.isSimulated)
         let schedule = SamplerSchedule(delay: delay.inSeconds, now: now,
                                        refreshInterval: placeholder.policy.refreshIntervalSeconds)
-        state = Guarded(HubState(model: MonitorModel(config: config, overrides: overrides), schedule: schedule,
+        state = Guarded(HubState(box: SourceBox(source), model: MonitorModel(config: config, overrides: overrides), schedule: schedule,
                                  current: placeholder, sampler: info))
     }
 
@@ -417,13 +423,19 @@ public final class ThermalStatusHub: Sendable {
     /// (nothing done) for real sources.
     @discardableResult
     public func adjustLoad(by delta: Double, reason: String = "load") -> Double? {
-        let load = sourceLock.withLock { box.source.adjustLoad(by: delta) }
+        let box = currentBox
+        let load = box.lock.withLock { box.source.adjustLoad(by: delta) }
         if load != nil { sampleNow(reason: reason) }
         return load
     }
 
     /// The simulated load, nil for real sources.
-    public var simulatedLoad: Double? { sourceLock.withLock { box.source.simulatedLoad } }
+    public var simulatedLoad: Double? {
+        let box = currentBox
+        return box.lock.withLock { box.source.simulatedLoad }
+    }
+
+    private var currentBox: SourceBox { state.withLock { $0.box } }
 
     /// Read once, waiting for it on the caller's thread, and publish. While started, prefer
     /// `sampleNow()`.
@@ -459,7 +471,11 @@ public final class ThermalStatusHub: Sendable {
             }
             state.withLock { $0.clockMovesByHand = byHand }
         }
-        startThread(name: "thermtop-sample") { [self] in samplerLoop() }
+        let generation = state.withLock { s -> Int in
+            s.generation += 1
+            return s.generation
+        }
+        startThread(name: "thermtop-sample") { [self] in samplerLoop(generation) }
     }
 
     /// Stop the sampler thread; returns once it has left (within a read deadline or so, or
@@ -498,29 +514,46 @@ public final class ThermalStatusHub: Sendable {
     /// Carries out the schedule's steps until it says stop. The first step is the first
     /// reading (claimed here, so callers of `current` wait for this one), or one that shows
     /// the event sources' states.
-    private func samplerLoop() {
-        let sources = sourceLock.withLock { wakeSourceFactory(box.source) }
+    ///
+    /// The source's files are read on this thread (`readOnThisThread`): a sample is no
+    /// hand-off and no wakeup of another thread. When a read here hangs past the deadline,
+    /// the source hands over a fork of itself; `replaceSampler` starts a new sampler thread on
+    /// it, which reads at once (the hung file answered timed-out) while this one, stuck in the
+    /// kernel, leaves without publishing when the read returns.
+    private func samplerLoop(_ generation: Int) {
+        let box = currentBox
+        let sources = box.lock.withLock { () -> [any MonitorWakeSource] in
+            _ = box.source.readOnThisThread { [weak self] next in self?.replaceSampler(generation, with: next) }
+            return wakeSourceFactory(box.source)
+        }
         var eventStates = sources.map(\.state)
         let claimed = state.withLock { s -> Bool in
+            guard s.generation == generation else { return false }
             s.sampler.eventSources = eventStates
             s.sampler.running = true
             s.samplerThread = pthread_self()
-            // A first reading a caller is taking is not taken twice.
+            // A first reading a caller is taking is not taken twice; one a replaced sampler
+            // was taking is taken over.
             var claimed = false
+            if case .taking = s.first, s.firstBySampler { claimed = true }
             if case .none = s.first {
                 s.first = .taking
+                s.firstBySampler = true
                 claimed = true
             }
             s.schedule.begin(hasReading: !claimed, eventSources: !sources.isEmpty)
             return claimed
         }
         while true {
-            let step = state.withLock { s -> SamplerSchedule.Step in
+            let step = state.withLock { s -> SamplerSchedule.Step? in
+                // Replaced while a read hung: the new sampler does the work.
+                guard s.generation == generation else { return nil }
                 let now = clock.now()
                 let step = s.schedule.next(now: now)
                 if case .sleep = step { s.idleSince = now } else { s.idleSince = nil }
                 return step
             }
+            guard let step else { return }
             if case .sleep = step { state.broadcast() }
             switch step {
             case .stop:
@@ -530,7 +563,10 @@ public final class ThermalStatusHub: Sendable {
                     s.sampler.running = false
                     // A first reading claimed here and never made (stopped at once) is free
                     // for a caller again.
-                    if claimed, s.first.update == nil { s.first = .none }
+                    if claimed, s.first.update == nil {
+                        s.first = .none
+                        s.firstBySampler = false
+                    }
                 }
                 state.broadcast()
                 return
@@ -542,6 +578,31 @@ public final class ThermalStatusHub: Sendable {
             case .sleep(let until):
                 sleep(until: until, sources: sources, states: &eventStates)
             }
+        }
+    }
+
+    /// A read on sampler `generation`'s thread hung and its source gave `next` to go on with:
+    /// a new sampler thread on it, the stuck one left to leave when the kernel lets it go.
+    /// Called on the read watchdog's thread.
+    private func replaceSampler(_ generation: Int, with next: any ThermalSensorSource) {
+        let box = SourceBox(next)
+        let go = state.withLock { s -> Int? in
+            guard s.generation == generation, s.threadAlive else { return nil }
+            s.generation += 1
+            s.box = box
+            s.sampler.samplerReplacements += 1
+            s.schedule.samplerReplaced()
+            return s.generation
+        }
+        guard let go else { return }
+        if !startThread(name: "thermtop-sample", inlineOnFailure: false, { [self] in samplerLoop(go) }) {
+            // No thread can be made: the sampler has stopped; callers get the last status.
+            state.withLock { s in
+                s.threadAlive = false
+                s.samplerThread = nil
+                s.sampler.running = false
+            }
+            state.broadcast()
         }
     }
 
@@ -617,6 +678,7 @@ public final class ThermalStatusHub: Sendable {
                 case .taking: return false
                 case .none:
                     s.first = .taking
+                    s.firstBySampler = false
                     return true
                 }
             }
@@ -641,7 +703,8 @@ public final class ThermalStatusHub: Sendable {
     }
 
     private func rediscover() {
-        sourceLock.withLock { box.source.rediscover() }
+        let box = currentBox
+        box.lock.withLock { box.source.rediscover() }
         let now = clock.now()
         state.withLock { s in
             s.schedule.rediscovered(at: now)
@@ -656,9 +719,12 @@ public final class ThermalStatusHub: Sendable {
         meanwhile()
         // The local time labels a sensor that stops reading ("since 14:02").
         let timeOfDay = clock.secondsSinceLocalMidnight()
-        let (snap, reads) = sourceLock.withLock { (box.source.sample(at: start), box.source.readStats) }
+        let box = currentBox
+        let (snap, reads) = box.lock.withLock { (box.source.sample(at: start), box.source.readStats) }
         let end = clock.now()
         let update = state.withLock { s -> MonitorUpdate in
+            // Read by a sampler replaced while this sample's read hung: its source was given up.
+            guard s.box === box else { return MonitorUpdate(sequence: s.sequence, status: s.current, events: []) }
             s.sampler.samples += 1
             s.sampler.lastSampleSeconds = end - start
             s.sampler.wakeReason = reason
