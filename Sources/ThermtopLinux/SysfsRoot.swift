@@ -12,9 +12,11 @@ import ThermtopCore
 /// guess.
 ///
 /// File reads go through one deadline (`ThermalConfig.readDeadlineSeconds`, see `ReadGate`):
-/// each is made on a reader thread the caller waits for at most that long, so a hung driver, a
-/// slow SMBus sensor or a FIFO in a fixture tree is `timed-out` and the rest goes on; the file
-/// is not touched again while its read is still hung. A backend whose reads cannot block (a
+/// each is made on a reader thread the caller waits for at most that long, or, for the thread
+/// that claimed the root (`readOnThisThread`, the hub's sampler), on that thread under a
+/// watchdog that replaces it when a read hangs; so a hung driver, a slow SMBus sensor or a FIFO
+/// in a fixture tree is `timed-out` and the rest goes on; the file is not touched again while
+/// its read is still hung. A backend whose reads cannot block (a
 /// replay) is read on the caller's thread. The source brackets its work in passes
 /// (`withPass`): within a `.sample` pass value files stay open and each is read once; the files
 /// read in the previous pass of the same kind are read up front in one batch, one hand-over to

@@ -149,6 +149,10 @@ struct OverlayTests {
         status.sampler.reads = SensorSourceReadStats(fileReads: 10, abandonedReaders: 2)
         _ = Reducer.reduce(&state, .statusArrived(status, FeedInfo(samples: 1, refreshDueAt: 17)))
         #expect(state.render(.large).text().contains("hung readers 2"))
+        #expect(!state.render(.large).text().contains("samplers replaced"))
+        status.sampler.samplerReplacements = 1
+        _ = Reducer.reduce(&state, .statusArrived(status, FeedInfo(samples: 2, refreshDueAt: 17)))
+        #expect(state.render(.large).text().contains("samplers replaced 1"), "a sampler left in a hung read is said in debug")
     }
 
     @Test("more than six reading issues are summarised with a count")

@@ -159,7 +159,8 @@ enum Overlays {
         lines.append((samplerLine, .plain))
         // A read hung in the kernel keeps its reader thread until it returns: worth seeing.
         if let n = sampler.reads?.abandonedReaders, n > 0 {
-            lines.append(("  hung readers \(n): reads the kernel has not returned (bounded; each ends with its read)", theme.level(.fair)))
+            let replaced = sampler.samplerReplacements > 0 ? ", samplers replaced \(sampler.samplerReplacements)" : ""
+            lines.append(("  hung readers \(n)\(replaced): reads the kernel has not returned (bounded; each ends with its read)", theme.level(.fair)))
         }
         lines.append(("  sample \(Format.fixed(st.sampleMilliseconds, places: 2)) ms · render \(Format.fixed(st.renderMilliseconds, places: 2)) ms · frames \(st.frames), skipped \(st.framesSkipped) · samples \(st.samples)", .plain))
         lines.append(("  cells redrawn: last frame \(st.cellsLastFrame), total \(st.cellsTotal)" + (state.replay == nil ? " · next refresh in \(Int(state.secondsUntilRefresh.rounded(.up))) s" : ""), .plain))
