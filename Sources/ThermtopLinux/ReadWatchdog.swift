@@ -100,12 +100,8 @@ final class ReadWatchdog: Sendable {
     private func set(_ s: inout State, _ at: Double?) {
         s.fires = at
         var spec = itimerspec()
-        if let at {
-            // Zero disarms a timerfd: the earliest a time can be is one nanosecond.
-            let t = max(at, 1e-9)
-            spec.it_value.tv_sec = Int(t)
-            spec.it_value.tv_nsec = max(1, Int((t - t.rounded(.down)) * 1e9))
-        }
+        // A zero time disarms a timerfd: the earliest a time can be is one nanosecond.
+        if let at { spec.it_value = timespec(seconds: max(at, 1e-9)) }
         _ = timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 

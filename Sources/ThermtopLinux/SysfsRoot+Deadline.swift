@@ -146,6 +146,11 @@ final class ReadGate: @unchecked Sendable {   // every mutable field is guarded 
         return true
     }
 
+    /// The claimant stops reading here; every caller's batches are handed off again.
+    func endReadsOnThisThread() {
+        lock.withLock { if claimant.map({ pthread_equal($0.thread, pthread_self()) != 0 }) == true { claimant = nil } }
+    }
+
     /// Read every path; results in the same order.
     func readAll(_ requests: [(path: String, keepOpen: Bool)]) -> [Result<String, ReadingIssue>] {
         let (onClaimant, givenUp) = lock.withLock { () -> (Bool, Bool) in

@@ -131,6 +131,9 @@ public final class SysfsRoot: Sendable {
         return gate.readOnThisThread(onStuck: onStuck)
     }
 
+    /// The claiming thread stops reading here (see `readOnThisThread`).
+    public func endReadsOnThisThread() { gate.endReadsOnThisThread() }
+
     /// Whether a read on the claiming thread hung and this root was given up (see
     /// `readOnThisThread`).
     public var isRetired: Bool { gate.isRetired }

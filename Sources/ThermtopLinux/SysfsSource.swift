@@ -94,6 +94,8 @@ public final class SysfsSource: ThermalSensorSource {
         }
     }
 
+    public func endReadsOnThisThread() { root.endReadsOnThisThread() }
+
     /// The source as the watchdog's thread sees it when a read hangs: the thread that owns it
     /// is then in the kernel, and a fork reads only what is set up before sampling (`let`s,
     /// `processes`, `powerProfiles`) and the devices' state under its lock.

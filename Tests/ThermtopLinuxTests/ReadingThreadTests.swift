@@ -128,6 +128,32 @@ struct ReadingThreadTests {
         #expect(wakes() == before, "the watchdog woke while every read answered in time")
     }
 
+    @Test("a claim to read on a thread ends with that thread's sampling: the hub ends it when its sampler stops, and the root then hands that thread's batches off again")
+    func claimEndsWithTheSampler() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        // A thread id is reused once its thread is gone: a claim left behind would make some
+        // later thread read as the sampler, and a slow read there retire the root for good.
+        let source = SysfsSource(path: copy.path)
+        _ = source.sample(at: 0)
+        let handedOff = { source.root.handedOffBatches }
+        #expect(source.readOnThisThread { _ in })
+        var before = handedOff()
+        _ = source.sample(at: 1)
+        #expect(handedOff() == before, "read on the claiming thread")
+        source.endReadsOnThisThread()
+        before = handedOff()
+        _ = source.sample(at: 2)
+        #expect(handedOff() > before, "handed off again once the claim ended")
+
+        let claims = ClaimCounter()
+        let hub = ThermalStatusHub(source: claims, clock: SystemClock(), delay: 0.05)
+        hub.start()
+        #expect(waitUntil(5) { hub.current.sampler.samples >= 2 })
+        hub.stop()
+        #expect(claims.counts == (1, 1), "claims and ends: \(claims.counts)")
+    }
+
     /// The voluntary context switches of this process's thread named `name`, nil if none.
     static func voluntarySwitches(ofThreadNamed name: String) -> Int? {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
@@ -207,4 +233,21 @@ struct FirstReadingTests {
         #expect(ranOn.map { pthread_equal($0, caller) != 0 } == true)
         #expect(hub.current.snapshot.zones.isEmpty)
     }
+}
+
+/// A source that counts the hub's claims to read on its sampler thread, and their ends.
+final class ClaimCounter: ThermalSensorSource, @unchecked Sendable {   // counts under `lock`
+    let label = "claims"
+    let isSimulated = true
+    private let lock = NSLock()
+    private var claims = 0
+    private var ends = 0
+    var counts: (Int, Int) { lock.withLock { (claims, ends) } }
+    func sample(at time: Double) -> ThermalSnapshot { ThermalSnapshot(time: time) }
+    func rediscover() {}
+    func readOnThisThread(replaced: @escaping @Sendable (any ThermalSensorSource) -> Void) -> Bool {
+        lock.withLock { claims += 1 }
+        return true
+    }
+    func endReadsOnThisThread() { lock.withLock { ends += 1 } }
 }

@@ -27,6 +27,9 @@ public protocol ThermalSensorSource: AnyObject {
     /// last state without touching the hung file, and this one reads nothing more. False (the
     /// default): reads stay as they are.
     func readOnThisThread(replaced: @escaping @Sendable (any ThermalSensorSource) -> Void) -> Bool
+    /// The thread that called `readOnThisThread` stops sampling (its id may be given to
+    /// another thread): reads go back to how they were.
+    func endReadsOnThisThread()
 }
 
 extension ThermalSensorSource {
@@ -37,6 +40,7 @@ extension ThermalSensorSource {
     public var readStats: SensorSourceReadStats? { nil }
     public var readsCanBlock: Bool { false }
     public func readOnThisThread(replaced: @escaping @Sendable (any ThermalSensorSource) -> Void) -> Bool { false }
+    public func endReadsOnThisThread() {}
 }
 
 /// What a file-reading source did, for the debug overlay and `status --json`.

@@ -103,10 +103,11 @@ public final class ThermalStatusHub: Sendable {
         case currentStatus(AsyncStream<MonitorStatus>.Continuation, MonitorStatus)
     }
 
-    /// The first reading: not made, being made by someone (the others wait on the lock's
-    /// condition), or made.
+    /// The first reading: not made, being made by the sampler or a caller (the others wait
+    /// on the lock's condition; a sampler that replaces one stuck in a hung read takes the
+    /// sampler's over), or made.
     private enum FirstReading {
-        case none, taking, made(MonitorUpdate)
+        case none, taking(bySampler: Bool), made(MonitorUpdate)
         var update: MonitorUpdate? { if case .made(let u) = self { u } else { nil } }
     }
 
@@ -115,9 +116,6 @@ public final class ThermalStatusHub: Sendable {
         /// Counts sampler threads started; a thread whose number is not this one was replaced
         /// while a read of its hung, and leaves without publishing once the kernel lets it go.
         var generation = 0
-        /// The first reading is being taken by the sampler (not by a caller): a replacement
-        /// takes it over.
-        var firstBySampler = false
         var model: MonitorModel
         var schedule: SamplerSchedule
         var current: MonitorStatus
@@ -535,11 +533,12 @@ public final class ThermalStatusHub: Sendable {
             // A first reading a caller is taking is not taken twice; one a replaced sampler
             // was taking is taken over.
             var claimed = false
-            if case .taking = s.first, s.firstBySampler { claimed = true }
-            if case .none = s.first {
-                s.first = .taking
-                s.firstBySampler = true
+            switch s.first {
+            case .none:
+                s.first = .taking(bySampler: true)
                 claimed = true
+            case .taking(let bySampler): claimed = bySampler
+            case .made: break
             }
             s.schedule.begin(hasReading: !claimed, eventSources: !sources.isEmpty)
             return claimed
@@ -557,16 +556,15 @@ public final class ThermalStatusHub: Sendable {
             if case .sleep = step { state.broadcast() }
             switch step {
             case .stop:
+                // Another thread may later get this thread's id: it must not read as the sampler.
+                box.lock.withLock { box.source.endReadsOnThisThread() }
                 state.withLock { s in
                     s.threadAlive = false
                     s.samplerThread = nil
                     s.sampler.running = false
                     // A first reading claimed here and never made (stopped at once) is free
                     // for a caller again.
-                    if claimed, s.first.update == nil {
-                        s.first = .none
-                        s.firstBySampler = false
-                    }
+                    if claimed, s.first.update == nil { s.first = .none }
                 }
                 state.broadcast()
                 return
@@ -596,11 +594,13 @@ public final class ThermalStatusHub: Sendable {
         }
         guard let go else { return }
         if !startThread(name: "thermtop-sample", inlineOnFailure: false, { [self] in samplerLoop(go) }) {
-            // No thread can be made: the sampler has stopped; callers get the last status.
+            // No thread can be made: the sampler has stopped; callers get the last status, and
+            // a first reading the stuck one was taking is free for a caller again.
             state.withLock { s in
                 s.threadAlive = false
                 s.samplerThread = nil
                 s.sampler.running = false
+                if case .taking(bySampler: true) = s.first { s.first = .none }
             }
             state.broadcast()
         }
@@ -677,8 +677,7 @@ public final class ThermalStatusHub: Sendable {
                 case .made: return nil
                 case .taking: return false
                 case .none:
-                    s.first = .taking
-                    s.firstBySampler = false
+                    s.first = .taking(bySampler: false)
                     return true
                 }
             }

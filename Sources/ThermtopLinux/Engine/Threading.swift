@@ -62,10 +62,7 @@ package final class ConditionLock: @unchecked Sendable {
                 pthread_cond_wait(cond, lock.mutex)
                 return
             }
-            var ts = timespec()
-            let whole = deadline.rounded(.down)
-            ts.tv_sec = Int(whole)
-            ts.tv_nsec = min(999_999_999, Int((deadline - whole) * 1e9))
+            var ts = timespec(seconds: deadline)
             pthread_cond_timedwait(cond, lock.mutex, &ts)
         }
 
@@ -74,6 +71,16 @@ package final class ConditionLock: @unchecked Sendable {
     }
 
     package func makeCondition() -> Condition { Condition(lock: self) }
+}
+
+extension timespec {
+    /// `seconds` (a time on CLOCK_MONOTONIC, or a span) as whole seconds and nanoseconds.
+    package init(seconds: Double) {
+        self.init()
+        let whole = seconds.rounded(.down)
+        tv_sec = Int(whole)
+        tv_nsec = min(999_999_999, Int((seconds - whole) * 1e9))
+    }
 }
 
 /// Seconds on CLOCK_MONOTONIC (the clock the conditions wait on).
