@@ -93,47 +93,56 @@ struct Thermtop: AsyncParsableCommand {
         app.stats.colorCount = term.colorCount
         app.units = cfg.units ?? .celsius
         app.configInfo = ConfigInfo(path: cfg.path, lines: cfg.summary, warnings: ConfigOptions.warnings(cfg, status: app.status))
-        var loop = RunLoop(feed: feed, terminal: term, app: app)
+        let display = DashboardDisplay(app: app, terminal: term)
+        var loop = RunLoop(feed: feed, display: display)
         if let recording, let file = replay {
             let h = recording.header
-            loop.app.hostname = h.host
-            loop.app.replay = ReplayState(file: file, host: h.host, kernel: h.kernel, startTime: h.startTime,
-                                          total: recording.samples.last?.time ?? 0, sampleCount: recording.samples.count,
-                                          position: ReplayPosition(index: 0, time: recording.samples.first?.time ?? 0, nextTime: nil),
-                                          speed: speed ?? 1, now: loop.clock.now())
+            display.app.hostname = h.host
+            display.app.replay = ReplayState(file: file, host: h.host, kernel: h.kernel, startTime: h.startTime,
+                                             total: recording.samples.last?.time ?? 0, sampleCount: recording.samples.count,
+                                             position: ReplayPosition(index: 0, time: recording.samples.first?.time ?? 0, nextTime: nil),
+                                             speed: speed ?? 1, now: display.clock.now())
         }
         if let (command, interval) = dashboard.hook.resolved(cfg) {
-            loop.hook = OnChangeHook(command: command, interval: interval, output: .discard, initial: app.status,
-                                     simulatedAllowed: dashboard.hook.simulated, timeout: dashboard.hook.timeout(cfg))
-            loop.app.configInfo.onChange = command
+            display.hook = OnChangeHook(command: command, interval: interval, output: .discard, initial: app.status,
+                                        simulatedAllowed: dashboard.hook.simulated, timeout: dashboard.hook.timeout(cfg))
+            display.app.configInfo.onChange = command
         }
         loop.run()
         term.restore()
-        if loop.app.exitStatus != 0 { throw ExitCode(loop.app.exitStatus) }
+        if display.app.exitStatus != 0 { throw ExitCode(display.app.exitStatus) }
     }
 }
 
-/// The dashboard's loop: one `poll` over the terminal input, the monitor's wake descriptor
-/// and the signal self-pipe. Keys, new statuses, time, resizes and signals each become an
-/// `Action` through `Reducer.reduce`, the only code that changes `AppState`; effects go back
-/// to the feed. Each wakeup renders the state and touches the terminal only when a cell
-/// changed. It sleeps until the next thing that can change the screen: a material status (the
-/// monitor wakes it only for those: changes, answers to keys, event sources), a pulse frame,
-/// the next step at which it takes routine samples, or the clock or countdown reaching their
-/// next shown value (by tier, see `RenderPolicy`; while the pulse animates, the clock, the
-/// countdown and new readings change on its frames).
+/// The dashboard's loop: one `poll` over the terminal input, its own wake descriptor and the
+/// signal self-pipe. Keys, time, resizes and signals each become an `Action` through
+/// `Reducer.reduce`, the only code that changes `AppState`; effects go back to the feed. Each
+/// wakeup renders the state and touches the terminal only when a cell changed.
+///
+/// Live, new samples do not wake it: the sampler's thread draws each one as it arrives
+/// (`DashboardDisplay.sampleArrived`), and they carry the header's clock. The loop sleeps
+/// until the next thing of its own that can change the screen: a pulse frame (by tier, see
+/// `RenderPolicy`; while the pulse animates, the clock and the countdown change on its
+/// frames), the countdown's next shown value, a key or a signal. A replay's samples are fed
+/// here, at their recorded times.
 @MainActor
 struct RunLoop {
     let feed: DashboardFeed
-    let terminal: Terminal
-    let clock = SystemClock()
-    var app: AppState
-    /// The `--on-change` command, if any: it sees the measured state; simulated changes (`3`)
-    /// only with `--on-change-simulated` (then marked `THERMTOP_SIMULATED=1`).
-    var hook: OnChangeHook?
+    let display: DashboardDisplay
+    var terminal: Terminal { display.terminal }
+    var clock: SystemClock { display.clock }
+
+    /// The state; only `Reducer.reduce` changes it.
+    var app: AppState { display.app }
+
+    init(feed: DashboardFeed, display: DashboardDisplay) {
+        self.feed = feed
+        self.display = display
+        display.samplesArrive = feed.isLive
+    }
 
     mutating func dispatch(_ action: Action) {
-        for effect in Reducer.reduce(&app, action) {
+        for effect in Reducer.reduce(&display.app, action) {
             if effect == .suspend {
                 terminal.suspend()
                 let size = terminal.resizeToWindow()
@@ -153,74 +162,54 @@ struct RunLoop {
         }
     }
 
+    /// Runs until a quit key or signal. The display's lock is held throughout but for the
+    /// sleeps in `poll`, when the sampler's thread may draw.
     mutating func run() {
+        display.lockForLoop()
+        defer {
+            display.closed = true
+            display.unlockForLoop()
+        }
         let size = terminal.size
         dispatch(.resized(width: size.width, height: size.height))
+        feed.observe { [display] hub in display.sampleArrived { DashboardFeed.newest(of: hub) } }
         let (first, info) = feed.drain()
         dispatch(.statusArrived(first, info))
         while !app.quit {
             let now = clock.now()
             let wall = WallClock.now()
             dispatch(.tick(now: now, wallSeconds: wall.seconds))
-            takeNewerSample(now: now)
-            if hook != nil { observeChanges() }
-            draw()
+            takeMissedSample()
+            display.observeChanges()
+            display.draw()
             if app.quit { break }
-            wait(timeoutMilliseconds: WakeTiming.milliseconds(app, now: now, wallFraction: wall.fraction,
-                                                               hookDue: hook?.nextDue(now: now),
-                                                               inputDue: terminal.inputDeadline))
+            let ms = display.wakeMilliseconds(now: now, wallFraction: wall.fraction)
+            display.loopWakesAt = now + Double(ms) / 1000
+            wait(timeoutMilliseconds: ms)
         }
     }
 
-    /// Takes the monitor's newest sample when the tier's step says readings are due and one
-    /// arrived since those shown: timed samples that change nothing material do not wake the
-    /// loop (`WakePolicy.changes`), they wait here for its next frame or step.
-    mutating func takeNewerSample(now: Double) {
-        guard app.valuesDue(now: now), feed.hasSample(newerThan: app.stats.samples) else { return }
+    /// Takes the newest sample when one arrived while this loop held the display (the sampler
+    /// left it here rather than wait).
+    mutating func takeMissedSample() {
+        guard display.takeMissed() else { return }
         let (status, info) = feed.drain()
         dispatch(.statusArrived(status, info))
     }
 
-    /// Hands the status to the on-change hook (and runs what its rate limit held back), and
-    /// shows its counters in the debug overlay.
-    mutating func observeChanges() {
-        guard let hook else { return }
-        let now = clock.now()
-        hook.observe(app.status, now: now)
-        hook.poll(now: now)
-        let r = hook.runner
-        let counters = Action.onChangeCounters(runs: r.runs, failures: r.failures, lastFailure: r.lastFailure)
-        if r.runs != app.configInfo.onChangeRuns || r.failures != app.configInfo.onChangeFailures {
-            _ = Reducer.reduce(&app, counters)
-        }
-    }
-
-    /// Renders the state; sends the frame only when it differs from what is on screen.
-    mutating func draw() {
-        let t0 = clock.now()
-        let buffer = Screen.render(app, width: app.width, height: app.height)
-        if terminal.isShowing(buffer) {
-            dispatch(.renderSkipped)
-            return
-        }
-        let cells = terminal.present(buffer)
-        dispatch(.rendered(cells: cells, milliseconds: (clock.now() - t0) * 1000))
-    }
-
-    /// Sleeps in `poll` and turns what woke it into actions.
+    /// Sleeps in `poll`, the display unlocked, and turns what woke it into actions.
     mutating func wait(timeoutMilliseconds: Int) {
         var fds = [
             pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: feed.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: display.wakeDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: TerminalSignals.descriptor, events: Int16(POLLIN), revents: 0),
         ]
+        display.unlockForLoop()
         let n = poll(&fds, nfds_t(fds.count), Int32(clamping: timeoutMilliseconds))
+        display.lockForLoop()
         let inputDue = terminal.inputDeadline.map { $0 <= clock.now() } ?? false
         guard n > 0 || inputDue else { return }  // timeout, or EINTR: the loop looks at the time again
-        if fds[1].revents != 0 {
-            let (status, info) = feed.drain()
-            dispatch(.statusArrived(status, info))
-        }
+        if fds[1].revents != 0 { display.consumeWakes() }
         if fds[2].revents != 0 {
             for sig in TerminalSignals.drain() {
                 if sig == SIGWINCH {

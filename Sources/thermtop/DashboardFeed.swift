@@ -5,10 +5,10 @@ import ThermtopUI
 /// What the dashboard's run loop needs from the monitor: the engine (`ThermalStatusHub`) that
 /// samples on its own thread, and the commands the reducer's effects turn into. Keys never
 /// wait on a sensor read: every command returns at once and the result arrives as a new
-/// status. The hub signals `wakeDescriptor` only for material statuses (`WakePolicy.changes`:
-/// change events, commands' results, event sources, samples not woken by its timer); the
-/// loop takes routine samples on its own beat (`hasSample(newerThan:)`), so a sample that
-/// changes nothing that matters costs the UI thread no wakeup of its own.
+/// status. Live, each new status reaches the screen through `observe`'s handler, called on
+/// the thread that published it (the sampler's, for samples): the dashboard draws it there,
+/// so a sample costs one thread's wakeup, not the sampler's and then the UI's. The hub's wake
+/// descriptor is not used (`WakePolicy.never`).
 ///
 /// A replay (`--replay FILE`) has no sampler thread: a `ReplayDriver` feeds the recorded
 /// samples through the same readers (`SysfsSource` on the recording), classifier and policy
@@ -21,6 +21,9 @@ final class DashboardFeed {
     private let config: ThermalConfig
     private let delay: Double
     private var replay: ReplayDriver?
+    /// Called with the hub on each new live status (see `observe`), on the publishing thread.
+    private var handler: (@Sendable (ThermalStatusHub) -> Void)?
+    private var observation: MonitorObservation?
 
     /// Plays `recording` from its first sample.
     init(replay recording: Recording, file: String, options: SourceOptions, config: ThermalConfig) {
@@ -44,23 +47,33 @@ final class DashboardFeed {
                                  delay: Double, simulated: Bool) -> ThermalStatusHub {
         let hub = options.makeHub(config: config, overrides: overrides, delay: delay, simulated: simulated,
                                   heatSources: true)
-        hub.setWakePolicy(.changes)
+        hub.setWakePolicy(.never)
         hub.start()
         return hub
     }
 
-    /// Whether the monitor holds a sample newer than the one counted `samples` (what the run
-    /// loop shows). Never for a replay: its samples arrive through `replayAdvance`.
-    func hasSample(newerThan samples: Int) -> Bool {
-        replay == nil && hub.current.sampler.samples != samples
+    /// Hands every new live status to `handler`, with the hub it came from, on the thread that
+    /// published it, from now on and across hubs (`S` swaps the live and simulated sources).
+    /// A replay's statuses come through `drain()` only.
+    func observe(_ handler: @escaping @Sendable (ThermalStatusHub) -> Void) {
+        guard replay == nil else { return }
+        self.handler = handler
+        attach()
     }
 
-    /// Readable when a new status is waiting.
-    var wakeDescriptor: Int32 { hub.wakeDescriptor }
+    private func attach() {
+        guard let handler else { return }
+        let hub = self.hub
+        observation = hub.addListener { [weak hub] _ in if let hub { handler(hub) } }
+        // What the hub published before the listener was added is not missed.
+        handler(hub)
+    }
 
-    /// The newest status and what the sampler says about it; empties the wake descriptor.
+    /// Whether statuses come from the live hub (through `observe`), not a replay.
+    var isLive: Bool { replay == nil }
+
+    /// The newest status and what the sampler says about it.
     func drain() -> (MonitorStatus, FeedInfo) {
-        hub.consumeWake()
         if let replay {
             let s = replay.status
             let samples = replay.recording.samples
@@ -69,6 +82,11 @@ final class DashboardFeed {
             return (s, FeedInfo(samples: s.sampler.samples, sampleMilliseconds: s.sampler.lastSampleSeconds * 1000,
                                 refreshDueAt: 0, simulatedLoad: nil, replay: position))
         }
+        return Self.newest(of: hub)
+    }
+
+    /// `hub`'s newest status and what its sampler says about it: any thread may ask.
+    nonisolated static func newest(of hub: ThermalStatusHub) -> (MonitorStatus, FeedInfo) {
         let s = hub.current
         let info = FeedInfo(samples: s.sampler.samples, sampleMilliseconds: s.sampler.lastSampleSeconds * 1000,
                             refreshDueAt: s.refreshDueAt,
@@ -99,8 +117,9 @@ final class DashboardFeed {
         case .useSimulatedLaptop(let on):
             guard on != hub.sourceIsSimulated else { return }
             let overrides = hub.overrides
-            hub.stop()
+            stop()
             hub = Self.startHub(options: options, config: config, overrides: overrides, delay: delay, simulated: on)
+            attach()
         case .setPaused(let p):
             hub.setPaused(p)
         case .suspend, .replayAdvance:
@@ -108,5 +127,10 @@ final class DashboardFeed {
         }
     }
 
-    func stop() { hub.stop() }
+    /// Stops the sampler; no status reaches the handler after this returns.
+    func stop() {
+        observation?.cancel()
+        observation = nil
+        hub.stop()
+    }
 }

@@ -56,8 +56,8 @@ struct OnChangeOptions: ParsableArguments {
     func timeout(_ config: UserConfig) -> Double { timeout ?? config.onChangeTimeout ?? Self.defaultTimeout }
 }
 
-/// Runs the on-change command as the schedule allows, for a loop that samples.
-@MainActor
+/// Runs the on-change command as the schedule allows, for a loop that samples. One thread at a
+/// time: the dashboard calls it with its display locked.
 final class OnChangeHook {
     let runner: CommandRunner
     var schedule: OnChangeSchedule

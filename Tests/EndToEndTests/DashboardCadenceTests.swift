@@ -2,21 +2,32 @@ import Foundation
 import Testing
 import ThermtopTestSupport
 
-/// The dashboard's loop wakes for samples, its pulse frames and keys, nothing else (issue 7 §5,
-/// issue 29): readings are taken at `--delay` at every tier, so a sample wakes it once; the tier
-/// sheds the pulse, so at minimal nothing moves, and nothing redraws, between samples.
-/// Counted, not timed: the main thread's voluntary context switches while five samples a second
-/// arrive.
+/// The dashboard wakes for samples, its pulse frames and keys, nothing else (issue 7 §5, issue
+/// 29, issue 35): readings are taken at `--delay` at every tier and each is drawn on the
+/// sampler's thread as it arrives, so a sample wakes the process once; the tier sheds the
+/// pulse, so at minimal the loop (the main thread) does not wake at all between keys.
+/// Counted, not timed: voluntary context switches while five samples a second arrive.
 @Suite("Dashboard cadence: one wake per sample, the pulse only at full (tmux)", .serialized, .needs(.tmux))
 struct DashboardCadenceTests {
     static let zone = "devices/virtual/thermal/thermal_zone0"   // acpitz: not the deciding sensor
 
-    /// The main thread's voluntary context switches (its sleeps in poll) so far.
-    static func loopWakes(_ pid: pid_t) -> Int? {
-        guard let s = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8),
+    /// Voluntary context switches (sleeps) of one thread so far.
+    static func wakes(_ pid: pid_t, task: String) -> Int? {
+        guard let s = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8),
               let line = s.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") })
         else { return nil }
         return Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The main thread's (the loop's) voluntary context switches so far.
+    static func loopWakes(_ pid: pid_t) -> Int? { wakes(pid, task: "\(pid)") }
+
+    /// Every live thread's voluntary context switches so far, by thread id.
+    static func threadWakes(_ pid: pid_t) -> [String: Int] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var out: [String: Int] = [:]
+        for t in tasks { out[t] = wakes(pid, task: t) }
+        return out
     }
 
     /// The header's pulse: the glyphs after `tier <name> `.
@@ -26,9 +37,9 @@ struct DashboardCadenceTests {
         return String(rest.prefix(4))
     }
 
-    @Test("with 5 samples a second the loop wakes once per sample (plus pulse frames at full, none at minimal); the pulse moves at full and stands still at minimal; new readings show at --delay; keys at once",
-          arguments: [(["--delay", "0.2"], 30 + 12 + 8, true), (["--delay", "0.2", "--simulate-state", "serious"], 30 + 10, false)])
-    func loopWakesPerSampleAndThePulseFollowsTheTier(args: [String], maxWakes: Int, pulseMoves: Bool) throws {
+    @Test("with 5 samples a second the process wakes once per sample, plus the loop's pulse frames at full; at minimal the loop does not wake at all; the pulse moves at full and stands still at minimal; new readings show at --delay; keys at once",
+          arguments: [(["--delay", "0.2"], 30 + 12 + 8, 12 + 4, true), (["--delay", "0.2", "--simulate-state", "serious"], 30 + 8, 3, false)])
+    func processWakesOncePerSampleAndThePulseFollowsTheTier(args: [String], maxWakes: Int, maxLoopWakes: Int, pulseMoves: Bool) throws {
         let root = try Proof.copyFixture("intel-laptop")
         defer { Proof.discard(root) }
         let pane = try ProofPane(arguments: args + ["--sysfs-root", root], width: 120, height: 40)
@@ -38,6 +49,7 @@ struct DashboardCadenceTests {
         // Past the start (first frames, the event sources' sample).
         usleep(1_500_000)
         let before = try #require(Self.loopWakes(pid))
+        let threadsBefore = Self.threadWakes(pid)
         // The pulse over the same 6 s, captured every 0.25 s.
         var pulses = Set<String>()
         for _ in 0..<24 {
@@ -45,10 +57,14 @@ struct DashboardCadenceTests {
             usleep(250_000)
         }
         let after = try #require(Self.loopWakes(pid))
-        // 30 samples arrived: one wake each (36 measured at minimal); at full the 12 pulse frames
-        // mostly share them; a few spare for the clock and scheduling. A loop that redrew
-        // between samples, or spun, would be far past this.
-        #expect(after - before < maxWakes, "the loop woke \(after - before) times in 6 s (\(args))")
+        let threadsAfter = Self.threadWakes(pid)
+        // Threads alive at both looks (a reader that came and went is not counted).
+        let processWakes = threadsAfter.reduce(0) { sum, t in sum + (threadsBefore[t.key].map { t.value - $0 } ?? 0) }
+        // 30 samples arrived: one wake each, the sampler's, which draws them; at full the loop's
+        // 12 pulse frames; a few spare for scheduling. A loop woken by each sample, or that
+        // redrew between samples, or spun, would be far past this.
+        #expect(processWakes < maxWakes, "the process woke \(processWakes) times in 6 s (\(args)): \(threadsAfter)")
+        #expect(after - before < maxLoopWakes, "the loop woke \(after - before) times in 6 s (\(args))")
         if pulseMoves {
             #expect(pulses.count > 1, "the pulse never moved at full: \(pulses)")
         } else {

@@ -332,6 +332,23 @@ struct MonitorHubTests {
         #expect(await hub.until { $0.status.sampler.samples == samples + 1 })
         #expect(readable())
         #expect(hub.wakeSignalCount == 5)
+        hub.consumeWake()
+        // Never: a reader that follows listeners (the dashboard) is woken by nothing, not even
+        // a state change or a command's result; its listener still gets each status.
+        hub.setWakePolicy(.never)
+        final class Heard: Sendable { let count = Atomic<Int>(0) }
+        let heard = Heard()
+        let observation = hub.addListener { _ in heard.count.add(1, ordering: .relaxed) }
+        defer { observation.cancel() }
+        source.set(StubSource.package(40))
+        clock.advance(by: 0.05)
+        #expect(await hub.until { $0.status.assessment.state == .nominal })
+        hub.setOverrides(ThermalOverrides(thermalState: .critical))
+        #expect(await hub.until { $0.status.thermalState == .critical })
+        #expect(hub.wakeSignalCount == 5, "a status woke the descriptor under .never")
+        var p = pollfd(fd: hub.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&p, 1, 0) == 0, "the descriptor is readable under .never")
+        #expect(heard.count.load(ordering: .relaxed) >= 2, "the listener missed the statuses")
     }
 
     @Test("the simulated laptop's load is adjusted through the hub; a real source says nil")

@@ -29,6 +29,21 @@ struct WakeTimingTests {
         #expect(WakeTiming.milliseconds(app, now: 10.625, wallFraction: 0.125) == 375, "the next value step at 11")
     }
 
+    @Test("live, where each sample draws itself, the loop at minimal has no wake of its own for a minute: the samples carry the clock; paused, the clock wakes it again")
+    func arrivingSamplesLeaveTheLoopAsleep() {
+        let app = Self.app(.minimal, refreshDueAt: 1000)
+        // The countdown's next minute step is the first thing due: 1000 - 10.25 = 989.75 s left.
+        #expect(WakeTiming.milliseconds(app, now: 10.25, wallFraction: 0.75, samplesArrive: true) == 29_750)
+        let paused = Self.app(.minimal, paused: true, refreshDueAt: 1000)
+        #expect(WakeTiming.milliseconds(paused, now: 10.25, wallFraction: 0.75, samplesArrive: true) == 250, "the clock's next second")
+        // Samples slower than the clock (--delay 2) leave it its own wake.
+        let slow = Self.app(.minimal, delay: 2, refreshDueAt: 1000)
+        #expect(WakeTiming.milliseconds(slow, now: 10.25, wallFraction: 0.75, samplesArrive: true) == 250)
+        // At full the pulse's frames time the loop as before.
+        let full = Self.app(.full, refreshDueAt: 1000)
+        #expect(WakeTiming.milliseconds(full, now: 10.25, wallFraction: 0.875, samplesArrive: true) == 250)
+    }
+
     @Test("value steps longer than a second (--delay 2) do not carry the clock: it still wakes on its second")
     func slowValueStepsLeaveTheClockItsOwnWake() {
         let app = Self.app(.minimal, delay: 2)

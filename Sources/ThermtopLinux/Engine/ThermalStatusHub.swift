@@ -280,6 +280,9 @@ public final class ThermalStatusHub: Sendable {
         /// that announces nothing only replaces `current`: a reader that looks on its own
         /// beat (the dashboard, on its frames) takes it then, and no thread wakes for it.
         case changes
+        /// Never: the reader follows the hub through a listener instead (the dashboard draws
+        /// each status on the thread that published it), so nothing is written to wake it.
+        case never
     }
 
     /// Which new statuses make `wakeDescriptor` readable.
@@ -765,7 +768,7 @@ public final class ThermalStatusHub: Sendable {
         s.current = status
         s.model.last = status
         s.schedule.refreshInterval = status.policy.refreshIntervalSeconds
-        let wake = !s.wakePending && (s.wakePolicy == .everyStatus || !routine)
+        let wake = !s.wakePending && s.wakePolicy != .never && (s.wakePolicy == .everyStatus || !routine)
         if wake {
             s.wakePending = true
             s.wakeSignals += 1

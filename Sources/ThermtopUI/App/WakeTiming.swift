@@ -1,8 +1,8 @@
 /// When the dashboard's run loop wakes on its own: the next moment something shown can
-/// change. Material statuses wake the loop through the monitor's descriptor, keys and signals
-/// through theirs; only the screen's own clocks are timed here, so a pulse frame takes no
-/// sample (the sampler keeps its own beat) and a routine sample wakes no frame (it waits for
-/// the next one, or the next value step).
+/// change. Keys and signals wake it through their descriptors; only the screen's own clocks
+/// are timed here, so a pulse frame takes no sample (the sampler keeps its own beat). Live,
+/// each sample is drawn as it arrives, on the sampler's thread (`samplesArrive`); a replay's
+/// samples are taken at the loop's value steps.
 public enum WakeTiming {
     /// Milliseconds (at least 1) from `now` until the loop must wake.
     /// - Parameters:
@@ -11,8 +11,11 @@ public enum WakeTiming {
     ///   - wallFraction: how far into the current wall-clock second `now` is.
     ///   - hookDue: when the on-change hook next has work (a run its rate limit held back).
     ///   - inputDue: when input waiting for the rest of a paste (or its marker) is due.
+    ///   - samplesArrive: new samples wake the screen themselves (the live dashboard draws
+    ///     each on the sampler's thread): the loop does not wake for value steps, and the
+    ///     samples carry the clock as the value steps would.
     public static func milliseconds(_ app: AppState, now: Double, wallFraction: Double,
-                                    hookDue: Double? = nil, inputDue: Double? = nil) -> Int {
+                                    hookDue: Double? = nil, inputDue: Double? = nil, samplesArrive: Bool = false) -> Int {
         let policy = app.renderPolicy
         var wake = now + 60
         if let hookDue { wake = min(wake, hookDue) }
@@ -22,7 +25,7 @@ public enum WakeTiming {
         // The next step at which routine samples are taken (none come while paused, and a
         // replay's come with its own due times). A step of 0 means on the pulse's frames.
         let valueStep = app.paused || app.replay != nil ? nil : policy.nextValueStep(after: now)
-        if let valueStep { wake = min(wake, valueStep) }
+        if let valueStep, !samplesArrive { wake = min(wake, valueStep) }
         let fps = policy.pulseFramesPerSecond
         if fps > 0 {
             // While the pulse animates, the clock and the countdown change on its frames (at
