@@ -34,6 +34,8 @@ final class DashboardDisplay: @unchecked Sendable {
     var loopWakesAt = Double.infinity
     /// The loop has ended: nothing more is drawn.
     var closed = false
+    /// The last frame rendered: the next starts from it when only time moved.
+    private var lastFrame: Screen.Frame?
 
     private let lock = ConditionLock()
     /// A status arrived while the loop held the lock: the loop takes it.
@@ -120,11 +122,13 @@ final class DashboardDisplay: @unchecked Sendable {
         }
     }
 
-    /// Renders the state; sends the frame only when it differs from what is on screen (lock
-    /// held).
+    /// Renders the state (only the rows that show time, when nothing else moved since the last
+    /// frame); sends the frame only when it differs from what is on screen (lock held).
     func draw() {
         let t0 = clock.now()
-        let buffer = Screen.render(app, width: app.width, height: app.height)
+        let frame = Screen.frame(app, width: app.width, height: app.height, after: lastFrame)
+        lastFrame = frame
+        let buffer = frame.buffer
         if terminal.isShowing(buffer) {
             _ = Reducer.reduce(&app, .renderSkipped)
             return

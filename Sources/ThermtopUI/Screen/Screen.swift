@@ -8,13 +8,39 @@ public enum Screen {
     public static let minimumHeight = Layout.minimumHeight
 
     public static func render(_ state: AppState, width: Int, height: Int) -> CellBuffer {
+        frame(state, width: width, height: height).buffer
+    }
+
+    /// A rendered screen, and what it was rendered from: the next frame starts from it when
+    /// only time moved (`frame(_:width:height:after:)`).
+    public struct Frame: Sendable {
+        public let state: AppState
+        public let buffer: CellBuffer
+        /// nil when the screen has no panels (too small, or empty).
+        let layout: Layout?
+    }
+
+    /// The screen for `state`, the cells `render` gives. When only time moved since `previous`
+    /// (a pulse frame: the pulse, the clock, the refresh countdown), only the rows that show
+    /// time are drawn again, onto `previous`'s cells and with its layout; a frame is then a
+    /// row or two of work, not the whole screen.
+    public static func frame(_ state: AppState, width: Int, height: Int, after previous: Frame? = nil) -> Frame {
+        if let previous, let layout = previous.layout, previous.buffer.width == width, previous.buffer.height == height,
+           onlyTimeMoved(from: previous.state, to: state) {
+            var buf = previous.buffer
+            let theme = Theme(unicode: state.unicode, color: state.color)
+            for r in timeRects(layout) { buf.fill(r, with: .blank) }
+            Panels.header(state, into: &buf, in: layout.header, theme: theme)
+            Panels.policy(state, into: &buf, in: layout.policy, theme: theme)
+            return Frame(state: state, buffer: buf, layout: layout)
+        }
         var buf = CellBuffer(width: max(width, 0), height: max(height, 0))
-        guard width > 0, height > 0 else { return buf }
+        guard width > 0, height > 0 else { return Frame(state: state, buffer: buf, layout: nil) }
         let theme = Theme(unicode: state.unicode, color: state.color)
         let layout = Layout(state, width: width, height: height)
         if layout.tooSmall {
             drawTooSmall(&buf, theme: theme)
-            return buf
+            return Frame(state: state, buffer: buf, layout: nil)
         }
         Panels.header(state, into: &buf, in: layout.header, theme: theme)
         Panels.lowPower(state, into: &buf, in: layout.lowPower, theme: theme)
@@ -38,7 +64,24 @@ public enum Screen {
         case .detail(let id): Overlays.detail(state, id: id, into: &buf, theme: theme)
         case .heatGroup(let command): HeatPanel.group(state, command: command, into: &buf, theme: theme)
         }
-        return buf
+        return Frame(state: state, buffer: buf, layout: layout)
+    }
+
+    /// The panels that show time: the header (the pulse, the clock) and the policy (the
+    /// refresh countdown). Nothing else reads `now`, `tick`, `wallSeconds` or `stats`.
+    static func timeRects(_ layout: Layout) -> [Rect] { [layout.header, layout.policy] }
+
+    /// Whether `b` differs from `a` only in time (now, the pulse's tick, the wall clock) and
+    /// the loop's own counters, with no overlay (the debug overlay shows those counters) and
+    /// no replay (whose position moves with time).
+    static func onlyTimeMoved(from a: AppState, to b: AppState) -> Bool {
+        guard b.overlay == .none, b.replay == nil else { return false }
+        var t = b
+        t.now = a.now
+        t.tick = a.tick
+        t.wallSeconds = a.wallSeconds
+        t.stats = a.stats
+        return t == a
     }
 
     static func drawTooSmall(_ buf: inout CellBuffer, theme: Theme) {
