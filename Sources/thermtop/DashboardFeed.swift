@@ -92,7 +92,8 @@ final class DashboardFeed {
                             refreshDueAt: s.refreshDueAt,
                             // Asked only of the simulated laptop: the hub answers it under the
                             // source's lock, which a stalled sensor read can hold.
-                            simulatedLoad: hub.sourceIsSimulated ? hub.simulatedLoad : nil)
+                            simulatedLoad: hub.sourceIsSimulated ? hub.simulatedLoad : nil,
+                            nextSampleAt: s.sampler.nextTimedSample)
         return (s, info)
     }
 

@@ -37,8 +37,10 @@ struct DashboardCadenceTests {
         return String(rest.prefix(4))
     }
 
-    @Test("with 5 samples a second the process wakes once per sample, plus the loop's pulse frames at full; at minimal the loop does not wake at all; the pulse moves at full and stands still at minimal; new readings show at --delay; keys at once",
-          arguments: [(["--delay", "0.2"], 30 + 12 + 8, 12 + 4, true), (["--delay", "0.2", "--simulate-state", "serious"], 30 + 8, 3, false)])
+    @Test("with 5 samples a second (and with 1) the process wakes once per sample, plus the loop's pulse frames at full; at minimal the loop does not wake at all; the pulse moves at full and stands still at minimal; new readings show at --delay; keys at once",
+          arguments: [(["--delay", "0.2"], 30 + 12 + 8, 12 + 4, true), (["--delay", "0.2", "--simulate-state", "serious"], 30 + 8, 3, false),
+                      // At 1 s the loop's frames fall between samples, which draw the others: 6 + 6.
+                      (["--delay", "1"], 6 + 6 + 4, 6 + 3, true)])
     func processWakesOncePerSampleAndThePulseFollowsTheTier(args: [String], maxWakes: Int, maxLoopWakes: Int, pulseMoves: Bool) throws {
         let root = try Proof.copyFixture("intel-laptop")
         defer { Proof.discard(root) }
@@ -73,10 +75,10 @@ struct DashboardCadenceTests {
         // A sample's new reading reaches the screen within a few samples at every tier.
         let shown = Proof.sh("cd \(Proof.quote(root)) && printf '46100\\n' > \(Self.zone)/temp")
         try #require(shown.status == 0, "\(shown.output)")
-        let (ok, screen) = pane.wait(2) { s in
+        let (ok, screen) = pane.wait(3) { s in
             s.split(separator: "\n").contains { $0.contains("acpitz") && $0.contains("46.1") }
         }
-        #expect(ok, "acpitz never showed 46.1 within 2 s:\n\(screen)")
+        #expect(ok, "acpitz never showed 46.1 within 3 s:\n\(screen)")
         // Keys are answered at once.
         pane.send("d")
         #expect(pane.wait(2) { $0.contains("debug (d closes)") }.ok, "d not answered:\n\(pane.capture())")

@@ -44,6 +44,28 @@ struct WakeTimingTests {
         #expect(WakeTiming.milliseconds(full, now: 10.25, wallFraction: 0.875, samplesArrive: true) == 250)
     }
 
+    @Test("live at full, the loop's pulse frames fall between samples, which draw a frame themselves: one wakeup of the loop a second, not two")
+    func framesKeepToTheSamplersGrid() {
+        var app = Self.app(.full, refreshDueAt: 1000)
+        app.nextSampleAt = 11.25
+        // Frames at 10.75, (11.25: the sample's), 11.75, …
+        #expect(WakeTiming.milliseconds(app, now: 10.375, wallFraction: 0.375, samplesArrive: true) == 375)
+        #expect(WakeTiming.milliseconds(app, now: 10.875, wallFraction: 0.875, samplesArrive: true) == 875, "the frame at 11.25 is the sample's")
+        // Reduced beats once a second, as often as samples come: the loop draws no frame.
+        var reduced = Self.app(.reduced, refreshDueAt: 1000)
+        reduced.nextSampleAt = 11.25
+        #expect(WakeTiming.milliseconds(reduced, now: 10.875, wallFraction: 0.875, samplesArrive: true) > 1000)
+        // Samples that are no whole number of frames apart (--delay 0.3), a paused sampler, or a
+        // replay's samples: the frames keep their own beat.
+        var odd = Self.app(.full, delay: 0.3, refreshDueAt: 1000)
+        odd.nextSampleAt = 11.25
+        #expect(WakeTiming.milliseconds(odd, now: 10.875, wallFraction: 0.875, samplesArrive: true) == 125)
+        var paused = Self.app(.full, paused: true, refreshDueAt: 1000)
+        paused.nextSampleAt = 11.25
+        #expect(WakeTiming.milliseconds(paused, now: 10.875, wallFraction: 0.875, samplesArrive: true) == 125)
+        #expect(WakeTiming.milliseconds(app, now: 10.875, wallFraction: 0.875) == 125)
+    }
+
     @Test("value steps longer than a second (--delay 2) do not carry the clock: it still wakes on its second")
     func slowValueStepsLeaveTheClockItsOwnWake() {
         let app = Self.app(.minimal, delay: 2)

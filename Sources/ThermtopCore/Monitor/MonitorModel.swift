@@ -108,6 +108,9 @@ public struct MonitorSamplerInfo: Sendable, Equatable {
     /// Sampler threads replaced since start because a read on theirs hung (each is left in
     /// the kernel until the read returns; the number left is `reads.abandonedReaders`).
     public var samplerReplacements = 0
+    /// When the sampler's timer takes its next sample, on the monitor's clock: timed samples
+    /// keep to one grid, `delay` apart. nil while no timer runs (paused, or not started).
+    public var nextTimedSample: Double?
 
     /// Nothing counted yet.
     public init() {}

@@ -733,6 +733,7 @@ public final class ThermalStatusHub: Sendable {
             s.sampler.reads = reads
             s.sampler.running = s.running
             s.schedule.sampled(start: start, end: end)
+            s.sampler.nextTimedSample = s.running && !s.schedule.paused ? s.schedule.nextSample : nil
             let status = s.model.decide(snap, label: sourceLabel, simulated: sourceIsSimulated, timeOfDay: timeOfDay,
                                         sampler: s.sampler)
             return publish(status, in: &s)

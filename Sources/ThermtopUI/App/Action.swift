@@ -456,6 +456,7 @@ public enum Reducer {
         state.stats.samples = info.samples
         state.stats.sampleMilliseconds = info.sampleMilliseconds
         state.refreshDueAt = info.refreshDueAt
+        state.nextSampleAt = info.nextSampleAt
         state.simulatedLoad = info.simulatedLoad
         let t = new.snapshot.time
         // A replay's snapshots carry recorded times, not this machine's monotonic clock.

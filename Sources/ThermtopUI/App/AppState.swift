@@ -163,9 +163,12 @@ public struct FeedInfo: Sendable, Equatable {
     public var simulatedLoad: Double?
     /// Where a replay stands after this status; nil when not replaying.
     public var replay: ReplayPosition?
+    /// When the sampler's timer takes its next sample (monotonic); nil without a timer.
+    public var nextSampleAt: Double?
 
     public init(samples: Int = 0, sampleMilliseconds: Double = 0, refreshDueAt: Double = 0, simulatedLoad: Double? = nil,
-                replay: ReplayPosition? = nil) {
+                replay: ReplayPosition? = nil, nextSampleAt: Double? = nil) {
+        self.nextSampleAt = nextSampleAt
         self.samples = samples
         self.sampleMilliseconds = sampleMilliseconds
         self.refreshDueAt = refreshDueAt
@@ -243,6 +246,9 @@ public struct AppState: Sendable, Equatable {
     public var message: String?
     public var hostname = "localhost"
     public var refreshDueAt: Double = 0
+    /// When the sampler's timer takes its next sample (monotonic); nil without a timer. The
+    /// live dashboard's pulse frames fall between samples, which draw a frame themselves.
+    public var nextSampleAt: Double?
     /// Monotonic time the shown readings were taken (the last `statusArrived`): the run loop
     /// takes newer samples at the tier's step after it (`RenderPolicy.valueStepSeconds`).
     public var valuesShownAt: Double?

@@ -31,7 +31,7 @@ public enum WakeTiming {
             // While the pulse animates, the clock and the countdown change on its frames (at
             // most one frame late) instead of waking the loop on their own beats, which fall
             // between frames: at full that is 2 wakeups a second instead of 4.
-            wake = min(wake, ((now * fps + 1e-6).rounded(.down) + 1) / fps)
+            if let frame = nextFrame(app, now: now, fps: fps, samplesArrive: samplesArrive) { wake = min(wake, frame) }
             return max(1, Int(((wake - now) * 1000).rounded(.up)))
         }
         // The clock's next shown value: the next second, or the next minute. Value steps at
@@ -51,5 +51,24 @@ public enum WakeTiming {
             wake = min(wake, now + (toNext > 1e-3 ? toNext : step))
         }
         return max(1, Int(((wake - now) * 1000).rounded(.up)))
+    }
+
+    /// When the loop draws the pulse's next frame; nil when the samples draw every frame.
+    /// Frames are `1/fps` apart. Where samples draw themselves on a timer whose delay is a
+    /// whole number of frames (1 s at 2 or 1 frames a second), the frames keep to the
+    /// sampler's grid and the loop skips those a sample draws: at full, one wakeup of the
+    /// loop and one of the sampler a second instead of two and one. A sample that comes late
+    /// leaves the pulse one frame behind, never stopped for longer.
+    static func nextFrame(_ app: AppState, now: Double, fps: Double, samplesArrive: Bool) -> Double? {
+        let delay = app.sampleDelay
+        let perSample = (delay * fps).rounded()
+        guard samplesArrive, !app.paused, let grid = app.nextSampleAt, perSample >= 1,
+              abs(delay * fps - perSample) < 1e-9 else {
+            return ((now * fps + 1e-6).rounded(.down) + 1) / fps
+        }
+        guard perSample > 1 else { return nil }
+        var j = ((now - grid) * fps + 1e-6).rounded(.down) + 1
+        if j.truncatingRemainder(dividingBy: perSample) == 0 { j += 1 }
+        return grid + j / fps
     }
 }
