@@ -74,7 +74,7 @@ let package = Package(
         // What tests need of the machine (tmux, dbus-daemon, root…), skipped with one prefix
         // ("needs:") where it is missing and failed under CI=true. Used by test targets only.
         .target(name: "ThermtopTestSupport", path: "Tests/Support"),
-        .testTarget(name: "ThermtopCoreTests", dependencies: ["ThermtopCore", "Thermtop"]),
+        .testTarget(name: "ThermtopCoreTests", dependencies: ["ThermtopCore", "Thermtop", "ThermtopTestSupport"]),
         // Fixture sysfs trees live in Tests/Fixtures, outside any target: they hold symlinks
         // (into /proc, dangling, cyclic like the real /sys) that SwiftPM must not walk.
         .testTarget(name: "ThermtopLinuxTests", dependencies: ["ThermtopCore", "ThermtopLinux", "ThermtopTestSupport"]),

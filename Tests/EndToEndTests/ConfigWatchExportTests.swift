@@ -370,8 +370,8 @@ private func jsonLine(_ s: String) -> [String: Any]? {
         p.standardOutput = out
         p.standardError = err
         try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        let o = out.fileHandleForReading.readToEndRetryingEINTR()
+        let e = err.fileHandleForReading.readToEndRetryingEINTR()
         p.waitUntilExit()
         #expect(p.terminationStatus == 0, "the Prometheus parser rejected the file (is python3-prometheus-client installed?): \(String(decoding: e, as: UTF8.self))")
         return try #require(try JSONSerialization.jsonObject(with: o) as? [[String: Any]])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Thermtop
+import ThermtopTestSupport
 
 // Every ```swift block of the docs (docs/*.md, the DocC articles in Sources/*/*.docc) and of the
 // doc comments in Sources is compiled by the test at the end, each block on its own, outside
@@ -181,7 +182,7 @@ struct LibraryExamplesTests {
                 p.standardError = err
                 p.standardOutput = FileHandle.nullDevice
                 try p.run()
-                let diagnostics = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let diagnostics = String(decoding: err.fileHandleForReading.readToEndRetryingEINTR(), as: UTF8.self)
                 p.waitUntilExit()
                 #expect(p.terminationStatus == 0, "\(file):\(block.line): the block does not compile:\n\(diagnostics)")
                 compiled += 1

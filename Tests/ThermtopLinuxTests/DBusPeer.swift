@@ -32,7 +32,7 @@ final class DBusPeer {
         var text = ""
         let deadline = monotonicSeconds() + 5
         while !text.contains("\n"), monotonicSeconds() < deadline {
-            let chunk = out.fileHandleForReading.availableData
+            let chunk = out.fileHandleForReading.readRetryingEINTR()
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
@@ -139,7 +139,7 @@ final class DBusPeer {
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = out.fileHandleForReading.readToEndRetryingEINTR()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else { throw PeerError("dbus-send \(arguments) failed") }
         return String(decoding: data, as: UTF8.self)

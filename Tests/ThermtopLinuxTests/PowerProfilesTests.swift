@@ -251,7 +251,7 @@ struct StatusPowerProfilesTests {
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = out.fileHandleForReading.readToEndRetryingEINTR()
         p.waitUntilExit()
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "not JSON: \(String(decoding: data, as: UTF8.self))")
 
@@ -280,7 +280,7 @@ struct StatusPowerProfilesTests {
         let out = Pipe()
         p.standardOutput = out
         try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = out.fileHandleForReading.readToEndRetryingEINTR()
         p.waitUntilExit()
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect((json["event_sources"] as? [Any])?.isEmpty == true)

@@ -5,6 +5,7 @@ import ThermtopLinux
 
 #if canImport(Glibc)
 import Glibc
+import ThermtopTestSupport
 #endif
 
 /// Byte builders written from the header layout, independently of the library's encoder:
@@ -191,7 +192,7 @@ struct ThermalNetlinkKernelTests {
         p.standardError = Pipe()
         guard (try? p.run()) != nil else { return nil }
         p.waitUntilExit()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: out.fileHandleForReading.readToEndRetryingEINTR(), as: UTF8.self)
         func hex(after marker: String, in line: Substring) -> UInt32? {
             guard let r = line.range(of: marker) else { return nil }
             return UInt32(line[r.upperBound...].prefix { $0.isHexDigit }, radix: 16)

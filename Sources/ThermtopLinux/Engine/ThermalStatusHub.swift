@@ -278,7 +278,7 @@ public final class ThermalStatusHub: Sendable {
         /// an event source coming up or going down, and a sample woken by anything but the
         /// sampler's timer (a uevent, a power-profile signal, a refresh, a key). A timed sample
         /// that announces nothing only replaces `current`: a reader that looks on its own
-        /// beat (the dashboard, on its frames) takes it then, and no thread wakes for it.
+        /// beat takes it then, and no thread wakes for it.
         case changes
         /// Never: the reader follows the hub through a listener instead (the dashboard draws
         /// each status on the thread that published it), so nothing is written to wake it.
