@@ -96,32 +96,58 @@ package enum ProcFiles {
     /// Parses `pid (comm) S ppid …`. The command name may hold spaces and parentheses
     /// (`(sd-pam)`, `a) b`): it runs from the first `(` to the LAST `)`. nil when malformed.
     public static func stat(_ text: String) -> Stat? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8(stat(bytes:))
+    }
+
+    /// `stat` over the file's bytes: read in place, field by field, with no copy of the text
+    /// (a walk parses one per process per sample).
+    static func stat(bytes: UnsafeBufferPointer<UInt8>) -> Stat? {
+        let space = UInt8(ascii: " ")
         guard let open = bytes.firstIndex(of: UInt8(ascii: "(")),
               let close = bytes.lastIndex(of: UInt8(ascii: ")")), close > open else { return nil }
-        let comm = String(decoding: bytes[(open + 1)..<close], as: UTF8.self)
-        // Fields from 3 (state) on, split on spaces.
-        let rest = bytes[(close + 1)...].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
-        // field n is rest[n - 3]; starttime (22) is the last one needed.
-        guard rest.count >= 20, let stateByte = rest[0].first else { return nil }
-        func number(_ field: Int) -> UInt64? {
-            let f = rest[field - 3]
-            var v: UInt64 = 0
-            for b in f {
-                guard b >= 48 && b <= 57 else { return nil }
-                let (m, o1) = v.multipliedReportingOverflow(by: 10)
-                let (s, o2) = m.addingReportingOverflow(UInt64(b - 48))
-                if o1 || o2 { return nil }
-                v = s
+        /// Fields from 3 (state) on are separated by spaces; starttime (22) is the last one needed.
+        var state: UInt8?
+        var flags: UInt64?, utime: UInt64?, stime: UInt64?, start: UInt64?
+        var field = 2
+        var i = close + 1
+        while start == nil {
+            while i < bytes.count && bytes[i] == space { i += 1 }
+            guard i < bytes.count else { return nil }
+            let from = i
+            while i < bytes.count && bytes[i] != space { i += 1 }
+            field += 1
+            let text = UnsafeBufferPointer(rebasing: bytes[from..<i])
+            switch field {
+            case 3: state = text.first
+            case 9: guard let v = number(text) else { return nil }; flags = v
+            case 14: guard let v = number(text) else { return nil }; utime = v
+            case 15: guard let v = number(text) else { return nil }; stime = v
+            case 22: guard let v = number(text) else { return nil }; start = v
+            default: break
             }
-            return f.isEmpty ? nil : v
         }
-        guard let flags = number(9), let utime = number(14), let stime = number(15), let start = number(22) else { return nil }
+        guard let stateByte = state, let flags, let utime, let stime, let start else { return nil }
         let (ticks, overflow) = utime.addingReportingOverflow(stime)
         guard !overflow else { return nil }
         let kernel = flags & kernelThreadFlag != 0
+        let comm = String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]), as: UTF8.self)
         return Stat(command: groupName(comm, kernelThread: kernel), state: Character(Unicode.Scalar(stateByte)),
                     isKernelThread: kernel, cpuTicks: ticks, startTicks: start)
+    }
+
+    /// A field of decimal digits, nil when empty, not all digits or past UInt64.
+    private static func number(_ digits: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard !digits.isEmpty else { return nil }
+        var v: UInt64 = 0
+        for b in digits {
+            guard b >= 48 && b <= 57 else { return nil }
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.addingReportingOverflow(UInt64(b - 48))
+            if o1 || o2 { return nil }
+            v = s
+        }
+        return v
     }
 
     /// The name a process is grouped under: its `comm`, cleaned; for a kernel thread the part
@@ -136,7 +162,16 @@ package enum ProcFiles {
     /// The `cpu` line of `/proc/stat`: (all ticks, busy ticks). Busy is all but idle (4th)
     /// and iowait (5th); guest time is already inside user and nice, so it is left out.
     public static func cpuTotals(_ text: String) -> (total: UInt64, busy: UInt64)? {
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
+        // Line by line until the `cpu` line (the first): the rest (a line per CPU, the long
+        // `intr` line) is never split.
+        var rest = Substring(text)
+        var found: Substring?
+        while found == nil && !rest.isEmpty {
+            let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+            if rest[..<end].hasPrefix("cpu ") { found = rest[..<end] }
+            rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
+        }
+        guard let line = found else { return nil }
         let values = line.split(separator: " ").dropFirst().prefix(8).compactMap { UInt64($0) }
         guard values.count >= 4 else { return nil }
         var total: UInt64 = 0
