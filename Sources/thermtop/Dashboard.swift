@@ -138,7 +138,7 @@ struct RunLoop {
     init(feed: DashboardFeed, display: DashboardDisplay) {
         self.feed = feed
         self.display = display
-        display.samplesArrive = feed.isLive
+        display.samplesArrive = feed.isLive && display.canWakeLoop
     }
 
     mutating func dispatch(_ action: Action) {

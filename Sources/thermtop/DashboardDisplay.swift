@@ -61,8 +61,12 @@ final class DashboardDisplay: @unchecked Sendable {
     func unlockForLoop() { lock.unlock() }
 
     /// The loop polls it: readable when a draw elsewhere needs the loop sooner, or a sample was
-    /// left for it. -1 (ignored by `poll`) when no pipe could be made.
+    /// left for it. -1 (ignored by `poll`) when no pipe could be made (out of descriptors).
     var wakeDescriptor: Int32 { wakePipe?.read ?? -1 }
+
+    /// Whether the loop can be woken for a sample left to it; without, it keeps its own value
+    /// steps (`samplesArrive` false) and takes such a sample at the next one.
+    var canWakeLoop: Bool { wakePipe != nil }
 
     /// Empties the wake descriptor (the loop, once woken).
     func consumeWakes() {
