@@ -537,29 +537,5 @@ struct ReducerTests {
         }
         #expect(minimal.state.clockText == "00:01:40")
     }
-
-    @Test("new readings are taken every --delay at every tier (minimal too), on a grid after the last shown")
-    func readingsFollowTheDelayAtEveryTier() {
-        // minimal: a status arrives at 31.2 (shown at once); the next readings are due at 32, not 35.
-        var minimal = TestStore(Fixtures.Scenario.minimal.state)
-        var status = minimal.state.status
-        status.snapshot.time = 31.2
-        minimal.send(.tick(now: 31.2, wallSeconds: 100)) {
-            $0.now = 31.2
-            $0.wallSeconds = 100
-        }
-        var hot = minimal.state
-        _ = Reducer.reduce(&hot, .statusArrived(status, FeedInfo(samples: 7)))
-        #expect(hot.valuesShownAt == 31.2)
-        #expect(!hot.valuesDue(now: 31.9))
-        #expect(hot.valuesDue(now: 32))
-        #expect(hot.renderPolicy.nextValueStep(after: 31.2) == 32)
-        #expect(hot.valuesDue(now: 32 - 1e-7))
-        // reduced and full alike.
-        for tier in [QualityTier.full, .reduced] {
-            let p = RenderPolicy(tier: tier, sampleDelay: 1)
-            #expect(!p.valuesDue(now: 40.9, shownAt: 40.2))
-            #expect(p.valuesDue(now: 41, shownAt: 40.2))
-        }
-    }
 }
+

@@ -17,40 +17,28 @@ struct RenderPolicyTests {
         #expect(RenderPolicy(tier: .minimal).pulseFramesPerSecond == 0, "the pulse still stops at minimal")
     }
 
-    /// The run loop's schedule, with samples every second (the default `--delay`) that change
-    /// nothing material: it wakes for the next pulse frame or the next reading step, whichever
-    /// comes first, and takes a sample when readings are due and one is newer than those shown.
-    static func simulate(_ tier: QualityTier, seconds: Double) -> (wakes: Int, taken: Int) {
-        let p = RenderPolicy(tier: tier, sampleDelay: 1)
-        var now = 0.0, shownAt: Double? = 0, shownSample = -1
-        var wakes = 0, taken = 0
+    /// The live loop's own wakes over `seconds`, with samples every second (the default
+    /// `--delay`) at k + 0.1 s that draw themselves (`WakeTiming` with `samplesArrive`).
+    static func loopWakes(_ scenario: Fixtures.Scenario, seconds: Double) -> Int {
+        var app = scenario.state
+        app.sampleDelay = 1
+        app.refreshDueAt = 10_000
+        var now = 0.0, wakes = 0
         while true {
-            var next = now + 60
-            if let due = p.nextValueStep(after: now) { next = min(next, due) }
-            if p.pulseFramesPerSecond > 0 {
-                let fps = p.pulseFramesPerSecond
-                next = min(next, ((now * fps + 1e-6).rounded(.down) + 1) / fps)
-            }
-            guard next <= seconds + 1e-9 else { return (wakes, taken) }
-            now = next
+            app.nextSampleAt = (now - 0.1).rounded(.down) + 1.1
+            let ms = WakeTiming.milliseconds(app, now: now, wallFraction: now - now.rounded(.down), samplesArrive: true)
+            now += Double(ms) / 1000
+            guard now < seconds else { return wakes }
             wakes += 1
-            let newest = Int((now - 0.1).rounded(.down))   // samples at k + 0.1 s
-            if p.valuesDue(now: now, shownAt: shownAt) && newest != shownSample {
-                shownAt = now
-                shownSample = newest
-                taken += 1
-            }
         }
     }
 
-    @Test("over a minute of samples every second: every tier shows all 60 (full wakes 120 times for its pulse, reduced and minimal 60)")
+    @Test("over a minute of samples every second, each drawn as it arrives: the loop wakes 60 times at full (the pulse frames between samples), never at reduced (the samples draw its frames), once at minimal (the countdown's minute)")
     func wakesPerMinute() {
-        let full = Self.simulate(.full, seconds: 60)
-        #expect(full.wakes == 120 && full.taken == 60, "\(full)")
-        let reduced = Self.simulate(.reduced, seconds: 60)
-        #expect(reduced.wakes == 60 && reduced.taken == 60, "\(reduced)")
-        let minimal = Self.simulate(.minimal, seconds: 60)
-        #expect(minimal.wakes == 60 && minimal.taken == 60, "\(minimal)")
+        #expect(Self.loopWakes(.full, seconds: 60) == 60)
+        #expect(Self.loopWakes(.reduced, seconds: 60) == 0)
+        // 10,000 s to the rediscovery: "≤ 167 min" becomes "≤ 166 min" 40 s from now.
+        #expect(Self.loopWakes(.minimal, seconds: 60) == 1)
     }
 
     @Test("the help's table has one aligned row per tier under its header")

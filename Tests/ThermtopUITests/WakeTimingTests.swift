@@ -95,11 +95,4 @@ struct WakeTimingTests {
         #expect(WakeTiming.milliseconds(app, now: 10.25, wallFraction: 0.75, inputDue: 10.265625) == 16)
         #expect(WakeTiming.milliseconds(app, now: 10.25, wallFraction: 0.75, inputDue: 9) == 1, "never a busy loop")
     }
-
-    @Test("a pulse frame takes no sample: between value steps readings are not due")
-    func framesTakeNoSamples() {
-        let policy = RenderPolicy(tier: .full, sampleDelay: 1)
-        #expect(!policy.valuesDue(now: 10.5, shownAt: 10.0))
-        #expect(policy.valuesDue(now: 11.0, shownAt: 10.0))
-    }
 }

@@ -461,7 +461,6 @@ public enum Reducer {
         let t = new.snapshot.time
         // A replay's snapshots carry recorded times, not this machine's monotonic clock.
         if state.replay == nil { state.now = max(state.now, t) }
-        state.valuesShownAt = state.now
         // History is recorded at the measured tier's step: a simulated state (`3`) changes how
         // it is drawn, never what is kept.
         let step = state.recordingStep

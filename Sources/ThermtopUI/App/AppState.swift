@@ -249,9 +249,6 @@ public struct AppState: Sendable, Equatable {
     /// When the sampler's timer takes its next sample (monotonic); nil without a timer. The
     /// live dashboard's pulse frames fall between samples, which draw a frame themselves.
     public var nextSampleAt: Double?
-    /// Monotonic time the shown readings were taken (the last `statusArrived`): the run loop
-    /// takes newer samples at the tier's step after it (`RenderPolicy.valueStepSeconds`).
-    public var valuesShownAt: Double?
     public var sampleDelay: Double = 1
     public var width = 80
     public var height = 24
@@ -285,8 +282,6 @@ public struct AppState: Sendable, Equatable {
 
     public var secondsUntilRefresh: Double { max(0, refreshDueAt - now) }
 
-    /// Whether the run loop should take the monitor's newest sample onto the screen at `now`.
-    public func valuesDue(now: Double) -> Bool { renderPolicy.valuesDue(now: now, shownAt: valuesShownAt) }
 
     /// The step history is recorded at: the measured tier's (overrides do not change it).
     public var recordingStep: Double {

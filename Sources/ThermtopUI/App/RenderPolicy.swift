@@ -12,10 +12,9 @@ public struct RenderPolicy: Sendable, Equatable {
     public var tier: QualityTier
     /// Pulse frames per second; 0 = a static pulse and no animation wakeups.
     public var pulseFramesPerSecond: Double
-    /// Seconds between the moments the dashboard takes the newest sample onto the screen, on
-    /// a fixed grid of monotonic time: the sampling delay at every tier (readings are never
-    /// held back). A sample that changes the state, tier or low power (or answers a key) is
-    /// shown at once as well.
+    /// Seconds between new readings on the screen: the sampling delay at every tier (readings
+    /// are never held back). Live, each sample is drawn as it arrives; where it cannot wake
+    /// the loop, the loop wakes on this grid of monotonic time to take it.
     public var valueStepSeconds: Double
     /// Seconds between two history points (sparklines and the graph); a sample that arrives
     /// sooner replaces the newest point instead of adding one, so the line moves at this pace.
@@ -48,16 +47,7 @@ public struct RenderPolicy: Sendable, Equatable {
     /// The step the history actually advances at: never finer than the sampling delay.
     public func historyStep(sampleDelay: Double) -> Double { max(historyStepSeconds, sampleDelay) }
 
-    /// Whether readings taken onto the screen at `shownAt` are due to be replaced by a newer
-    /// sample at `now`: on every frame at a step of 0, else once `now` is in a later step of
-    /// the grid than `shownAt`.
-    public func valuesDue(now: Double, shownAt: Double?) -> Bool {
-        guard valueStepSeconds > 0, let shownAt else { return true }
-        return stepIndex(now) > stepIndex(shownAt)
-    }
-
-    /// When the loop must wake next to take new readings; nil when it takes them on every
-    /// frame (step 0).
+    /// The next time on the readings' grid after `now`; nil for a step of 0.
     public func nextValueStep(after now: Double) -> Double? {
         guard valueStepSeconds > 0 else { return nil }
         return Double(stepIndex(now) + 1) * valueStepSeconds
