@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "ThermtopMetricsTests", dependencies: [
             "ThermtopMetrics", "Thermtop", .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["thermtop", "thermtop-embedding-check", "ThermtopTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["thermtop", "thermtop-embedding-check", "ThermtopTestSupport", "CLinux"]),
         // A program that embeds the library, run by EndToEndTests in a process of its own.
         .executableTarget(name: "thermtop-embedding-check", dependencies: ["Thermtop"], path: "Tests/EmbeddingCheck"),
     ],

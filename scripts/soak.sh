@@ -10,11 +10,12 @@
 #
 # Samples thermtop's RSS, open descriptors and threads from /proc every 2 s. Passes when the
 # process is alive and answering keys at the end, RSS grew < 1024 kB after warm-up (mean of
-# the last three samples against the first sample after warm-up), the thread count never
-# changes after warm-up, and descriptors do not grow (devices come and go, and new ones are
-# only opened at the next rediscovery, so the count moves between phases: the maximum over the
-# last third after warm-up may not exceed the maximum over everything before it, warm-up
-# included). Prints one line:
+# the last three samples against the first sample after warm-up), and neither threads nor
+# descriptors grow. Both move between phases: devices come and go and new ones are only opened
+# at the next rediscovery, and a reader thread comes for the identity files of new busy
+# processes (the fixture's writer starts a few every 0.2 s) and leaves after 2 s idle. So the
+# maximum over the last third after warm-up may not exceed the maximum over everything before
+# it, warm-up included. Prints one line:
 #   SOAK seconds=600 delay=0.2 samples=… rss_warm_kb=… rss_end_kb=… growth_kb=… … result=pass
 # with the thread count's range and every change of it (`thread_changes=t:n,…`, seconds since
 # start, warm-up included) and the reader threads left in reads that hung past their
@@ -130,20 +131,20 @@ tmux -L "$sock" send-keys -t soak q
 thread_changes=$(awk '$4 != last { printf "%s%d:%d", sep, $1, $4; sep = ","; last = $4 }' "$log")
 thread_range=$(awk 'NR == 1 || $4 < lo { lo = $4 } NR == 1 || $4 > hi { hi = $4 } END { print lo "-" hi }' "$log")
 stats=$(awk -v w="$warmup" '
-  { all++; fall[all] = $3; if (all == 1) r0 = $2 }
+  { all++; fall[all] = $3; hall[all] = $4; if (all == 1) r0 = $2 }
   $1 >= w { n++; r[n] = $2; f[n] = $3; h[n] = $4 }
   END {
     third = int(n / 3); if (third < 1) third = 1
-    for (i = 1; i <= all - third; i++) if (fall[i] > fa) fa = fall[i]
-    for (i = n - third + 1; i <= n; i++) if (f[i] > fb) fb = f[i]
-    for (i = 1; i <= n; i++) { if (h[i] != h[1]) moved = 1; if (r[i] > m) m = r[i] }
+    for (i = 1; i <= all - third; i++) { if (fall[i] > fa) fa = fall[i]; if (hall[i] > ha) ha = hall[i] }
+    for (i = n - third + 1; i <= n; i++) { if (f[i] > fb) fb = f[i]; if (h[i] > hb) hb = h[i] }
+    for (i = 1; i <= n; i++) if (r[i] > m) m = r[i]
     k = n >= 3 ? 3 : n; for (i = n - k + 1; i <= n; i++) s += r[i]
-    printf "%d %d %d %d %d %d %d %d %d %d", r[1], s / k, s / k - r[1], fa, fb, moved + 0, m, h[1], h[n], r0 }' "$log")
-read -r rss_w rss_e growth fds_first fds_last threads_moved max_rss thr_w thr_e rss_0 <<<"$stats"
+    printf "%d %d %d %d %d %d %d %d %d %d %d", r[1], s / k, s / k - r[1], fa, fb, ha, hb, m, h[1], h[n], r0 }' "$log")
+read -r rss_w rss_e growth fds_first fds_last threads_first threads_last max_rss thr_w thr_e rss_0 <<<"$stats"
 result=pass
 [ "$growth" -lt 1024 ] || result=fail
 [ "$fds_last" -le "$fds_first" ] || result=fail
-[ "$threads_moved" = 0 ] || result=fail
+[ "$threads_last" -le "$threads_first" ] || result=fail
 [ "$keys" = yes ] || result=fail
-echo "SOAK seconds=$seconds warmup=$warmup delay=$delay samples=$n rss_start_kb=$rss_0 rss_warm_kb=$rss_w rss_end_kb=$rss_e rss_max_kb=$max_rss growth_kb=$growth fds_max_before=$fds_first fds_max_last_third=$fds_last threads=$thr_w→$thr_e threads_range=$thread_range thread_changes=$thread_changes hung_readers=$hung keys=$keys result=$result date=$(date -u +%Y-%m-%dT%H:%MZ)"
+echo "SOAK seconds=$seconds warmup=$warmup delay=$delay samples=$n rss_start_kb=$rss_0 rss_warm_kb=$rss_w rss_end_kb=$rss_e rss_max_kb=$max_rss growth_kb=$growth fds_max_before=$fds_first fds_max_last_third=$fds_last threads_max_before=$threads_first threads_max_last_third=$threads_last threads=$thr_w→$thr_e threads_range=$thread_range thread_changes=$thread_changes hung_readers=$hung keys=$keys result=$result date=$(date -u +%Y-%m-%dT%H:%MZ)"
 [ "$result" = pass ]

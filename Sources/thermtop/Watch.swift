@@ -268,7 +268,10 @@ func waitReadable(_ fd: Int32, until deadline: Double?, clock: any MonitorClock,
     var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                pollfd(fd: watchingOutput ? STDOUT_FILENO : -1, events: 0, revents: 0),
                pollfd(fd: WatchStop.descriptor, events: Int16(POLLIN), revents: 0)]
-    let timeout = deadline.map { Int32(clamping: Int((max(0, $0 - clock.now()) * 1000).rounded(.up))) } ?? -1
+    var timeout = deadline.map { Int32(clamping: Int((max(0, $0 - clock.now()) * 1000).rounded(.up))) } ?? -1
+    // Out of descriptors there is no self-pipe, and a signal taken by another thread would not
+    // end the wait: look at the flag at least this often instead.
+    if WatchStop.descriptor < 0 { timeout = timeout < 0 ? WatchStop.unpipedCheckMilliseconds : min(timeout, WatchStop.unpipedCheckMilliseconds) }
     guard poll(&fds, nfds_t(fds.count), timeout) > 0 else { return .timedOut }
     if fds[1].revents & Int16(POLLERR | POLLHUP) != 0 { return .outputGone }
     return fds[0].revents & Int16(POLLIN) != 0 ? .readable : .timedOut
@@ -286,6 +289,9 @@ enum WatchStop {
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
 
     static var received: Int32? { signal == 0 ? nil : signal }
+
+    /// How often a wait looks at `received` when no self-pipe could be made.
+    static let unpipedCheckMilliseconds: Int32 = 250
 
     static func install() {
         if descriptor < 0 {

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 
 #if canImport(Glibc)
@@ -24,12 +25,12 @@ func spawnToCompletion(_ executable: String, _ arguments: [String], environment:
         argv.forEach { free($0) }
         envp.forEach { free($0) }
     }
-    // Close-on-exec, so children spawned at the same time by other tests do not inherit our
-    // pipes and hold them open (the child's own 1 and 2 are dup2'ed, which clears the flag).
+    // Close-on-exec from the start (pipe2), so children spawned at the same time by other
+    // tests do not inherit our pipes and hold them open: a pipe made first and flagged after
+    // leaked its write end to a long-lived child once, and this call waited two minutes for
+    // its EOF. The child's own 1 and 2 are dup2'ed, which clears the flag.
     func closeOnExecPipe(_ fds: inout [Int32]) -> Bool {
-        guard pipe(&fds) == 0 else { return false }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return true
+        fds.withUnsafeMutableBufferPointer { thermtop_pipe2($0.baseAddress, O_CLOEXEC) } == 0
     }
     var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
     guard closeOnExecPipe(&out) else { return (-1, [], [], "pipe failed: errno \(errno)") }

@@ -9,8 +9,11 @@ enum Thermtop {
         .deletingLastPathComponent()     // repository root
     static let fixtures = repo.appendingPathComponent("Tests/Fixtures")
 
-    /// The products folder holding the test runner holds `thermtop` too; else the default build folder.
+    /// `$THERMTOP_BINARY` when set (CI's release run), as the tmux tests take it; else the
+    /// products folder holding the test runner, which holds `thermtop` too; else the default
+    /// build folder.
     static let binary: URL? = {
+        if let env = ProcessInfo.processInfo.environment["THERMTOP_BINARY"], !env.isEmpty { return URL(fileURLWithPath: env) }
         var candidates: [URL] = []
         if let exe = Bundle.main.executableURL { candidates.append(exe.deletingLastPathComponent()) }
         candidates += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
