@@ -54,6 +54,19 @@ package enum Syscalls {
         return fds
     }
 
+    /// Makes a self-pipe's read end readable: one byte to its non-blocking write end (a full
+    /// pipe is readable already, so a failed write loses nothing).
+    package static func wake(_ writeEnd: Int32) {
+        var one: UInt8 = 1
+        _ = write(writeEnd, &one, 1)
+    }
+
+    /// Empties a self-pipe's non-blocking read end.
+    package static func drain(_ readEnd: Int32) {
+        var buffer = (0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64)
+        while withUnsafeMutableBytes(of: &buffer, { read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
     /// Writes all of `bytes` to `fd`: short writes continue where they stopped, EINTR is
     /// retried, and a non-blocking descriptor that is full (EAGAIN) is waited on until it
     /// takes more.

@@ -70,18 +70,14 @@ final class DashboardDisplay: @unchecked Sendable {
 
     /// Empties the wake descriptor (the loop, once woken).
     func consumeWakes() {
-        guard let wakePipe else { return }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(wakePipe.read, &buffer, buffer.count) > 0 {}
+        if let wakePipe { Syscalls.drain(wakePipe.read) }
     }
 
     /// Whether a status arrived that the loop must take (and forgets it).
     func takeMissed() -> Bool { missed.exchange(false, ordering: .acquiringAndReleasing) }
 
     private func wakeLoop() {
-        guard let wakePipe else { return }
-        var one: UInt8 = 1
-        _ = write(wakePipe.write, &one, 1)
+        if let wakePipe { Syscalls.wake(wakePipe.write) }
     }
 
     /// A new status was published (called on the publishing thread, with no lock of the hub's

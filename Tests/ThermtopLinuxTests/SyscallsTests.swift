@@ -164,4 +164,24 @@ struct SyscallsTests {
         #expect(throws: Syscalls.Failure(code: ENOENT)) { try Syscalls.listDirectory(dir + "/missing") }
         #expect(throws: Syscalls.Failure(code: ENOTDIR)) { try Syscalls.listDirectory(dir + "/a") }
     }
+
+    @Test("a self-pipe: wake makes it readable however often it is called, drain empties it whole")
+    func selfPipeWakeAndDrain() throws {
+        let p = try Syscalls.pipe(nonBlocking: true)
+        defer { close(p.read); close(p.write) }
+        func readable() -> Bool {
+            var fd = pollfd(fd: p.read, events: Int16(POLLIN), revents: 0)
+            return poll(&fd, 1, 0) == 1
+        }
+        #expect(!readable())
+        for _ in 0..<100 { Syscalls.wake(p.write) }
+        #expect(readable())
+        Syscalls.drain(p.read)
+        #expect(!readable(), "bytes left after drain")
+        // A full pipe takes no more, and stays readable.
+        for _ in 0..<70_000 { Syscalls.wake(p.write) }
+        #expect(readable())
+        Syscalls.drain(p.read)
+        #expect(!readable())
+    }
 }

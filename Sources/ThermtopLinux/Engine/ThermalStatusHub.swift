@@ -296,9 +296,8 @@ public final class ThermalStatusHub: Sendable {
 
     /// Empty the wake descriptor.
     public func consumeWake() {
-        var buffer = [UInt8](repeating: 0, count: 64)
         state.withLock { $0.wakePending = false }
-        while read(wakePipe.read, &buffer, buffer.count) > 0 {}
+        Syscalls.drain(wakePipe.read)
     }
 
     /// Every change (state, low power, tier, forecast triggers) decided from now on. Each call
@@ -508,8 +507,7 @@ public final class ThermalStatusHub: Sendable {
     }
 
     private func poke() {
-        var one: UInt8 = 1
-        _ = write(controlPipe.write, &one, 1)
+        Syscalls.wake(controlPipe.write)
     }
 
     /// Carries out the schedule's steps until it says stop. The first step is the first
@@ -627,10 +625,7 @@ public final class ThermalStatusHub: Sendable {
         }
         let n = poll(&fds, nfds_t(fds.count), timeoutMs)
         if n < 0 && errno != EINTR { usleep(10_000) }
-        if fds[0].revents != 0 {
-            var buffer = [UInt8](repeating: 0, count: 64)
-            while read(controlPipe.read, &buffer, buffer.count) > 0 {}
-        }
+        if fds[0].revents != 0 { Syscalls.drain(controlPipe.read) }
         var hints: [MonitorChangeHint] = []
         for (k, i) in owners.enumerated() where fds[k + 1].revents != 0 { hints += sources[i].drain() }
         let now = sources.map(\.state)
@@ -817,8 +812,7 @@ public final class ThermalStatusHub: Sendable {
                 for c in statusStreams { c.yield(update.status) }
                 for (id, handler) in listeners where state.withLock({ $0.listeners[id] != nil }) { handler(update) }
                 if wake {
-                    var one: UInt8 = 1
-                    _ = write(wakePipe.write, &one, 1)
+                    Syscalls.wake(wakePipe.write)
                 }
             }
         }
