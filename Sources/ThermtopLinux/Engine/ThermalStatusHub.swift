@@ -728,7 +728,6 @@ public final class ThermalStatusHub: Sendable {
             s.sampler.reads = reads
             s.sampler.running = s.running
             s.schedule.sampled(start: start, end: end)
-            s.sampler.nextTimedSample = s.running && !s.schedule.paused ? s.schedule.nextSample : nil
             let status = s.model.decide(snap, label: sourceLabel, simulated: sourceIsSimulated, timeOfDay: timeOfDay,
                                         sampler: s.sampler)
             return publish(status, in: &s)
@@ -759,6 +758,7 @@ public final class ThermalStatusHub: Sendable {
         // Commands and event-source changes always wake; a sample only when it announces
         // something or was woken by anything but the timer.
         let routine = cause == .sample && events.isEmpty && status.sampler.wakeReason == .timer
+        s.sampler.nextTimedSample = s.running && !s.schedule.paused ? s.schedule.nextSample : nil
         status.sampler = s.sampler
         s.sequence += 1
         s.current = status
