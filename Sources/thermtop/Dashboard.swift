@@ -154,6 +154,9 @@ struct RunLoop {
                 // the next key of the same read see it, and a paused or slow replay show it.
                 switch effect {
                 case .replayAdvance, .setOverrides:
+                    // The command's status, published on this thread, was left to the loop
+                    // as missed: taken here, it is not taken twice.
+                    _ = display.takeMissed()
                     let (status, info) = feed.drain()
                     dispatch(.statusArrived(status, info))
                 default: break
