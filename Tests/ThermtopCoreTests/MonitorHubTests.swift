@@ -277,6 +277,24 @@ struct MonitorHubTests {
         #expect(poll(&p, 1, 0) == 0)
     }
 
+    @Test("every status says when the timer takes its next sample, a delay apart on one grid; a status published while paused says none")
+    func statusesCarryTheTimersNextSample() async {
+        let clock = ManualMonitorClock()
+        let hub = ThermalStatusHub(source: LockedSource(StubSource.package(53)), clock: clock, delay: .seconds(1))
+        hub.start()
+        defer { hub.stop() }
+        #expect(await hub.until { $0.status.sampler.samples == 1 })
+        let first = hub.latest.sampler.nextTimedSample
+        #expect(first == clock.now() + 1, "the first reading at \(clock.now()) plans the next at +1 s, not \(String(describing: first))")
+        clock.advance(by: 1)
+        #expect(await hub.until { $0.status.sampler.samples == 2 })
+        #expect(hub.latest.sampler.nextTimedSample == first.map { $0 + 1 })
+        hub.setPaused(true)
+        // A command's status (a key forcing a state) while paused: no timer to keep to.
+        hub.setOverrides(ThermalOverrides(thermalState: .serious))
+        #expect(hub.latest.sampler.nextTimedSample == nil)
+    }
+
     @Test("with WakePolicy.changes timed samples that change nothing leave the wake descriptor quiet; a state change, a command and an event hint wake it")
     func changesOnlyWakePolicy() async {
         let source = LockedSource(StubSource.package(53))
