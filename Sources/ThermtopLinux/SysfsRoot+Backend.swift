@@ -117,6 +117,8 @@ package final class FileSystemBackend: SysfsBackend {
         var onSysfs: Bool
         /// The open file's identity, taken when it was opened.
         var identity: FileIdentity
+        /// A FIFO or a socket: read as a stream, not at an offset.
+        var streamed: Bool
     }
 
     struct FileIdentity: Equatable {
@@ -166,7 +168,7 @@ package final class FileSystemBackend: SysfsBackend {
             if !file.onSysfs && identity(of: relative) != file.identity {
                 forget(relative, file.fd)
             } else {
-                switch readAll(file.fd) {
+                switch readAll(file.fd, streamed: file.streamed) {
                 case .success(let text): return .success(text)
                 case .failure(let e) where e.code == ENODEV || e.code == ENOENT || e.code == ESTALE:
                     // The device behind the descriptor went away (unbind, hot-unplug): drop
@@ -182,18 +184,21 @@ package final class FileSystemBackend: SysfsBackend {
         case .failure(let e): return .failure(SysfsRoot.issue(relative, errno: e.code))
         }
         let result = readAll(fd)
-        if keepOpen, keep(relative, fd) { return result.mapError { SysfsRoot.issue(relative, errno: $0.code) } }
+        var st = stat()
+        if keepOpen, fstat(fd, &st) == 0 {
+            let streamed = (st.st_mode & S_IFMT) == S_IFIFO || (st.st_mode & S_IFMT) == S_IFSOCK
+            if keep(relative, OpenFile(fd: fd, onSysfs: Self.isOnSysfs(fd), identity: FileIdentity(st), streamed: streamed)) {
+                return result.mapError { SysfsRoot.issue(relative, errno: $0.code) }
+            }
+        }
         closeCounted(fd)
         return result.mapError { SysfsRoot.issue(relative, errno: $0.code) }
     }
 
-    /// Keeps `fd` open for `relative`; false when it is not kept (keeping was given up, or
+    /// Keeps `file` open for `relative`; false when it is not kept (keeping was given up, or
     /// another reader kept the same file meanwhile): the caller closes it.
-    private func keep(_ relative: String, _ fd: Int32) -> Bool {
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return false }
-        let file = OpenFile(fd: fd, onSysfs: Self.isOnSysfs(fd), identity: FileIdentity(st))
-        return state.withLock { s in
+    private func keep(_ relative: String, _ file: OpenFile) -> Bool {
+        state.withLock { s in
             guard !s.keepingDisabled, s.open[relative] == nil else { return false }
             s.open[relative] = file
             return true
@@ -231,21 +236,20 @@ package final class FileSystemBackend: SysfsBackend {
 
     /// Up to a page from offset 0: sysfs attributes are at most a page, and reading at offset
     /// 0 makes the kernel regenerate the value each time. A FIFO-like file cannot be read at an
-    /// offset: it is waited for until it has data or its writer leaves, then read once.
-    private func readAll(_ fd: Int32) -> Result<String, Errno> {
+    /// offset (`pread` says ESPIPE; `streamed` when that is known already): it is waited for
+    /// until it has data or its writer leaves, then read once.
+    private func readAll(_ fd: Int32, streamed: Bool = false) -> Result<String, Errno> {
         state.withLock { $0.stats.reads += 1 }
-        var st = stat()
-        let streamed = fstat(fd, &st) == 0 && ((st.st_mode & S_IFMT) == S_IFIFO || (st.st_mode & S_IFMT) == S_IFSOCK)
-        if streamed {
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = Syscalls.retryingEINTR { poll(&p, 1, -1) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
+            var n = streamed ? -1 : Syscalls.retryingEINTR { pread(fd, buffer.baseAddress, buffer.count, 0) }
+            if streamed || (n < 0 && errno == ESPIPE) {
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                _ = Syscalls.retryingEINTR { poll(&p, 1, -1) }
+                n = Syscalls.retryingEINTR { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+            }
+            if n < 0 { return .failure(Errno(code: errno)) }
+            return .success(String(decoding: UnsafeBufferPointer(rebasing: buffer[..<n]), as: UTF8.self))
         }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { b in
-            Syscalls.retryingEINTR { streamed ? Glibc.read(fd, b.baseAddress, b.count) : pread(fd, b.baseAddress, b.count, 0) }
-        }
-        if n < 0 { return .failure(Errno(code: errno)) }
-        return .success(String(decoding: buffer[..<n], as: UTF8.self))
     }
 
     /// What a path names now (links followed), nil when nothing.

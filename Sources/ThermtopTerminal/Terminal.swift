@@ -288,9 +288,7 @@ public final class Terminal {
     // MARK: - Cells
 
     private func character(for cell: Cell) -> cchar_t {
-        var c = CellBuffer.isSafe(cell.char) ? cell.char : CellBuffer.replacement
-        if !unicode { c = CellBuffer.asciiFallback(c) }
-        let scalar = c.unicodeScalars.first?.value ?? 0x3F
+        let scalar = (unicode ? cell.scalar : CellBuffer.asciiFallback(cell.scalar)).value
         let (attributes, pair) = palette.attributes(for: cell.style)
         var result = cchar_t()
         var text: (wchar_t, wchar_t) = (wchar_t(bitPattern: scalar), 0)

@@ -122,6 +122,28 @@ struct ReadingLayerTests {
         #expect(source.sample(at: 4).zone(zone.id)?.celsius == 41.0)
     }
 
+    @Test("a value file that is a FIFO with data is read as a stream (an offset read fails there), first and kept open")
+    func fifoWithDataIsRead() throws {
+        let copy = try FixtureCopy("arm-board")
+        defer { copy.remove() }
+        let zone = try #require(SysfsSource(path: copy.path).sample(at: 0).zones.first)
+        let temp = copy.url("class/thermal/\(zone.id)/temp").resolvingSymlinksInPath().path
+        try FileManager.default.removeItem(atPath: temp)
+        #expect(mkfifo(temp, 0o644) == 0)
+        // Read and write ends in one: the FIFO never sees its writer leave, so each read
+        // returns what was written before it.
+        let writer = open(temp, O_RDWR | O_NONBLOCK)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        func put(_ text: String) { _ = text.withCString { write(writer, $0, strlen($0)) } }
+        put("52000\n")
+        let source = SysfsSource(path: copy.path)
+        #expect(source.sample(at: 1).zone(zone.id)?.celsius == 52.0)
+        put("53500\n")
+        #expect(source.sample(at: 2).zone(zone.id)?.celsius == 53.5)
+        #expect(try #require(source.root.ioStats).openFiles > 0)
+    }
+
     @Test("hung files (FIFOs) are timed-out within the deadline, the rest is read, and they are not retried while stuck")
     func fifoDeadline() throws {
         let copy = try FixtureCopy("intel-laptop")

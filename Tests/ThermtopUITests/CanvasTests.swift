@@ -134,6 +134,19 @@ struct CanvasTests {
         #expect(buffer.row(0) == "o??")
     }
 
+    @Test("a cell is plain data: one safe scalar and a style, no reference, so screens copy and diff as bytes")
+    func cellIsPlainData() {
+        #expect(_isPOD(Cell.self))
+        #expect(MemoryLayout<Cell>.stride <= 12)
+        // Made unsafe, a cell already holds the replacement, before any buffer sees it.
+        #expect(Cell("e\u{301}").scalar == "?")
+        #expect(Cell("🔥").char == "?")
+        #expect(Cell("°").scalar == "°")
+        var cell = Cell("a", style: CellStyle(fg: .red))
+        cell.char = "\u{1b}"
+        #expect(cell == Cell("?", style: CellStyle(fg: .red)))
+    }
+
     @Test("the ASCII fallback turns box drawing into lines and corners")
     func asciiFallbackForBoxes() {
         let line = "┌─┐│└┘█▁°x温"

@@ -1,6 +1,7 @@
 extension CellBuffer {
     /// What an unsafe character is drawn as.
-    public static let replacement: Character = "?"
+    public static let replacementScalar: Unicode.Scalar = "?"
+    public static let replacement = Character(replacementScalar)
 
     /// `s` with every unsafe character replaced by `?`, one character per column:
     /// after sanitising, `count` is the number of terminal columns the text takes.
@@ -83,8 +84,14 @@ extension CellBuffer {
     /// an obvious stand-in becomes `?`. ASCII characters are returned unchanged.
     public static func asciiFallback(_ c: Character) -> Character {
         guard isSafe(c), let scalar = c.unicodeScalars.first else { return replacement }
+        return Character(asciiFallback(scalar))
+    }
+
+    /// The same for a cell's scalar (one that `isSafe` accepts).
+    public static func asciiFallback(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         let v = scalar.value
-        if v < 0x80 { return c }
+        if v < 0x80 { return scalar }
+        guard isSafeScalar(v) else { return replacementScalar }
         switch v {
         case 0xA0: return " "
         case 0xB0: return "o"                            // °
@@ -120,11 +127,11 @@ extension CellBuffer {
         case 0x25A0...0x25FF: return "*"
         case 0x2800: return " "
         case 0x2801...0x28FF: return "."
-        default: return replacement
+        default: return replacementScalar
         }
     }
 
-    private static func boxFallback(_ v: UInt32) -> Character {
+    private static func boxFallback(_ v: UInt32) -> Unicode.Scalar {
         switch v {
         case 0x2500, 0x2501, 0x2504, 0x2505, 0x2508, 0x2509, 0x254C, 0x254D, 0x2550,
              0x2574, 0x2576, 0x2578, 0x257A, 0x257C, 0x257E:

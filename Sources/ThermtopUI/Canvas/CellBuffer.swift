@@ -14,8 +14,7 @@ public struct CellBuffer: Sendable, Equatable {
     public init(width: Int, height: Int, fill: Cell = .blank) {
         self.width = max(0, width)
         self.height = max(0, height)
-        self.cells = Array(repeating: Cell(CellBuffer.sanitize(fill.char), style: fill.style),
-                           count: self.width * self.height)
+        self.cells = Array(repeating: fill, count: self.width * self.height)
     }
 
     /// The whole buffer as a rectangle at the origin.
@@ -28,7 +27,7 @@ public struct CellBuffer: Sendable, Equatable {
         }
         set {
             guard x >= 0, x < width, y >= 0, y < height else { return }
-            cells[y * width + x] = Cell(CellBuffer.sanitize(newValue.char), style: newValue.style)
+            cells[y * width + x] = newValue
         }
     }
 
@@ -57,7 +56,7 @@ public struct CellBuffer: Sendable, Equatable {
         for character in text {
             if column >= end { break }
             if column >= 0 {
-                cells[rowStart + column] = Cell(CellBuffer.sanitize(character), style: style)
+                cells[rowStart + column] = Cell(character, style: style)
                 written += 1
             }
             column += 1
@@ -69,11 +68,10 @@ public struct CellBuffer: Sendable, Equatable {
     public mutating func fill(_ rect: Rect, with cell: Cell) {
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
-        let safe = Cell(CellBuffer.sanitize(cell.char), style: cell.style)
         for y in area.y..<area.maxY {
             let rowStart = y * width
             for x in area.x..<area.maxX {
-                cells[rowStart + x] = safe
+                cells[rowStart + x] = cell
             }
         }
     }
@@ -88,7 +86,7 @@ public struct CellBuffer: Sendable, Equatable {
         guard y >= 0, y < height else { return "" }
         var line = ""
         line.reserveCapacity(width)
-        for x in 0..<width { line.append(cells[y * width + x].char) }
+        for x in 0..<width { line.unicodeScalars.append(cells[y * width + x].scalar) }
         return line
     }
 

@@ -187,7 +187,7 @@ enum Panels {
     /// Every hwmon fan on one line: RPM, or stopped / no reading / asleep (never hidden), PWM %,
     /// control, and the level when it counts; GPU power meters follow.
     static func fansText(_ s: MonitorStatus) -> String? {
-        var parts = s.assessment.fans.map { f -> String in
+        let parts = s.assessment.fans.map { f -> String in
             let fan = f.fan
             let name = "\(fan.chip ?? "fan") \(fan.label ?? String(fan.location.split(separator: "/").last ?? ""))"
             var text: String
