@@ -27,14 +27,16 @@ struct HeatSourcesRecordingTests {
     }
 
     /// `record` on the hot laptop over the fixture tables: the first sample walks table 1, the
-    /// ones after the frame is written walk table 2, so the second sample measures the window.
-    static func record(_ extra: [String] = []) throws -> (file: URL, dir: URL) {
+    /// ones after the frame is written walk table 2. The sample that measured the window
+    /// between them is the second on a quiet machine; on a loaded one the swap can come after
+    /// it, and then the third measures it. `measured`: that sample's line number and time.
+    static func record(_ extra: [String] = []) throws -> (file: URL, dir: URL, measured: (line: Int, time: Double)) {
         let (dir, proc) = try scratch()
         let file = dir.appendingPathComponent("rec.jsonl")
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Thermtop.Result?
         DispatchQueue.global().async {
-            result = try? Thermtop.run(["record", file.path, "--seconds", "2", "--delay", "1", "--sysfs-root", hot,
+            result = try? Thermtop.run(["record", file.path, "--seconds", "3", "--delay", "1", "--sysfs-root", hot,
                                         "--proc-root", proc.path] + extra)
             done.signal()
         }
@@ -48,19 +50,24 @@ struct HeatSourcesRecordingTests {
         done.wait()
         let r = try #require(result)
         #expect(r.status == 0, "\(r.stderr)")
-        return (file, dir)
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        let n = try #require(lines.indices.dropFirst(2).first { lines[$0].contains(#""command":"cc1plus""#) },
+                             "no sample measured the window: \(lines.map { $0.prefix(200) })")
+        let t = try #require(try JSONSerialization.jsonObject(with: Data(lines[n].utf8)) as? [String: Any])["t"] as? Double
+        return (file, dir, (n, try #require(t)))
     }
 
     @Test("a recording carries the heat sources it measured, so a replay names them in the reason and JSON; command lines stay out unless asked")
     func replayNamesTheSources() throws {
-        let (file, dir) = try Self.record()
+        let (file, dir, measured) = try Self.record()
         defer { try? FileManager.default.removeItem(at: dir) }
         let text = try String(contentsOf: file, encoding: .utf8)
         let lines = text.split(separator: "\n")
         #expect(lines[0].contains(#""heat_sources":true"#))
-        #expect(lines[2].contains(#""command":"cc1plus""#) && lines[2].contains(#""count":2"#), "\(lines[2])")
+        #expect(lines[measured.line].contains(#""count":2"#), "\(lines[measured.line])")
         #expect(!text.contains("command_line"), "command lines only with --command-lines")
-        let r = try Thermtop.run(["status", "--json", "--replay", file.path, "--at", "1.5"])
+        let at = String(measured.time + 0.5)
+        let r = try Thermtop.run(["status", "--json", "--replay", file.path, "--at", at])
         #expect(r.status == 0, "\(r.stderr)")
         let json = try r.json()
         #expect((json["reason"] as? String)?.contains("— mostly cc1plus ×2") == true, "\(json["reason"] ?? "")")
@@ -69,17 +76,17 @@ struct HeatSourcesRecordingTests {
         #expect((first["processes"] as? [[String: Any]])?.first?["command_line"] is NSNull)
         let status = try #require(json["heat_sources_status"] as? [String: Any])
         #expect(status["unreadable"] as? Int == 1)
-        let words = try Thermtop.run(["status", "--replay", file.path, "--at", "1.5"])
+        let words = try Thermtop.run(["status", "--replay", file.path, "--at", at])
         #expect(words.text.contains("cc1plus ×2"), "\(words.text)")
     }
 
     @Test("--command-lines records the full command lines")
     func commandLinesWhenAsked() throws {
-        let (file, dir) = try Self.record(["--command-lines"])
+        let (file, dir, measured) = try Self.record(["--command-lines"])
         defer { try? FileManager.default.removeItem(at: dir) }
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.contains(#""command_line":"#))
-        let json = try Thermtop.run(["status", "--json", "--replay", file.path, "--at", "1.5"]).json()
+        let json = try Thermtop.run(["status", "--json", "--replay", file.path, "--at", String(measured.time + 0.5)]).json()
         let p = try #require(((json["heat_sources"] as? [[String: Any]])?.first?["processes"] as? [[String: Any]])?.first)
         #expect((p["command_line"] as? String)?.contains("cc1plus") == true, "\(p)")
     }
