@@ -116,9 +116,9 @@ struct ReadingThreadTests {
         defer { hub.stop() }
         let wakes = { Self.voluntarySwitches(ofThreadNamed: "thermtop-watch") }
         let before = wakes()
-        // The first reading may be the caller's (`current` takes it when the sampler has not
-        // yet): counted from the samples after it.
+        // The first reading is the sampler's too (`firstReadingAfterStartIsTheSamplers`).
         let handedOff = source.root.handedOffBatches
+        #expect(handedOff == 0)
         let samples = hub.current.sampler.samples
         #expect(waitUntil(5) { hub.current.sampler.samples >= samples + 10 })
         #expect(source.root.handedOffBatches == handedOff, "\(source.root.handedOffBatches - handedOff) batches handed off")
@@ -126,6 +126,23 @@ struct ReadingThreadTests {
         #expect(hub.current.sampler.samplerReplacements == 0)
         #expect(before != nil, "no watchdog thread")
         #expect(wakes() == before, "the watchdog woke while every read answered in time")
+    }
+
+    @Test("once the hub is started, its first reading is the sampler's: a caller asking at once waits for it, and discovery hands no file to a reader thread")
+    func firstReadingAfterStartIsTheSamplers() throws {
+        let copy = try FixtureCopy("intel-laptop")
+        defer { copy.remove() }
+        for _ in 0..<5 {
+            let source = SysfsSource(path: copy.path)
+            let hub = ThermalStatusHub(source: source, clock: SystemClock(), delay: 60)
+            hub.start()
+            let first = hub.current
+            hub.stop()
+            #expect(first.snapshot.zone("thermal_zone0")?.celsius != nil)
+            #expect(first.sampler.samples == 1)
+            // Taken by the caller, discovery would have handed its files to a reader thread.
+            #expect(source.root.handedOffBatches == 0, "\(source.root.handedOffBatches) batches handed off")
+        }
     }
 
     @Test("a claim to read on a thread ends with that thread's sampling: the hub ends it when its sampler stops, and the root then hands that thread's batches off again")

@@ -202,8 +202,9 @@ public final class ThermalStatusHub: Sendable {
 
     // MARK: Reading the state (any thread)
 
-    /// The last status published. Before the first reading, taking it here blocks this thread
-    /// (each read bounded by the read deadline); in async code `await firstReading()` instead.
+    /// The last status published. Before the first reading, this thread blocks for it: it waits
+    /// for the sampler's once the hub is started, else takes it here (each read bounded by the
+    /// read deadline); in async code `await firstReading()` instead.
     public var current: MonitorStatus {
         if let s = state.withLock({ $0.first.update == nil ? nil : $0.current }) { return s }
         ensureFirstReading()
@@ -458,6 +459,9 @@ public final class ThermalStatusHub: Sendable {
             guard !s.threadAlive else { return (false, false) }
             s.threadAlive = true
             s.running = true
+            // The first reading is the sampler's from here: a caller of `current` waits for it
+            // rather than taking it with a hand-off per file, however soon it asks.
+            if case .none = s.first { s.first = .taking(bySampler: true) }
             s.schedule.cancelStop()
             defer { s.clockHooked = true }
             return (true, !s.clockHooked)
