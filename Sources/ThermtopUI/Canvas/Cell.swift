@@ -12,13 +12,7 @@ public struct Cell: Sendable, Hashable {
     /// `char` sanitised: an unsafe character (a control, a wide or combining one, more than
     /// one scalar) is stored as `CellBuffer.replacement`.
     public init(_ char: Character = " ", style: CellStyle = .plain) {
-        let scalars = char.unicodeScalars
-        if let first = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex,
-           CellBuffer.isSafeScalar(first.value) {
-            scalar = first
-        } else {
-            scalar = CellBuffer.replacementScalar
-        }
+        scalar = CellBuffer.safeScalar(char) ?? CellBuffer.replacementScalar
         self.style = style
     }
 

@@ -28,12 +28,14 @@ extension CellBuffer {
     }
 
     /// Whether `c` passes `sanitize` unchanged.
-    public static func isSafe(_ c: Character) -> Bool {
+    public static func isSafe(_ c: Character) -> Bool { safeScalar(c) != nil }
+
+    /// `c`'s one scalar when `c` is safe, else nil: what a `Cell` stores.
+    static func safeScalar(_ c: Character) -> Unicode.Scalar? {
         let scalars = c.unicodeScalars
-        guard let scalar = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex else {
-            return false
-        }
-        return isSafeScalar(scalar.value)
+        guard let scalar = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex,
+              isSafeScalar(scalar.value) else { return nil }
+        return scalar
     }
 
     static func isSafeScalar(_ v: UInt32) -> Bool {
@@ -83,7 +85,7 @@ extension CellBuffer {
     /// UTF-8: lines become `-`, `|` and `+`, blocks become `#`, and anything without
     /// an obvious stand-in becomes `?`. ASCII characters are returned unchanged.
     public static func asciiFallback(_ c: Character) -> Character {
-        guard isSafe(c), let scalar = c.unicodeScalars.first else { return replacement }
+        guard let scalar = safeScalar(c) else { return replacement }
         return Character(asciiFallback(scalar))
     }
 
