@@ -65,9 +65,11 @@ struct DashboardCadenceTests {
         // 30 samples arrived (6 at --delay 1): one wake each, the sampler's, which draws them,
         // and on a busy machine two more where a sample reads new processes' identities (handed
         // to a reader thread); at full the loop's 12 pulse frames (6 at --delay 1, the samples
-        // drawing the others). The loop itself wakes for no sample: a loop woken by samples, or
-        // that redrew between them, or spun, is past its bound at once.
-        #expect(processWakes < maxWakes, "the process woke \(processWakes) times in 6 s (\(args)): \(threadsAfter)")
+        // drawing the others). `maxWakes` is the most that allows: at --delay 1 every sample may
+        // hand identities off on a machine starting processes all the time (a parallel test run).
+        // The loop itself wakes for no sample: a loop woken by samples, or that redrew between
+        // them, or spun, is past its bound at once.
+        #expect(processWakes <= maxWakes, "the process woke \(processWakes) times in 6 s (\(args)): \(threadsAfter)")
         #expect(after - before < maxLoopWakes, "the loop woke \(after - before) times in 6 s (\(args))")
         if pulseMoves {
             #expect(pulses.count > 1, "the pulse never moved at full: \(pulses)")
