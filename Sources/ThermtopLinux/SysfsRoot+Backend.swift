@@ -117,8 +117,6 @@ package final class FileSystemBackend: SysfsBackend {
         var onSysfs: Bool
         /// The open file's identity, taken when it was opened.
         var identity: FileIdentity
-        /// A FIFO or a socket: read as a stream, not at an offset.
-        var streamed: Bool
     }
 
     struct FileIdentity: Equatable {
@@ -168,7 +166,7 @@ package final class FileSystemBackend: SysfsBackend {
             if !file.onSysfs && identity(of: relative) != file.identity {
                 forget(relative, file.fd)
             } else {
-                switch readAll(file.fd, streamed: file.streamed) {
+                switch readAll(file.fd) {
                 case .success(let text): return .success(text)
                 case .failure(let e) where e.code == ENODEV || e.code == ENOENT || e.code == ESTALE:
                     // The device behind the descriptor went away (unbind, hot-unplug): drop
@@ -185,11 +183,9 @@ package final class FileSystemBackend: SysfsBackend {
         }
         let result = readAll(fd)
         var st = stat()
-        if keepOpen, fstat(fd, &st) == 0 {
-            let streamed = (st.st_mode & S_IFMT) == S_IFIFO || (st.st_mode & S_IFMT) == S_IFSOCK
-            if keep(relative, OpenFile(fd: fd, onSysfs: Self.isOnSysfs(fd), identity: FileIdentity(st), streamed: streamed)) {
-                return result.mapError { SysfsRoot.issue(relative, errno: $0.code) }
-            }
+        if keepOpen, fstat(fd, &st) == 0,
+           keep(relative, OpenFile(fd: fd, onSysfs: Self.isOnSysfs(fd), identity: FileIdentity(st))) {
+            return result.mapError { SysfsRoot.issue(relative, errno: $0.code) }
         }
         closeCounted(fd)
         return result.mapError { SysfsRoot.issue(relative, errno: $0.code) }
@@ -236,13 +232,13 @@ package final class FileSystemBackend: SysfsBackend {
 
     /// Up to a page from offset 0: sysfs attributes are at most a page, and reading at offset
     /// 0 makes the kernel regenerate the value each time. A FIFO-like file cannot be read at an
-    /// offset (`pread` says ESPIPE; `streamed` when that is known already): it is waited for
-    /// until it has data or its writer leaves, then read once.
-    private func readAll(_ fd: Int32, streamed: Bool = false) -> Result<String, Errno> {
+    /// offset (`pread` says ESPIPE, at once): it is waited for until it has data or its writer
+    /// leaves, then read once. Sysfs never has one, so the failed `pread` costs only a fixture.
+    private func readAll(_ fd: Int32) -> Result<String, Errno> {
         state.withLock { $0.stats.reads += 1 }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
-            var n = streamed ? -1 : Syscalls.retryingEINTR { pread(fd, buffer.baseAddress, buffer.count, 0) }
-            if streamed || (n < 0 && errno == ESPIPE) {
+            var n = Syscalls.retryingEINTR { pread(fd, buffer.baseAddress, buffer.count, 0) }
+            if n < 0 && errno == ESPIPE {
                 var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 _ = Syscalls.retryingEINTR { poll(&p, 1, -1) }
                 n = Syscalls.retryingEINTR { Glibc.read(fd, buffer.baseAddress, buffer.count) }
