@@ -21,10 +21,7 @@ public struct Cell: Sendable, Hashable {
     }
 
     /// The character as a `Character`.
-    public var char: Character {
-        get { Character(scalar) }
-        set { self = Cell(newValue, style: style) }
-    }
+    public var char: Character { Character(scalar) }
 
     /// A space in the plain style.
     public static let blank = Cell(" ")
