@@ -302,8 +302,7 @@ enum WatchStop {
             action.__sigaction_handler.sa_handler = { sig in
                 let saved = errno
                 WatchStop.signal = sig
-                var byte = UInt8(truncatingIfNeeded: sig)
-                _ = write(WatchStop.writeEnd, &byte, 1)
+                Syscalls.wake(WatchStop.writeEnd)
                 errno = saved
             }
             sigemptyset(&action.sa_mask)
